@@ -1,0 +1,52 @@
+/**
+ * Composition root, activation half: registers the view and the commands with VS Code and nothing
+ * else. Activation is lazy (the view or a command) and must stay cheap (bench: activation_ms ≤ 50):
+ * everything heavy lives in dist/host.js (src/platform/host.ts) and is required on first use.
+ */
+import * as vscode from 'vscode';
+import { registerCommands } from './commands/register';
+import { createLog } from './platform/log';
+import { CHAT_VIEW_ID } from './panel/view-ids';
+import type { Host } from './platform/host';
+import type { ChatViewProvider } from './panel/chat-view-provider';
+
+/** What `activate` returns; integration tests reach the extension through it. */
+export interface HeadroomApi {
+  /** The panel provider; loads the host on first access. */
+  readonly panel: ChatViewProvider;
+  readonly log: vscode.LogOutputChannel;
+  readonly storagePath: string | undefined;
+}
+
+export function activate(context: vscode.ExtensionContext): HeadroomApi {
+  const log = createLog();
+  context.subscriptions.push(log);
+  let host: Host | undefined;
+  const getHost = (): Host => {
+    if (!host) {
+      // Bundled separately (see esbuild.mjs); resolved next to this file at run time.
+      const { createHost } = require('./host') as typeof import('./platform/host');
+      host = createHost(context, log);
+      context.subscriptions.push(host);
+    }
+    return host;
+  };
+  context.subscriptions.push(
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, {
+      resolveWebviewView: (view) => getHost().panel.resolveWebviewView(view),
+    }),
+  );
+  registerCommands(context, { log });
+  log.info(`Headroom activated (storage: ${context.storageUri?.fsPath ?? 'none: no folder open'})`);
+  return {
+    get panel() {
+      return getHost().panel;
+    },
+    log,
+    storagePath: context.storageUri?.fsPath,
+  };
+}
+
+export function deactivate(): void {
+  // Everything is registered in context.subscriptions and disposed by VS Code.
+}

@@ -1,0 +1,154 @@
+/**
+ * Headroom's one neutral message model. Everything above `providers/` (context engine, store, agent
+ * loop, panel) speaks only these types; conversion to and from a provider's wire format happens
+ * inside `providers/anthropic.ts` and `providers/openai.ts` and nowhere else.
+ *
+ * All types are plain JSON-serializable data so they can be persisted and hashed as they are.
+ */
+
+export type ProviderId = 'anthropic' | 'openai' | 'openai-compatible';
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** An image sent to the model; `data` is base64 without a data: prefix. */
+export interface ImagePart {
+  type: 'image';
+  mediaType: string;
+  data: string;
+}
+
+/** Model reasoning ("thinking"). `signature` is the provider's opaque proof, sent back verbatim. */
+export interface ReasoningPart {
+  type: 'reasoning';
+  text: string;
+  signature?: string;
+  /** Anthropic redacted thinking: opaque data that must be passed back unchanged. */
+  redactedData?: string;
+}
+
+/** A tool call the model made. `arguments` is the parsed JSON object (`{}` when unparsable). */
+export interface ToolCallPart {
+  type: 'toolCall';
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Raw argument text when it was not valid JSON, so the tool layer can report it to the model. */
+  rawArguments?: string;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: Array<TextPart | ImagePart>;
+  timestamp: number;
+}
+
+export type StopReason = 'end' | 'toolUse' | 'maxTokens' | 'error' | 'aborted';
+
+/** Kinds of provider failure. See `ProviderError`. */
+export type ProviderErrorKind =
+  | 'context_overflow'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'auth'
+  | 'network'
+  | 'invalid_request'
+  | 'aborted'
+  | 'unknown';
+
+/** A provider failure as data. `retryAfterMs` is set when the provider said when to come back. */
+export interface ProviderError {
+  kind: ProviderErrorKind;
+  message: string;
+  status?: number;
+  retryAfterMs?: number;
+}
+
+/**
+ * Token usage normalized across providers. `input` counts only uncached input tokens;
+ * the request's whole prompt is `input + cacheRead + cacheWrite`.
+ * `estimated` is true when the provider reported nothing and Headroom estimated the figures.
+ */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  estimated?: boolean;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: Array<TextPart | ReasoningPart | ToolCallPart>;
+  provider: ProviderId;
+  model: string;
+  usage: Usage;
+  stopReason: StopReason;
+  /** Set when stopReason is 'error' or 'aborted'. */
+  error?: ProviderError;
+  /** True when the stream broke off and `content` holds only what arrived before. */
+  partial?: boolean;
+  timestamp: number;
+}
+
+export interface ToolResultMessage {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  content: Array<TextPart | ImagePart>;
+  isError: boolean;
+  /** Set when the full output was offloaded to the result store; `content` then holds the stub. */
+  refId?: string;
+  timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** JSON Schema object describing a tool's input. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/**
+ * One section of the system prompt, in order static → dynamic. `cacheBreakpoint` asks the adapter to
+ * put a cache marker right after this section (Anthropic `cache_control`; ignored by OpenAI, which
+ * caches prefixes automatically).
+ */
+export interface SystemSection {
+  id: string;
+  text: string;
+  cacheBreakpoint?: boolean;
+}
+
+/** Everything an adapter needs for one model request. */
+export interface ProviderRequest {
+  model: string;
+  system: SystemSection[];
+  messages: Message[];
+  /** Active tools first, then deferred ones; `deferredFrom` marks where deferred tools start (never cached). */
+  tools: ToolDefinition[];
+  maxOutputTokens: number;
+  /** Put a cache breakpoint on the last message (conversation tail). */
+  cacheTail?: boolean;
+  /** OpenAI `prompt_cache_key`; a stable id per session. */
+  promptCacheKey?: string;
+  /** Enable extended thinking with this token budget (Anthropic) / reasoning effort (OpenAI). */
+  reasoningBudget?: number;
+  temperature?: number;
+}
+
+/** Events an adapter emits while streaming one request. The stream always ends with `done`. */
+export type StreamEvent =
+  | { type: 'start' }
+  | { type: 'text_delta'; delta: string }
+  | { type: 'reasoning_delta'; delta: string }
+  | { type: 'toolcall_start'; id: string; name: string }
+  | { type: 'toolcall_end'; call: ToolCallPart }
+  | { type: 'retry'; attempt: number; delayMs: number; error: ProviderError }
+  | { type: 'done'; message: AssistantMessage };

@@ -1,0 +1,90 @@
+/** Page-level helpers for driving VS Code (code-server) and Headroom's webview with playwright. */
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { writeUserSettings } from '../../scripts/lib/code-server.mjs';
+import { e2e, RESULTS } from './setup';
+
+export type Theme = 'Default Dark Modern' | 'Default Light Modern' | 'Default High Contrast';
+
+export interface OpenedWorkbench {
+  page: Page;
+  /** Console errors and CSP violations seen in Headroom's webview frames. */
+  webviewProblems: string[];
+}
+
+/** Opens the workbench in a fresh page with the given colour theme and waits for it to load. */
+export async function openWorkbench(theme: Theme = 'Default Dark Modern'): Promise<OpenedWorkbench> {
+  const { server, browser, userDataDir } = e2e();
+  writeUserSettings(userDataDir, { 'workbench.colorTheme': theme });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const webviewProblems: string[] = [];
+  page.on('console', (msg) => {
+    const text = msg.text();
+    const fromWebview = /vscode-webview|webview\.js|headroom/i.test(msg.location().url ?? '');
+    if (/Content Security Policy|Refused to (load|execute|apply)/i.test(text)) webviewProblems.push(`CSP: ${text}`);
+    else if (msg.type() === 'error' && fromWebview) webviewProblems.push(`console: ${text}`);
+  });
+  page.on('pageerror', (err) => {
+    if (/headroom|webview\.js/i.test(err.stack ?? '')) webviewProblems.push(`pageerror: ${err.message}`);
+  });
+  await page.goto(server.folderUrl);
+  await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+  return { page, webviewProblems };
+}
+
+/** Clicks the Headroom activity-bar item and returns the frame that holds the panel's document. */
+export async function openHeadroomView(page: Page): Promise<Frame> {
+  const item = page.locator('.activitybar [aria-label^="Headroom"]').first();
+  await item.waitFor({ timeout: 60_000 });
+  const checked = await item.getAttribute('aria-checked').catch(() => null);
+  const expanded = await item.getAttribute('aria-expanded').catch(() => null);
+  if (checked !== 'true' && expanded !== 'true') await item.click();
+  return headroomFrame(page);
+}
+
+/** Waits for the frame that contains Headroom's #app with a rendered snapshot. */
+export async function headroomFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      try {
+        if (await f.locator('body[data-ready="true"] #app').count()) return f;
+      } catch {
+        // frame navigated away; keep looking
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error('Headroom webview did not render within the timeout');
+}
+
+/**
+ * Runs a command through the real command palette (F1), by its title. Retries while the workbench is
+ * still registering extension contributions (the palette lists them only once the host has scanned).
+ */
+export async function runPaletteCommand(page: Page, title: string, timeoutMs = 45_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget input');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ timeout: 15_000 });
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ timeout: 3_000 });
+      break;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) {
+        await page.screenshot({ path: screenshotPath(`failure-palette-${title.replace(/\W+/g, '-')}`) }).catch(() => {});
+        throw err;
+      }
+      await page.waitForTimeout(1_000);
+    }
+  }
+  await page.keyboard.press('Enter');
+}
+
+export function screenshotPath(name: string): string {
+  return join(RESULTS, `${name}.png`);
+}

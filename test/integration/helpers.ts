@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import type { HeadroomApi } from '../../src/extension';
+
+export const EXTENSION_ID = 'headroom-dev.headroom';
+
+/** Activates Headroom (idempotent) and returns its API. */
+export async function activateHeadroom(): Promise<HeadroomApi> {
+  const ext = vscode.extensions.getExtension<HeadroomApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not installed in this VS Code`);
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+/** Resolves with the first value `pick` returns for an event, or rejects after `ms`. */
+export function waitFor<E, T>(
+  event: (listener: (e: E) => void) => { dispose(): void },
+  pick: (e: E) => T | undefined,
+  ms = 20_000,
+  what = 'event',
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`Timed out after ${ms} ms waiting for ${what}`));
+    }, ms);
+    const sub = event((e) => {
+      const v = pick(e);
+      if (v !== undefined) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(v);
+      }
+    });
+  });
+}

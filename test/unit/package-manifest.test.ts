@@ -1,0 +1,62 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+describe('package.json contributions', () => {
+  it('never activates eagerly', () => {
+    assert.ok(!(pkg.activationEvents ?? []).includes('*'));
+    assert.ok(!(pkg.activationEvents ?? []).includes('onStartupFinished'));
+  });
+
+  it('contributes the Headroom view container with the chat webview view', () => {
+    const container = pkg.contributes.viewsContainers.activitybar.find((c: { id: string }) => c.id === 'headroom');
+    assert.equal(container.title, 'Headroom');
+    assert.match(container.icon, /^media\/.+\.svg$/);
+    assert.deepEqual(
+      pkg.contributes.views.headroom.map((v: { id: string; type: string }) => [v.id, v.type]),
+      [['headroom.chatView', 'webview']],
+    );
+  });
+
+  it('puts every command under the Headroom category with a headroom.* id and a Title Case title', () => {
+    for (const c of pkg.contributes.commands) {
+      assert.match(c.command, /^headroom\.[a-zA-Z]+$/);
+      assert.equal(c.category, 'Headroom');
+      assert.match(c.title, /^([A-Z][\w…'-]*)( [A-Z][\w…'-]*|( (to|a|an|the|of|in|on|for)))*$/, `${c.title} is Title Case`);
+    }
+  });
+
+  it('describes every headroom.* setting', () => {
+    for (const [key, prop] of Object.entries<{ description?: string; markdownDescription?: string }>(pkg.contributes.configuration.properties)) {
+      assert.match(key, /^headroom\./);
+      assert.ok((prop.description ?? prop.markdownDescription ?? '').length > 10, `${key} has a description`);
+    }
+  });
+});
+
+describe('the .vsix holds only what a user needs (vsce ls)', function () {
+  this.timeout(120_000);
+  let files: string[] = [];
+
+  before(() => {
+    execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: root, stdio: 'ignore' });
+    const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+    const out = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
+    files = out.split('\n').map((l) => l.trim()).filter(Boolean);
+  });
+
+  it('includes the host bundles, the wasm, the webview bundle and the icons', () => {
+    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/extension.js', 'dist/host.js', 'dist/sql-wasm.wasm', 'media/webview.js', 'media/webview.css', 'media/icon.png', 'media/headroom.svg']) {
+      assert.ok(files.includes(f), `${f} is packaged (got: ${files.join(', ')})`);
+    }
+  });
+
+  it('has no sources, tests, maps, scripts or node_modules', () => {
+    const bad = files.filter((f) => /^(src|test|bench|scripts|webview-ui|node_modules|\.vscode-test|test-results)\/|\.map$|\.ts$|^\.|tsconfig|esbuild\.mjs/.test(f));
+    assert.deepEqual(bad, []);
+  });
+});
