@@ -1,0 +1,190 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { parseToolArguments } from './assistant-builder';
+import type {
+  AssistantMessage,
+  ImagePart,
+  Message,
+  ProviderRequest,
+  TextPart,
+  ToolResultMessage,
+  UserMessage,
+} from './types';
+
+/**
+ * Neutral model ⇄ Anthropic Messages API wire format. Pure. Only this file and `anthropic.ts` know the
+ * Anthropic shapes.
+ */
+
+type WireMessage = Anthropic.MessageParam & { role: 'user' | 'assistant' };
+type WireBlock = Exclude<Anthropic.MessageContentParam, string>[number] | Anthropic.ThinkingBlockParam
+  | Anthropic.RedactedThinkingBlockParam | Anthropic.ToolUseBlockParam | Anthropic.ToolResultBlockParam;
+type ImageMediaType = Anthropic.Base64ImageSource['media_type'];
+
+/** Anthropic accepts at most this many `cache_control` breakpoints per request. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+const EPHEMERAL: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
+
+function imageBlock(p: ImagePart): Anthropic.ImageBlockParam {
+  return { type: 'image', source: { type: 'base64', media_type: p.mediaType as ImageMediaType, data: p.data } };
+}
+
+function userBlocks(content: Array<TextPart | ImagePart>): Array<Anthropic.TextBlockParam | Anthropic.ImageBlockParam> {
+  const out: Array<Anthropic.TextBlockParam | Anthropic.ImageBlockParam> = [];
+  for (const p of content) {
+    if (p.type === 'image') out.push(imageBlock(p));
+    else if (p.text) out.push({ type: 'text', text: p.text }); // the API rejects empty text blocks
+  }
+  return out;
+}
+
+function assistantBlocks(m: AssistantMessage): WireBlock[] {
+  const out: WireBlock[] = [];
+  for (const p of m.content) {
+    if (p.type === 'text') {
+      if (p.text) out.push({ type: 'text', text: p.text });
+    } else if (p.type === 'reasoning') {
+      // Thinking goes back only with the provider's proof; unsigned reasoning (another provider's) is dropped.
+      if (p.redactedData) out.push({ type: 'redacted_thinking', data: p.redactedData });
+      else if (p.signature) out.push({ type: 'thinking', thinking: p.text, signature: p.signature });
+    } else {
+      out.push({ type: 'tool_use', id: p.id, name: p.name, input: p.arguments });
+    }
+  }
+  return out;
+}
+
+function toolResultBlock(m: ToolResultMessage): Anthropic.ToolResultBlockParam {
+  const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: m.toolCallId, content: userBlocks(m.content) };
+  if (m.isError) block.is_error = true;
+  return block;
+}
+
+/** Converts neutral messages; consecutive same-role messages merge into one wire turn. */
+export function toAnthropicMessages(messages: Message[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  const push = (role: 'user' | 'assistant', blocks: WireBlock[]) => {
+    if (blocks.length === 0) return; // the API rejects empty turns
+    const last = out[out.length - 1];
+    if (last && last.role === role && Array.isArray(last.content)) (last.content as WireBlock[]).push(...blocks);
+    else out.push({ role, content: blocks } as WireMessage);
+  };
+  for (const m of messages) {
+    if (m.role === 'user') push('user', userBlocks(m.content));
+    else if (m.role === 'toolResult') push('user', [toolResultBlock(m)]);
+    else push('assistant', assistantBlocks(m));
+  }
+  return out;
+}
+
+function markLastCacheable(messages: WireMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  if (!last || !Array.isArray(last.content)) return false;
+  const blocks = last.content as WireBlock[];
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const b = blocks[i];
+    // Thinking blocks cannot carry cache_control.
+    if (b.type === 'text' || b.type === 'image' || b.type === 'tool_result' || b.type === 'tool_use') {
+      (b as { cache_control?: Anthropic.CacheControlEphemeral }).cache_control = EPHEMERAL;
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Builds the request body. Cache breakpoints: one on the conversation tail when `req.cacheTail`, and
+ * the rest (up to 4 in all) after system sections with `cacheBreakpoint`, keeping the latest ones
+ * (a later breakpoint covers the longer stable prefix). Tools never carry a marker: the first system
+ * breakpoint already caches them, and deferred tools must never be cached on their own.
+ */
+export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreateParamsStreaming {
+  const messages = toAnthropicMessages(req.messages);
+  const tailMarked = req.cacheTail ? markLastCacheable(messages) : false;
+  const system: Anthropic.TextBlockParam[] = req.system.filter((s) => s.text).map((s) => ({ type: 'text', text: s.text }));
+  const wanted = req.system.filter((s) => s.text).map((s, i) => (s.cacheBreakpoint ? i : -1)).filter((i) => i >= 0);
+  const budget = MAX_CACHE_BREAKPOINTS - (tailMarked ? 1 : 0);
+  for (const i of wanted.slice(Math.max(0, wanted.length - budget))) system[i].cache_control = EPHEMERAL;
+
+  const params: Anthropic.MessageCreateParamsStreaming = {
+    model: req.model,
+    max_tokens: req.maxOutputTokens,
+    messages,
+    stream: true,
+  };
+  if (system.length) params.system = system;
+  if (req.tools.length) {
+    params.tools = req.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: { type: 'object', ...t.inputSchema } as Anthropic.Tool.InputSchema,
+    }));
+  }
+  // budget_tokens must be ≥ 1024 and below max_tokens; max_tokens itself is never raised, because the
+  // context engine reserved exactly maxOutputTokens. Leave room for the visible answer too.
+  const thinkingBudget = Math.min(req.reasoningBudget ?? 0, req.maxOutputTokens - 1024);
+  if (thinkingBudget >= 1024) params.thinking = { type: 'enabled', budget_tokens: thinkingBudget };
+  // `req.temperature` is not sent: this SDK's Messages API no longer has a temperature parameter.
+  return params;
+}
+
+function neutralUserContent(blocks: unknown[]): Array<TextPart | ImagePart> {
+  const out: Array<TextPart | ImagePart> = [];
+  for (const b of blocks as WireBlock[]) {
+    if (b.type === 'text') out.push({ type: 'text', text: b.text });
+    else if (b.type === 'image' && b.source.type === 'base64') out.push({ type: 'image', mediaType: b.source.media_type, data: b.source.data });
+  }
+  return out;
+}
+
+/**
+ * Converts wire messages back to the neutral model (for round-trip checks and imported histories).
+ * Timestamps are not on the wire and come back as 0; assistant metadata comes from `meta`.
+ */
+export function fromAnthropicMessages(
+  wire: Anthropic.MessageParam[],
+  meta: { model: string } = { model: 'unknown' },
+): Message[] {
+  const out: Message[] = [];
+  const toolNames = new Map<string, string>();
+  for (const w of wire) {
+    const blocks: WireBlock[] = typeof w.content === 'string' ? [{ type: 'text', text: w.content }] : (w.content as WireBlock[]);
+    if (w.role === 'assistant') {
+      const content: AssistantMessage['content'] = [];
+      for (const b of blocks) {
+        if (b.type === 'text') content.push({ type: 'text', text: b.text });
+        else if (b.type === 'thinking') content.push({ type: 'reasoning', text: b.thinking, signature: b.signature });
+        else if (b.type === 'redacted_thinking') content.push({ type: 'reasoning', text: '', redactedData: b.data });
+        else if (b.type === 'tool_use') {
+          toolNames.set(b.id, b.name);
+          const args = typeof b.input === 'object' && b.input !== null ? (b.input as Record<string, unknown>) : parseToolArguments(String(b.input)).arguments;
+          content.push({ type: 'toolCall', id: b.id, name: b.name, arguments: args });
+        }
+      }
+      out.push({
+        role: 'assistant', content, provider: 'anthropic', model: meta.model,
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end', timestamp: 0,
+      });
+      continue;
+    }
+    let pending: WireBlock[] = [];
+    const flushUser = () => {
+      if (pending.length) out.push({ role: 'user', content: neutralUserContent(pending), timestamp: 0 } satisfies UserMessage);
+      pending = [];
+    };
+    for (const b of blocks) {
+      if (b.type === 'tool_result') {
+        flushUser();
+        const content = typeof b.content === 'string' ? [{ type: 'text' as const, text: b.content }] : neutralUserContent(b.content ?? []);
+        out.push({
+          role: 'toolResult', toolCallId: b.tool_use_id, toolName: toolNames.get(b.tool_use_id) ?? '',
+          content, isError: b.is_error === true, timestamp: 0,
+        });
+      } else {
+        pending.push(b);
+      }
+    }
+    flushUser();
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { toAnthropicParams } from './anthropic-convert';
+import { AssistantBuilder } from './assistant-builder';
+import { classifyProviderError } from './errors';
+import type { Provider } from './provider';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
+import type { AssistantMessage, ProviderError, ProviderRequest, StopReason, StreamEvent } from './types';
+
+/** Options of the Anthropic adapter. Without `apiKey` every request ends with an `auth` error. */
+export interface AnthropicProviderOptions {
+  apiKey?: string;
+  /** Defaults to https://api.anthropic.com; tests point it at the fake provider. */
+  baseUrl?: string;
+  retry?: Partial<RetryPolicy>;
+  /** Per-request timeout; the SDK default is 10 minutes. */
+  timeoutMs?: number;
+}
+
+function mapStop(reason: string | null | undefined): { stop: StopReason; error?: ProviderError } {
+  switch (reason) {
+    case 'tool_use':
+      return { stop: 'toolUse' };
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return { stop: 'maxTokens' };
+    case 'refusal':
+      return { stop: 'error', error: { kind: 'invalid_request', message: 'The model declined to answer (refusal).' } };
+    default:
+      return { stop: 'end' };
+  }
+}
+
+/** Anthropic Messages API adapter (streaming, tools, thinking, prompt caching). See `Provider`. */
+export class AnthropicProvider implements Provider {
+  readonly id = 'anthropic' as const;
+  private readonly client: Anthropic | undefined;
+  private readonly policy: RetryPolicy;
+  private readonly secrets: string[];
+
+  constructor(private readonly options: AnthropicProviderOptions) {
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.secrets = options.apiKey ? [options.apiKey] : [];
+    if (options.apiKey) {
+      this.client = new Anthropic({
+        apiKey: options.apiKey,
+        baseURL: options.baseUrl || undefined,
+        maxRetries: 0, // Headroom retries itself, visibly, honouring retry-after
+        timeout: options.timeoutMs,
+        logLevel: 'off',
+      });
+    }
+  }
+
+  stream(req: ProviderRequest, signal: AbortSignal = new AbortController().signal): AsyncIterable<StreamEvent> {
+    const aborted = () => new AssistantBuilder(this.id, req.model).fail({ kind: 'aborted', message: 'Request aborted.' });
+    return withRetries((s) => this.attempt(req, s), this.policy, signal, aborted);
+  }
+
+  private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
+    const b = new AssistantBuilder(this.id, req.model);
+    if (!this.client) {
+      return b.fail({ kind: 'auth', message: 'No Anthropic API key. Set one with "Headroom: Set API Key" or ANTHROPIC_API_KEY.' });
+    }
+    if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
+    let finished = false;
+    let stopError: ProviderError | undefined;
+    try {
+      const stream = await this.client.messages.create(toAnthropicParams(req), { signal });
+      for await (const ev of stream) {
+        switch (ev.type) {
+          case 'message_start': {
+            b.started = true;
+            const u = ev.message.usage;
+            b.usage = {
+              input: u.input_tokens ?? 0,
+              output: u.output_tokens ?? 0,
+              cacheRead: u.cache_read_input_tokens ?? 0,
+              cacheWrite: u.cache_creation_input_tokens ?? 0,
+            };
+            break;
+          }
+          case 'content_block_start': {
+            const key = String(ev.index);
+            const block = ev.content_block;
+            if (block.type === 'text') {
+              const e = b.text(key, block.text);
+              if (e) yield e;
+            } else if (block.type === 'thinking') {
+              const e = b.reasoning(key, block.thinking);
+              if (block.signature) b.reasoningSignature(key, block.signature);
+              if (e) yield e;
+            } else if (block.type === 'redacted_thinking') {
+              b.redactedReasoning(key, block.data);
+            } else if (block.type === 'tool_use') {
+              const e = b.toolStart(key, block.id, block.name);
+              if (e) yield e;
+            }
+            break;
+          }
+          case 'content_block_delta': {
+            const key = String(ev.index);
+            const d = ev.delta;
+            let e: StreamEvent | undefined;
+            if (d.type === 'text_delta') e = b.text(key, d.text);
+            else if (d.type === 'thinking_delta') e = b.reasoning(key, d.thinking);
+            else if (d.type === 'signature_delta') b.reasoningSignature(key, d.signature);
+            else if (d.type === 'input_json_delta') b.toolArgs(key, d.partial_json);
+            if (e) yield e;
+            break;
+          }
+          case 'content_block_stop': {
+            const e = b.toolEnd(String(ev.index));
+            if (e) yield e;
+            break;
+          }
+          case 'message_delta': {
+            const u = ev.usage;
+            b.usage.output = u.output_tokens ?? b.usage.output;
+            if (u.input_tokens != null) b.usage.input = u.input_tokens;
+            if (u.cache_read_input_tokens != null) b.usage.cacheRead = u.cache_read_input_tokens;
+            if (u.cache_creation_input_tokens != null) b.usage.cacheWrite = u.cache_creation_input_tokens;
+            const mapped = mapStop(ev.delta.stop_reason);
+            b.stopReason = mapped.stop;
+            stopError = mapped.error;
+            break;
+          }
+          case 'message_stop':
+            finished = true;
+            break;
+        }
+      }
+    } catch (err) {
+      return b.fail(signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : classifyProviderError(err, this.secrets));
+    }
+    // The SDK ends iteration quietly on abort, and a server may close a stream early without error.
+    if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
+    if (!finished) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
+    if (stopError) return b.fail(stopError);
+    return b.finish();
+  }
+}

@@ -1,0 +1,171 @@
+import type OpenAI from 'openai';
+import { parseToolArguments } from './assistant-builder';
+import type { AssistantMessage, ImagePart, Message, ProviderId, ProviderRequest, TextPart, ToolResultMessage } from './types';
+
+/**
+ * Neutral model ⇄ OpenAI Chat Completions wire format. Pure. Lossy by the protocol's nature:
+ * reasoning is not sent back (Chat Completions has no field for it), tool results can carry only
+ * text (their images follow in a user message), and the tool-error flag becomes a text prefix.
+ */
+
+type WireMessage = OpenAI.Chat.ChatCompletionMessageParam;
+type UserPart = OpenAI.Chat.ChatCompletionContentPartText | OpenAI.Chat.ChatCompletionContentPartImage;
+
+/** Prefix that marks a failed tool result on the wire (OpenAI has no is_error flag). */
+export const TOOL_ERROR_PREFIX = '[tool error] ';
+
+function userContent(parts: Array<TextPart | ImagePart>): string | UserPart[] {
+  if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as TextPart).text).join('\n');
+  return parts.map((p): UserPart =>
+    p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: `data:${p.mediaType};base64,${p.data}` } },
+  );
+}
+
+function assistantMessage(m: AssistantMessage): OpenAI.Chat.ChatCompletionAssistantMessageParam | undefined {
+  const text = m.content.filter((p): p is TextPart => p.type === 'text').map((p) => p.text).join('');
+  const calls = m.content.flatMap((p) => (p.type === 'toolCall' ? [p] : []));
+  if (!text && calls.length === 0) return undefined;
+  const out: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: 'assistant', content: text || null };
+  if (calls.length) {
+    out.tool_calls = calls.map((c) => ({
+      id: c.id,
+      type: 'function' as const,
+      function: { name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments) },
+    }));
+  }
+  return out;
+}
+
+function toolMessage(m: ToolResultMessage): { tool: OpenAI.Chat.ChatCompletionToolMessageParam; images: ImagePart[] } {
+  const text = m.content.filter((p): p is TextPart => p.type === 'text').map((p) => p.text).join('\n');
+  const images = m.content.filter((p): p is ImagePart => p.type === 'image');
+  return { tool: { role: 'tool', tool_call_id: m.toolCallId, content: (m.isError ? TOOL_ERROR_PREFIX : '') + text }, images };
+}
+
+/** Converts the system sections and neutral messages to Chat Completions messages. */
+export function toOpenAIMessages(system: string, messages: Message[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  if (system) out.push({ role: 'system', content: system });
+  let images: ImagePart[] = [];
+  const flushImages = () => {
+    // Tool messages must directly follow their assistant message, so images wait until the run ends.
+    if (images.length) out.push({ role: 'user', content: userContent(images) as UserPart[] });
+    images = [];
+  };
+  for (const m of messages) {
+    if (m.role === 'toolResult') {
+      const t = toolMessage(m);
+      out.push(t.tool);
+      images.push(...t.images);
+      continue;
+    }
+    flushImages();
+    if (m.role === 'user') out.push({ role: 'user', content: userContent(m.content) });
+    else {
+      const a = assistantMessage(m);
+      if (a) out.push(a);
+    }
+  }
+  flushImages();
+  return out;
+}
+
+/** Maps a thinking budget to a reasoning effort. */
+export function reasoningEffort(budget: number): 'low' | 'medium' | 'high' {
+  return budget <= 2048 ? 'low' : budget <= 8192 ? 'medium' : 'high';
+}
+
+/**
+ * Builds the streaming request body. The system prompt is one stable leading message so OpenAI's
+ * automatic prefix cache can hit; `prompt_cache_key` routes a session to the same cache.
+ * OpenAI-compatible servers get `max_tokens` (many do not know `max_completion_tokens`).
+ */
+export function toOpenAIParams(req: ProviderRequest, provider: ProviderId): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+  const system = req.system.map((s) => s.text).filter(Boolean).join('\n\n');
+  const params: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
+    model: req.model,
+    messages: toOpenAIMessages(system, req.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (provider === 'openai') params.max_completion_tokens = req.maxOutputTokens;
+  else params.max_tokens = req.maxOutputTokens;
+  if (req.tools.length) {
+    params.tools = req.tools.map((t) => ({
+      type: 'function' as const,
+      function: { name: t.name, description: t.description, parameters: { type: 'object', ...t.inputSchema } },
+    }));
+  }
+  // OpenAI-only fields: strict compatible servers reject unknown parameters.
+  if (provider === 'openai' && req.promptCacheKey) params.prompt_cache_key = req.promptCacheKey;
+  if (provider === 'openai' && req.reasoningBudget) params.reasoning_effort = reasoningEffort(req.reasoningBudget);
+  if (req.temperature !== undefined) params.temperature = req.temperature;
+  return params;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p: { type?: string; text?: string }) => (p.type === 'text' ? p.text ?? '' : '')).join('\n');
+}
+
+function partsOf(content: unknown): Array<TextPart | ImagePart> {
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
+  if (!Array.isArray(content)) return [];
+  const out: Array<TextPart | ImagePart> = [];
+  for (const p of content as UserPart[]) {
+    if (p.type === 'text') out.push({ type: 'text', text: p.text });
+    else {
+      const m = /^data:([^;]+);base64,(.*)$/s.exec(p.image_url.url);
+      if (m) out.push({ type: 'image', mediaType: m[1], data: m[2] });
+    }
+  }
+  return out;
+}
+
+/**
+ * Converts Chat Completions messages back to the neutral model (round-trip checks, imported
+ * histories). The system message is returned separately; timestamps come back as 0. A user message
+ * of images right after tool messages is folded back into the last tool result.
+ */
+export function fromOpenAIMessages(
+  wire: WireMessage[],
+  meta: { provider: ProviderId; model: string } = { provider: 'openai', model: 'unknown' },
+): { system: string; messages: Message[] } {
+  let system = '';
+  const messages: Message[] = [];
+  const toolNames = new Map<string, string>();
+  for (const w of wire) {
+    if (w.role === 'system' || w.role === 'developer') {
+      system += textOf(w.content);
+    } else if (w.role === 'user') {
+      const parts = partsOf(w.content);
+      const prev = messages[messages.length - 1];
+      if (prev?.role === 'toolResult' && parts.length && parts.every((p) => p.type === 'image')) prev.content.push(...parts);
+      else messages.push({ role: 'user', content: parts, timestamp: 0 });
+    } else if (w.role === 'assistant') {
+      const content: AssistantMessage['content'] = [];
+      const text = textOf(w.content);
+      if (text) content.push({ type: 'text', text });
+      for (const c of w.tool_calls ?? []) {
+        if (c.type !== 'function') continue;
+        toolNames.set(c.id, c.function.name);
+        content.push({ type: 'toolCall', id: c.id, name: c.function.name, ...parseToolArguments(c.function.arguments) });
+      }
+      messages.push({
+        role: 'assistant', content, provider: meta.provider, model: meta.model,
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end', timestamp: 0,
+      });
+    } else if (w.role === 'tool') {
+      let text = textOf(w.content);
+      const isError = text.startsWith(TOOL_ERROR_PREFIX);
+      if (isError) text = text.slice(TOOL_ERROR_PREFIX.length);
+      messages.push({
+        role: 'toolResult', toolCallId: w.tool_call_id, toolName: toolNames.get(w.tool_call_id) ?? '',
+        content: text ? [{ type: 'text', text }] : [], isError, timestamp: 0,
+      });
+    }
+  }
+  return { system, messages };
+}

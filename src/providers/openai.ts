@@ -1,0 +1,138 @@
+import OpenAI from 'openai';
+import { AssistantBuilder } from './assistant-builder';
+import { classifyProviderError } from './errors';
+import { toOpenAIParams } from './openai-convert';
+import type { Provider } from './provider';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
+import type { AssistantMessage, ProviderError, ProviderRequest, StopReason, StreamEvent } from './types';
+import { estimateTokens } from './usage-estimate';
+
+/** Options of the OpenAI adapter. Without `apiKey`, 'openai' requests end with an `auth` error. */
+export interface OpenAIProviderOptions {
+  /** 'openai' for api.openai.com; 'openai-compatible' for Ollama, LM Studio, vLLM and the like. */
+  provider: 'openai' | 'openai-compatible';
+  /** Optional for OpenAI-compatible servers, which often need none. */
+  apiKey?: string;
+  baseUrl?: string;
+  retry?: Partial<RetryPolicy>;
+  timeoutMs?: number;
+}
+
+/** Sent when an OpenAI-compatible server needs no key; the SDK insists on one. Not a secret. */
+const NO_KEY = 'no-key';
+
+function mapFinish(reason: string | null | undefined): { stop: StopReason; error?: ProviderError } {
+  switch (reason) {
+    case 'tool_calls':
+    case 'function_call':
+      return { stop: 'toolUse' };
+    case 'length':
+      return { stop: 'maxTokens' };
+    case 'content_filter':
+      return { stop: 'error', error: { kind: 'invalid_request', message: 'The reply was stopped by the provider content filter.' } };
+    default:
+      return { stop: 'end' };
+  }
+}
+
+/** Reasoning text from compatible servers: `reasoning_content` (vLLM, DeepSeek) or `reasoning` (Ollama, OpenRouter). */
+function reasoningDelta(delta: unknown): string {
+  const d = delta as { reasoning_content?: unknown; reasoning?: unknown };
+  if (typeof d.reasoning_content === 'string') return d.reasoning_content;
+  if (typeof d.reasoning === 'string') return d.reasoning;
+  return '';
+}
+
+/** OpenAI Chat Completions adapter, also for any OpenAI-compatible base URL. See `Provider`. */
+export class OpenAIProvider implements Provider {
+  readonly id: 'openai' | 'openai-compatible';
+  private readonly client: OpenAI | undefined;
+  private readonly policy: RetryPolicy;
+  private readonly secrets: string[];
+
+  constructor(options: OpenAIProviderOptions) {
+    this.id = options.provider;
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.secrets = options.apiKey ? [options.apiKey] : [];
+    const apiKey = options.apiKey || (options.provider === 'openai-compatible' ? NO_KEY : undefined);
+    if (apiKey) {
+      this.client = new OpenAI({
+        apiKey,
+        baseURL: options.baseUrl || undefined,
+        maxRetries: 0, // Headroom retries itself, visibly, honouring retry-after
+        timeout: options.timeoutMs,
+        logLevel: 'off',
+      });
+    }
+  }
+
+  stream(req: ProviderRequest, signal: AbortSignal = new AbortController().signal): AsyncIterable<StreamEvent> {
+    const aborted = () => new AssistantBuilder(this.id, req.model).fail({ kind: 'aborted', message: 'Request aborted.' });
+    return withRetries((s) => this.attempt(req, s), this.policy, signal, aborted);
+  }
+
+  private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
+    const b = new AssistantBuilder(this.id, req.model);
+    if (!this.client) {
+      return b.fail({ kind: 'auth', message: 'No OpenAI API key. Set one with "Headroom: Set API Key" or OPENAI_API_KEY.' });
+    }
+    if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
+    const params = toOpenAIParams(req, this.id);
+    let finishReason: string | undefined;
+    let sawUsage = false;
+    try {
+      const stream = await this.client.chat.completions.create(params, { signal });
+      for await (const chunk of stream) {
+        b.started = true;
+        if (chunk.usage) {
+          sawUsage = true;
+          const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+          b.usage = {
+            input: Math.max(0, (chunk.usage.prompt_tokens ?? 0) - cached),
+            output: chunk.usage.completion_tokens ?? 0,
+            cacheRead: cached,
+            cacheWrite: 0,
+          };
+        }
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta ?? {};
+        const r = reasoningDelta(delta);
+        if (r) {
+          const e = b.reasoning('reasoning', r);
+          if (e) yield e;
+        }
+        if (delta.content) {
+          const e = b.text('text', delta.content);
+          if (e) yield e;
+        }
+        for (const tc of delta.tool_calls ?? []) {
+          const key = `tool${tc.index}`;
+          const e = b.toolStart(key, tc.id ?? '', tc.function?.name ?? '');
+          if (e) yield e;
+          if (tc.function?.arguments) b.toolArgs(key, tc.function.arguments);
+        }
+        if (choice.finish_reason) {
+          finishReason = choice.finish_reason;
+          for (const e of b.endAllTools()) yield e;
+        }
+      }
+    } catch (err) {
+      return b.fail(signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : classifyProviderError(err, this.secrets));
+    }
+    if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
+    if (finishReason === undefined) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
+    if (!sawUsage) {
+      b.usage = {
+        input: estimateTokens(JSON.stringify(params.messages) + JSON.stringify(params.tools ?? [])),
+        output: estimateTokens(b.outputText()),
+        cacheRead: 0,
+        cacheWrite: 0,
+        estimated: true,
+      };
+    }
+    const mapped = mapFinish(finishReason);
+    b.stopReason = mapped.stop;
+    return mapped.error ? b.fail(mapped.error) : b.finish();
+  }
+}
