@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { Database } from 'sql.js';
+import type { JournalRecord } from './journal';
+
+/** The journaled operations of the workspace index and how each one is applied (live and on replay alike). */
+
+const int = z.number().int();
+
+export const IndexOp = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('session_create'), id: z.string(), title: z.string(), at: int }),
+  z.object({ op: z.literal('session_rename'), id: z.string(), title: z.string(), at: int }),
+  z.object({ op: z.literal('session_delete'), id: z.string() }),
+  z.object({ op: z.literal('session_stats'), id: z.string(), messageCount: int, messageBytes: int, at: int }),
+  z.object({
+    op: z.literal('blob_put'),
+    id: z.string(),
+    sessionId: z.string(),
+    toolName: z.string(),
+    byteSize: int,
+    lineCount: int,
+    file: z.string(),
+    at: int,
+  }),
+  z.object({ op: z.literal('blob_delete'), ids: z.array(z.string()) }),
+  z.object({ op: z.literal('snapshot_refs'), sessionId: z.string(), refIds: z.array(z.string()) }),
+  z.object({ op: z.literal('calibration'), model: z.string(), factor: z.number(), samples: int, at: int }),
+]);
+export type IndexOp = z.infer<typeof IndexOp>;
+
+/** `sessions.bytes` = bytes of the transcript + bytes of the session's stored results. */
+const REFRESH_BYTES = `UPDATE sessions SET bytes = ? + (SELECT COALESCE(SUM(byte_size), 0) FROM tool_result_blobs WHERE session_id = sessions.id) WHERE id = ?`;
+
+export function applyIndexOp(db: Database, record: JournalRecord): void {
+  const r = IndexOp.parse(record);
+  switch (r.op) {
+    case 'session_create':
+      db.run('INSERT INTO sessions (id, title, created_at, updated_at, message_count, bytes) VALUES (?,?,?,?,0,0)', [r.id, r.title, r.at, r.at]);
+      return;
+    case 'session_rename':
+      db.run('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?', [r.title, r.at, r.id]);
+      return;
+    case 'session_delete':
+      db.run('DELETE FROM tool_result_blobs WHERE session_id = ?', [r.id]);
+      db.run('DELETE FROM snapshot_refs WHERE session_id = ?', [r.id]);
+      db.run('DELETE FROM sessions WHERE id = ?', [r.id]);
+      return;
+    case 'session_stats':
+      db.run('UPDATE sessions SET message_count = ?, updated_at = MAX(updated_at, ?) WHERE id = ?', [r.messageCount, r.at, r.id]);
+      db.run(REFRESH_BYTES, [r.messageBytes, r.id]);
+      return;
+    case 'blob_put':
+      db.run(
+        'INSERT INTO tool_result_blobs (id, session_id, tool_name, content, byte_size, created_at, file, line_count) VALUES (?,?,?,NULL,?,?,?,?)',
+        [r.id, r.sessionId, r.toolName, r.byteSize, r.at, r.file, r.lineCount],
+      );
+      db.run('UPDATE sessions SET bytes = bytes + ?, updated_at = MAX(updated_at, ?) WHERE id = ?', [r.byteSize, r.at, r.sessionId]);
+      return;
+    case 'blob_delete':
+      for (const id of r.ids) {
+        const row = db.exec('SELECT session_id, byte_size FROM tool_result_blobs WHERE id = ?', [id])[0]?.values[0];
+        if (!row) continue;
+        db.run('DELETE FROM tool_result_blobs WHERE id = ?', [id]);
+        db.run('UPDATE sessions SET bytes = MAX(0, bytes - ?) WHERE id = ?', [row[1], row[0]]);
+      }
+      return;
+    case 'snapshot_refs':
+      db.run('DELETE FROM snapshot_refs WHERE session_id = ?', [r.sessionId]);
+      for (const ref of new Set(r.refIds)) db.run('INSERT INTO snapshot_refs (session_id, ref_id) VALUES (?,?)', [r.sessionId, ref]);
+      return;
+    case 'calibration':
+      db.run(
+        'INSERT INTO calibration (model, factor, samples, updated_at) VALUES (?,?,?,?) ON CONFLICT(model) DO UPDATE SET factor = excluded.factor, samples = excluded.samples, updated_at = excluded.updated_at',
+        [r.model, r.factor, r.samples, r.at],
+      );
+      return;
+  }
+}

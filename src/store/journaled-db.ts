@@ -1,0 +1,340 @@
+import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
+import { readFile, rename, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { z } from 'zod';
+import { HeadroomError, errorMessage } from '../common/errors';
+import { writeFileAtomic } from './atomic-file';
+import { Journal, readJournal, type JournalRecord } from './journal';
+import { fileSafeIsoTime, type StoreProblem } from './problems';
+
+/** Brings a database from version `index` to `index + 1`; run inside a transaction. */
+export type Migration = (db: Database) => void;
+
+/** Applies one journaled operation to the database. Throws (any error) for a record it cannot apply. */
+export type Applier = (db: Database, record: JournalRecord) => void;
+
+export interface JournaledDbOptions {
+  sql: SqlJsStatic;
+  /** The database file; its journal is `<path>.journal`. */
+  path: string;
+  readOnly: boolean;
+  migrations: readonly Migration[];
+  apply: Applier;
+  /** Quiet time after the last change before the file is exported. Default 200 ms. */
+  exportDelayMs?: number;
+  /** Longest a change waits for an export while changes keep coming. Default 2000 ms. */
+  exportMaxWaitMs?: number;
+  onProblem: (p: StoreProblem) => void;
+  /** Checked before every export; false (this window lost the workspace lock) stops writing the image. */
+  mayWrite?: () => boolean;
+}
+
+type Row = Record<string, SqlValue>;
+
+/**
+ * One sql.js database made durable by an append-only journal.
+ *
+ * Every change is a JSON record: it is applied to the in-memory database inside a transaction and
+ * appended to `<path>.journal` (fsynced when durable). The database image is exported to `path`
+ * atomically, debounced and coalesced, at most one export at a time; after an export the journal is
+ * rewritten to hold only records newer than the image. The image stores the last sequence number it
+ * contains, so replaying a journal is idempotent whatever instant a crash hit.
+ */
+export class JournaledDb {
+  private seq: number;
+  private pending: JournalRecord[] = [];
+  private dirty = false;
+  private firstDirtyAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private exporting: Promise<void> | undefined;
+  private closed = false;
+  private readonly exportDelayMs: number;
+  private readonly exportMaxWaitMs: number;
+
+  private constructor(
+    private readonly opts: JournaledDbOptions,
+    readonly db: Database,
+    private readonly journal: Journal | undefined,
+    seq: number,
+    pending: JournalRecord[],
+  ) {
+    this.seq = seq;
+    this.pending = pending;
+    this.exportDelayMs = opts.exportDelayMs ?? 200;
+    this.exportMaxWaitMs = opts.exportMaxWaitMs ?? 2000;
+  }
+
+  get path(): string {
+    return this.opts.path;
+  }
+
+  get readOnly(): boolean {
+    return this.opts.readOnly;
+  }
+
+  /**
+   * Opens (or creates) the database, quarantining a file that fails to open, migrating it to the
+   * latest schema and replaying its journal. Problems found are reported through `onProblem`.
+   * Rejects only on I/O errors that leave nothing usable (e.g. a folder that cannot be written).
+   */
+  static async open(opts: JournaledDbOptions): Promise<JournaledDb> {
+    const { sql, path, readOnly, onProblem } = opts;
+    const journalPath = `${path}.journal`;
+    let db = await loadImage(opts);
+    if (!db) {
+      db = new sql.Database();
+      if (!readOnly) {
+        // The journal only holds changes since the lost image; replaying it onto an empty database
+        // would produce a transcript with a hole, so it goes aside with its image.
+        const movedTo = await quarantine(journalPath);
+        if (movedTo) onProblem({ kind: 'journal', file: journalPath, movedTo, message: `The journal of a corrupt database was moved aside to ${basename(movedTo)}.` });
+      }
+    }
+    const version = userVersion(db);
+    const latest = opts.migrations.length;
+    let ro = readOnly;
+    if (version > latest) {
+      ro = true;
+      onProblem({ kind: 'newer_version', file: path, message: `${basename(path)} was written by a newer Headroom (schema ${version}, this one knows ${latest}); it is opened read-only.` });
+    } else if (version < latest) {
+      migrate(db, opts.migrations, version);
+    }
+    let seq = metaSeq(db);
+    const contents = await readJournal(journalPath);
+    for (const w of contents.warnings) onProblem({ kind: 'journal', file: journalPath, message: w });
+    const pending: JournalRecord[] = [];
+    for (const r of contents.records) {
+      if (r.seq <= seq) continue;
+      try {
+        applyInTransaction(db, opts.apply, r);
+        seq = r.seq;
+        pending.push(r);
+      } catch (err) {
+        onProblem({ kind: 'journal', file: journalPath, message: `journal record ${r.seq} (${r.op}) could not be applied and was skipped: ${errorMessage(err)}` });
+      }
+    }
+    const journal = ro ? undefined : await Journal.open(journalPath, contents.validBytes);
+    const jdb = new JournaledDb({ ...opts, readOnly: ro }, db, journal, seq, pending);
+    // Migrated or replayed data is written back soon, so the journal stays short.
+    if (!ro && (version < latest || pending.length > 0)) jdb.markDirty();
+    return jdb;
+  }
+
+  /**
+   * Applies `record` (without seq; one is assigned) and journals it. Throws synchronously, changing
+   * nothing, when the store is read-only or the record cannot be applied. The returned promise
+   * resolves when the record is on disk (fsynced when `durable`).
+   */
+  commit(record: { op: string; [field: string]: unknown }, durable: boolean): Promise<void> {
+    if (this.closed) throw new HeadroomError('storage', `${basename(this.path)} is closed.`);
+    if (this.readOnly || !this.journal) {
+      throw new HeadroomError('storage', `${basename(this.path)} is open read-only; the change was not saved.`);
+    }
+    if ('seq' in record) throw new Error('a journal record may not carry its own "seq" field; it is assigned here');
+    const full: JournalRecord = { ...record, seq: this.seq + 1 };
+    try {
+      applyInTransaction(this.db, this.opts.apply, full);
+    } catch (err) {
+      if (err instanceof HeadroomError) throw err;
+      const detail = err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : errorMessage(err);
+      throw new HeadroomError('invalid_request', `The change (${record.op}) could not be saved: ${detail}. Nothing was changed.`, { cause: err });
+    }
+    this.seq = full.seq;
+    this.pending.push(full);
+    const written = this.journal.append(full, durable);
+    this.markDirty();
+    return written;
+  }
+
+  all(sqlText: string, params: SqlValue[] = []): Row[] {
+    const stmt = this.db.prepare(sqlText);
+    try {
+      stmt.bind(params);
+      const rows: Row[] = [];
+      while (stmt.step()) rows.push(stmt.getAsObject());
+      return rows;
+    } finally {
+      stmt.free();
+    }
+  }
+
+  get(sqlText: string, params: SqlValue[] = []): Row | undefined {
+    return this.all(sqlText, params)[0];
+  }
+
+  /** Exports now if anything changed, waiting for an export in progress first. Rejects if writing fails. */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (;;) {
+      if (this.exporting) {
+        await this.exporting.catch(() => {});
+        continue; // a timer may have started another export meanwhile
+      }
+      if (!this.dirty || this.readOnly) return;
+      await this.startExport();
+    }
+  }
+
+  /** Flushes, then closes the journal and frees the database. Idempotent; never rejects. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.flush();
+    } catch (err) {
+      this.opts.onProblem({ kind: 'export_failed', file: this.path, message: `Saving ${basename(this.path)} on close failed (the journal keeps the changes): ${errorMessage(err)}` });
+    }
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.journal?.close().catch(() => {});
+    this.db.close();
+  }
+
+  private markDirty(): void {
+    if (!this.dirty) this.firstDirtyAt = Date.now();
+    this.dirty = true;
+    if (this.exporting) return; // re-armed when the running export ends
+    this.arm();
+  }
+
+  private arm(): void {
+    clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(this.exportDelayMs, this.firstDirtyAt + this.exportMaxWaitMs - Date.now()));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.exporting || this.closed) return;
+      this.startExport().catch((err) => {
+        this.opts.onProblem({ kind: 'export_failed', file: this.path, message: `Saving ${basename(this.path)} failed (the journal keeps the changes): ${errorMessage(err)}` });
+      });
+    }, wait);
+    this.timer.unref?.();
+  }
+
+  /** Counters for tests and benches: exports done, and the most ever running at once (must stay 1). */
+  readonly stats = { exports: 0, maxConcurrent: 0, running: 0 };
+
+  /** The only way an export starts: records it in `exporting`, so there is never a second one. */
+  private startExport(): Promise<void> {
+    if (this.opts.mayWrite && !this.opts.mayWrite()) {
+      if (this.dirty) {
+        this.dirty = false;
+        this.opts.onProblem({ kind: 'read_only', file: this.path, message: `${basename(this.path)} was not saved: another window took over this workspace. Its journal keeps the changes.` });
+      }
+      return Promise.resolve();
+    }
+    const p = this.exportOnce();
+    this.exporting = p;
+    const settle = () => {
+      if (this.exporting === p) this.exporting = undefined;
+      if (this.dirty && !this.closed) this.arm();
+    };
+    p.then(settle, settle);
+    return p;
+  }
+
+  private async exportOnce(): Promise<void> {
+    this.stats.running++;
+    this.stats.maxConcurrent = Math.max(this.stats.maxConcurrent, this.stats.running);
+    try {
+      this.dirty = false;
+      const seqInImage = this.seq;
+      const image = this.db.export(); // synchronous; the image includes every record up to seqInImage
+      await writeFileAtomic(this.path, image);
+      const keep = this.pending.filter((r) => r.seq > seqInImage);
+      this.pending = keep;
+      await this.journal!.rewrite(keep);
+      this.stats.exports++;
+    } catch (err) {
+      this.dirty = true;
+      throw err;
+    } finally {
+      this.stats.running--;
+    }
+  }
+}
+
+function userVersion(db: Database): number {
+  return Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+}
+
+function metaSeq(db: Database): number {
+  const has = db.exec("SELECT 1 FROM sqlite_master WHERE type='table' AND name='headroom_meta'");
+  if (!has.length) return 0;
+  const r = db.exec("SELECT value FROM headroom_meta WHERE key='journal_seq'");
+  return Number(r[0]?.values[0]?.[0] ?? 0);
+}
+
+function migrate(db: Database, migrations: readonly Migration[], from: number): void {
+  db.exec('BEGIN');
+  try {
+    db.exec('CREATE TABLE IF NOT EXISTS headroom_meta (key TEXT PRIMARY KEY, value)');
+    for (let v = from; v < migrations.length; v++) migrations[v](db);
+    db.exec(`PRAGMA user_version = ${migrations.length}`);
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw new HeadroomError('storage', `Upgrading the database schema from version ${from} failed: ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+function applyInTransaction(db: Database, apply: Applier, record: JournalRecord): void {
+  db.exec('SAVEPOINT rec');
+  try {
+    apply(db, record);
+    db.run("INSERT INTO headroom_meta (key, value) VALUES ('journal_seq', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [record.seq]);
+    db.exec('RELEASE rec');
+  } catch (err) {
+    db.exec('ROLLBACK TO rec');
+    db.exec('RELEASE rec');
+    throw err;
+  }
+}
+
+/** Reads and checks the image; on failure moves it aside and returns undefined. Missing file → empty database. */
+async function loadImage(opts: JournaledDbOptions): Promise<Database | undefined> {
+  const { sql, path, readOnly, onProblem } = opts;
+  let bytes: Uint8Array;
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) throw new Error('not a regular file');
+    bytes = await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new sql.Database();
+    bytes = new Uint8Array(0);
+    return fail(`cannot be read: ${errorMessage(err)}`);
+  }
+  if (bytes.length === 0) return fail('is empty (zero bytes)');
+  let db: Database | undefined;
+  try {
+    db = new sql.Database(bytes);
+    const check = db.exec('PRAGMA quick_check');
+    const verdict = String(check[0]?.values[0]?.[0] ?? '');
+    if (verdict !== 'ok') throw new Error(`integrity check says: ${verdict}`);
+    return db;
+  } catch (err) {
+    db?.close();
+    return fail(`is not a readable SQLite database (${errorMessage(err)})`);
+  }
+
+  async function fail(why: string): Promise<undefined> {
+    if (readOnly) {
+      onProblem({ kind: 'corrupt', file: path, message: `${basename(path)} ${why}. Another window owns it, so it was left in place and an empty view is shown.` });
+      return undefined;
+    }
+    const movedTo = await quarantine(path);
+    onProblem({ kind: 'corrupt', file: path, movedTo, message: `${basename(path)} ${why}. It was moved aside to ${movedTo ? basename(movedTo) : '(could not move)'} and a fresh one was created.` });
+    return undefined;
+  }
+}
+
+/** Renames `path` to `<path>.corrupt-<time>`; returns the new path, or undefined when there was nothing to move. */
+async function quarantine(path: string): Promise<string | undefined> {
+  const movedTo = `${path}.corrupt-${fileSafeIsoTime()}`;
+  try {
+    await rename(path, movedTo);
+    return movedTo;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new HeadroomError('storage', `Could not move the corrupt file ${path} aside: ${errorMessage(err)}`, { cause: err });
+  }
+}

@@ -1,0 +1,67 @@
+import type { Migration } from './journaled-db';
+
+/**
+ * Schemas of the two kinds of database file, as migrations (`PRAGMA user_version` = number applied).
+ * Never edit a released migration; append a new one.
+ */
+
+/** The workspace index: session list, result metadata, calibration. Small whatever is stored. */
+export const INDEX_MIGRATIONS: readonly Migration[] = [
+  // v1: session list; result blobs stored inline.
+  (db) => {
+    db.exec(`
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL, message_count INTEGER NOT NULL DEFAULT 0);
+      CREATE TABLE tool_result_blobs (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, tool_name TEXT NOT NULL,
+        content TEXT, byte_size INTEGER NOT NULL, created_at INTEGER NOT NULL);`);
+  },
+  // v2: result content moves to one file per blob (content stays NULL; legacy inline rows still read),
+  // session byte totals, per-model calibration, refs held by each session's latest snapshot.
+  (db) => {
+    db.exec(`
+      ALTER TABLE sessions ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE tool_result_blobs ADD COLUMN file TEXT;
+      ALTER TABLE tool_result_blobs ADD COLUMN line_count INTEGER;
+      CREATE INDEX tool_result_blobs_age ON tool_result_blobs (created_at);
+      CREATE INDEX tool_result_blobs_session ON tool_result_blobs (session_id);
+      CREATE TABLE calibration (model TEXT PRIMARY KEY, factor REAL NOT NULL, samples INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL);
+      CREATE TABLE snapshot_refs (session_id TEXT NOT NULL, ref_id TEXT NOT NULL, PRIMARY KEY (session_id, ref_id));
+      UPDATE sessions SET bytes = (SELECT COALESCE(SUM(byte_size), 0) FROM tool_result_blobs b WHERE b.session_id = sessions.id);`);
+  },
+];
+
+/** One session's database: its transcript, snapshots, compactions, clear marker and pins. */
+export const SESSION_MIGRATIONS: readonly Migration[] = [
+  // v1
+  (db) => {
+    db.exec(`
+      CREATE TABLE messages (seq INTEGER PRIMARY KEY, session_id TEXT NOT NULL, turn INTEGER NOT NULL,
+        role TEXT NOT NULL, content TEXT NOT NULL, tokens INTEGER, created_at INTEGER NOT NULL);
+      CREATE TABLE snapshots (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, created_at INTEGER NOT NULL,
+        through_seq INTEGER NOT NULL, messages TEXT NOT NULL, tokens INTEGER);
+      CREATE TABLE compactions (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, created_at INTEGER NOT NULL,
+        before_tokens INTEGER NOT NULL, after_tokens INTEGER NOT NULL, before_messages INTEGER NOT NULL,
+        after_messages INTEGER NOT NULL, strategies TEXT NOT NULL, summary TEXT, first_kept_seq INTEGER);
+      CREATE TABLE markers (session_id TEXT PRIMARY KEY, cleared_at INTEGER NOT NULL, after_seq INTEGER NOT NULL);`);
+  },
+  // v2: content hashes and sizes, named snapshots (reference 004), compaction timing, pins.
+  (db) => {
+    db.exec(`
+      ALTER TABLE messages ADD COLUMN content_hash TEXT;
+      ALTER TABLE messages ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE messages SET bytes = length(CAST(content AS BLOB));
+      CREATE INDEX messages_created ON messages (created_at);
+      ALTER TABLE snapshots ADD COLUMN kind TEXT NOT NULL DEFAULT 'compaction';
+      ALTER TABLE snapshots ADD COLUMN description TEXT;
+      ALTER TABLE snapshots ADD COLUMN summary TEXT;
+      ALTER TABLE snapshots ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE snapshots ADD COLUMN window_start INTEGER;
+      ALTER TABLE snapshots ADD COLUMN window_end INTEGER;
+      UPDATE snapshots SET message_count = json_array_length(messages);
+      ALTER TABLE compactions ADD COLUMN duration_ms INTEGER;
+      ALTER TABLE compactions ADD COLUMN snapshot_id TEXT;
+      CREATE TABLE pins (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, seq INTEGER, text TEXT NOT NULL,
+        created_at INTEGER NOT NULL);`);
+  },
+];

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { Database } from 'sql.js';
+import type { JournalRecord } from './journal';
+
+/**
+ * The journaled operations of a session database and how each one is applied. The same code runs
+ * for a live change and for a journal replay, so both produce the same rows.
+ */
+
+const Obj = z.record(z.string(), z.unknown());
+const int = z.number().int();
+
+const TurnOp = z.object({
+  op: z.literal('turn'),
+  sessionId: z.string(),
+  turn: int,
+  at: int,
+  messages: z.array(z.object({ seq: int, message: Obj, tokens: int.nullable(), hash: z.string().nullable(), bytes: int })),
+});
+const SnapshotOp = z.object({
+  op: z.literal('snapshot'),
+  sessionId: z.string(),
+  id: z.string(),
+  kind: z.enum(['compaction', 'named', 'restore']),
+  at: int,
+  throughSeq: int,
+  messages: z.array(Obj),
+  tokens: int.nullable(),
+  description: z.string().nullable(),
+  summary: z.string().nullable(),
+  windowStart: int.nullable(),
+  windowEnd: int.nullable(),
+});
+const CompactionOp = z.object({
+  op: z.literal('compaction'),
+  sessionId: z.string(),
+  id: z.string(),
+  at: int,
+  beforeTokens: int,
+  afterTokens: int,
+  beforeMessages: int,
+  afterMessages: int,
+  strategies: z.array(z.string()),
+  summary: z.string().nullable(),
+  firstKeptSeq: int.nullable(),
+  durationMs: z.number().nullable(),
+  snapshotId: z.string().nullable(),
+});
+const ClearOp = z.object({ op: z.literal('clear'), sessionId: z.string(), at: int, afterSeq: int });
+const PinOp = z.object({ op: z.literal('pin'), sessionId: z.string(), id: z.string(), at: int, messageSeq: int.nullable(), text: z.string() });
+const UnpinOp = z.object({ op: z.literal('unpin'), id: z.string() });
+
+export const SessionOp = z.discriminatedUnion('op', [TurnOp, SnapshotOp, CompactionOp, ClearOp, PinOp, UnpinOp]);
+export type SessionOp = z.infer<typeof SessionOp>;
+export type TurnOp = z.infer<typeof TurnOp>;
+export type SnapshotOp = z.infer<typeof SnapshotOp>;
+export type CompactionOp = z.infer<typeof CompactionOp>;
+
+/** Applies one session record. Throws on a malformed record or a constraint violation (e.g. a reused seq). */
+export function applySessionOp(db: Database, record: JournalRecord): void {
+  const r = SessionOp.parse(record);
+  switch (r.op) {
+    case 'turn': {
+      const stmt = db.prepare(
+        'INSERT INTO messages (seq, session_id, turn, role, content, tokens, content_hash, bytes, created_at) VALUES (?,?,?,?,?,?,?,?,?)',
+      );
+      try {
+        for (const m of r.messages) {
+          stmt.run([m.seq, r.sessionId, r.turn, String(m.message.role), JSON.stringify(m.message), m.tokens, m.hash, m.bytes, r.at]);
+        }
+      } finally {
+        stmt.free();
+      }
+      return;
+    }
+    case 'snapshot':
+      db.run(
+        `INSERT INTO snapshots (id, session_id, created_at, through_seq, messages, tokens, kind, description, summary,
+          message_count, window_start, window_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+        [r.id, r.sessionId, r.at, r.throughSeq, JSON.stringify(r.messages), r.tokens, r.kind, r.description, r.summary,
+          r.messages.length, r.windowStart, r.windowEnd],
+      );
+      return;
+    case 'compaction':
+      db.run(
+        `INSERT INTO compactions (id, session_id, created_at, before_tokens, after_tokens, before_messages, after_messages,
+          strategies, summary, first_kept_seq, duration_ms, snapshot_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+        [r.id, r.sessionId, r.at, r.beforeTokens, r.afterTokens, r.beforeMessages, r.afterMessages, JSON.stringify(r.strategies),
+          r.summary, r.firstKeptSeq, r.durationMs, r.snapshotId],
+      );
+      return;
+    case 'clear':
+      db.run(
+        'INSERT INTO markers (session_id, cleared_at, after_seq) VALUES (?,?,?) ON CONFLICT(session_id) DO UPDATE SET cleared_at = excluded.cleared_at, after_seq = excluded.after_seq',
+        [r.sessionId, r.at, r.afterSeq],
+      );
+      return;
+    case 'pin':
+      db.run('INSERT INTO pins (id, session_id, seq, text, created_at) VALUES (?,?,?,?,?)', [r.id, r.sessionId, r.messageSeq, r.text, r.at]);
+      return;
+    case 'unpin':
+      db.run('DELETE FROM pins WHERE id = ?', [r.id]);
+      return;
+  }
+}

@@ -1,0 +1,421 @@
+import { mkdir, unlink, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HeadroomError, errorMessage } from '../common/errors';
+import { newId } from '../common/ids';
+import type { Message } from '../providers/types';
+import { isTempName } from './atomic-file';
+import { JournaledDb } from './journaled-db';
+import { messageProblem } from './message-schema';
+import { SNAPSHOT_COLS, cleanTitle, toSnapshot, toSnapshotInfo, toStored, toSummary } from './session-rows';
+import { SESSION_MIGRATIONS } from './schema';
+import { applySessionOp, type TurnOp } from './session-ops';
+import { assertId, assertWritable, mb, type StoreContext } from './store-context';
+import type {
+  AppendTurnOptions, AppendedTurn, ClearMarker, CompactionInput, CompactionRecord, ContextView, ContextWindowOptions,
+  LoadedSession, Pin, SaveSnapshotInput, SessionSummary, Snapshot, SnapshotInfo, SnapshotKind, StoredMessage,
+} from './types';
+
+const REF_PATTERN = /res_[0-9a-f]{16}/g;
+
+/**
+ * Sessions: one database (+ journal) per session under `sessions/`, listed in the workspace index.
+ * Session databases open lazily and at most `maxOpenSessions` stay open (least recently used closes).
+ * Every method validates its input first and throws a HeadroomError (`not_found`, `invalid_message`,
+ * `invalid_request`, `storage`) before anything is written, so a rejected call changes nothing.
+ */
+export class SessionStore {
+  private readonly open = new Map<string, Promise<JournaledDb>>();
+
+  constructor(private readonly ctx: StoreContext) {}
+
+  async create(title = 'New session', at = Date.now()): Promise<SessionSummary> {
+    assertWritable(this.ctx);
+    const id = newId('ses');
+    await this.ctx.index.commit({ op: 'session_create', id, title: cleanTitle(title), at }, true);
+    return this.get(id);
+  }
+
+  /** All sessions, most recently updated first. */
+  list(): SessionSummary[] {
+    return this.ctx.index.all('SELECT * FROM sessions ORDER BY updated_at DESC, created_at DESC').map(toSummary);
+  }
+
+  /** Throws `not_found` for an unknown id. */
+  get(id: string): SessionSummary {
+    assertId('session', id);
+    const row = this.ctx.index.get('SELECT * FROM sessions WHERE id = ?', [id]);
+    if (!row) throw new HeadroomError('not_found', `Unknown session id "${id}".`);
+    return toSummary(row);
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    this.get(id);
+    assertWritable(this.ctx);
+    await this.ctx.index.commit({ op: 'session_rename', id, title: cleanTitle(title), at: Date.now() }, true);
+  }
+
+  /** Deletes the session, its transcript, snapshots and stored results. */
+  async delete(id: string): Promise<void> {
+    this.get(id);
+    assertWritable(this.ctx);
+    const blobs = this.ctx.index.all('SELECT id, file FROM tool_result_blobs WHERE session_id = ?', [id]);
+    await this.ctx.index.commit({ op: 'session_delete', id }, true);
+    const db = this.open.get(id);
+    this.open.delete(id);
+    if (db) await (await db).close();
+    const base = this.dbPath(id);
+    for (const f of [base, `${base}.journal`]) await unlink(f).catch(() => {});
+    for (const b of blobs) if (b.file) await unlink(join(this.ctx.root, 'results', String(b.file))).catch(() => {});
+  }
+
+  /**
+   * Persists one turn (or adds to the latest with `continueTurn`). Resolves when the turn is durable
+   * (its journal line fsynced). Throws before writing anything for an unknown session, a message that
+   * is not a valid Message or not JSON-serializable, or one larger than `maxMessageBytes`.
+   */
+  async appendTurn(id: string, messages: Message[], opts: AppendTurnOptions = {}): Promise<AppendedTurn> {
+    this.get(id);
+    assertWritable(this.ctx);
+    if (!Array.isArray(messages) || messages.length === 0) throw new HeadroomError('invalid_message', 'A turn needs at least one message.');
+    const prepared = messages.map((m, i) => {
+      const problem = messageProblem(m);
+      if (problem) throw new HeadroomError('invalid_message', `Message ${i} of the turn is not a valid message (${problem}); the turn was not saved.`);
+      let json: string;
+      try {
+        json = JSON.stringify(m);
+      } catch (err) {
+        throw new HeadroomError('invalid_message', `Message ${i} of the turn cannot be stored as JSON (${errorMessage(err)}); the turn was not saved.`);
+      }
+      const bytes = Buffer.byteLength(json);
+      if (bytes > this.ctx.limits.maxMessageBytes) {
+        throw new HeadroomError('invalid_message', `Message ${i} of the turn is ${mb(bytes)}, over the ${mb(this.ctx.limits.maxMessageBytes)} limit per message; offload large tool output to the result store. The turn was not saved.`);
+      }
+      const tokens = opts.tokens?.[i];
+      if (tokens != null && (!Number.isInteger(tokens) || tokens < 0)) throw new HeadroomError('invalid_message', `Token count ${tokens} of message ${i} is not a non-negative integer.`);
+      // Round-trip through JSON so what is applied now is exactly what a replay will apply.
+      return { message: JSON.parse(json) as Record<string, unknown>, tokens: tokens ?? null, hash: opts.contentHashes?.[i] ?? null, bytes };
+    });
+    const db = await this.db(id);
+    const last = db.get('SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn FROM messages')!;
+    const lastSeq = Number(last.seq);
+    const turn = opts.continueTurn && Number(last.turn) > 0 ? Number(last.turn) : Number(last.turn) + 1;
+    const op: TurnOp = {
+      op: 'turn', sessionId: id, turn, at: opts.at ?? Date.now(),
+      messages: prepared.map((p, i) => ({ seq: lastSeq + 1 + i, ...p })),
+    };
+    const durable = db.commit(op, true);
+    this.updateStats(id, db, op.at);
+    await durable;
+    return { turn, firstSeq: lastSeq + 1, lastSeq: lastSeq + prepared.length };
+  }
+
+  /** The resume view: latest compaction/restore snapshot, the messages after it, marker and pins. */
+  async load(id: string): Promise<LoadedSession> {
+    const session = this.get(id);
+    const db = await this.db(id);
+    const snapRow = db.get(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`);
+    const snapshot = snapRow ? toSnapshot(snapRow) : undefined;
+    const tail = db.all('SELECT * FROM messages WHERE seq > ? ORDER BY seq', [snapshot?.throughSeq ?? 0]).map(toStored);
+    const last = db.get('SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn FROM messages')!;
+    return { session, snapshot, tail, marker: this.markerOf(db), pins: this.pinsOf(db), lastSeq: Number(last.seq), lastTurn: Number(last.turn) };
+  }
+
+  /** The full transcript (or a page of it), oldest first. */
+  async transcript(id: string, opts: { fromSeq?: number; limit?: number } = {}): Promise<StoredMessage[]> {
+    this.get(id);
+    const db = await this.db(id);
+    const limit = opts.limit ?? -1;
+    return db.all('SELECT * FROM messages WHERE seq >= ? ORDER BY seq LIMIT ?', [opts.fromSeq ?? 0, limit]).map(toStored);
+  }
+
+  /**
+   * The context per reference 004: messages since max(last clear, now − rolling window). The resume
+   * snapshot is included when it is newer than both; transcript messages after it are filtered by time.
+   */
+  async contextView(id: string, opts: ContextWindowOptions = {}): Promise<ContextView> {
+    const loaded = await this.load(id);
+    const now = opts.now ?? Date.now();
+    const windowStart = opts.rollingWindowMs ? now - opts.rollingWindowMs : 0;
+    const cutoffTime = Math.max(loaded.marker?.clearedAt ?? 0, windowStart);
+    const afterSeq = loaded.marker?.afterSeq ?? 0;
+    const snap = loaded.snapshot;
+    const useSnap = !!snap && snap.throughSeq > afterSeq && snap.createdAt >= cutoffTime;
+    const tail = loaded.tail.filter((m) => m.seq > afterSeq && m.createdAt >= cutoffTime);
+    const { messages: snapMessages, ...info } = snap ?? { messages: [] as Message[] };
+    return {
+      snapshot: useSnap ? (info as SnapshotInfo) : undefined,
+      messages: [...(useSnap ? snapMessages : []), ...tail.map((m) => m.message)],
+      tail,
+      cutoffTime,
+    };
+  }
+
+  /** Saves a snapshot (default kind `named`). A compaction/restore snapshot becomes the resume view. */
+  async saveSnapshot(id: string, input: SaveSnapshotInput): Promise<SnapshotInfo> {
+    this.get(id);
+    assertWritable(this.ctx);
+    const kind: SnapshotKind = input.kind ?? 'named';
+    if (!['compaction', 'named', 'restore'].includes(kind)) throw new HeadroomError('invalid_request', `Unknown snapshot kind "${kind}".`);
+    if (!Array.isArray(input.messages)) throw new HeadroomError('invalid_message', 'A snapshot needs an array of messages.');
+    input.messages.forEach((m, i) => {
+      const problem = messageProblem(m);
+      if (problem) throw new HeadroomError('invalid_message', `Snapshot message ${i} is not a valid message (${problem}); nothing was saved.`);
+    });
+    const json = JSON.stringify(input.messages);
+    if (Buffer.byteLength(json) > this.ctx.limits.maxMessageBytes * 4) {
+      throw new HeadroomError('invalid_message', `The snapshot is ${mb(Buffer.byteLength(json))}, too large to store; nothing was saved.`);
+    }
+    const db = await this.db(id);
+    const lastSeq = Number(db.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM messages')!.seq);
+    const times = input.messages.map((m) => m.timestamp).filter((t) => Number.isFinite(t));
+    const at = Date.now();
+    const op = {
+      op: 'snapshot', sessionId: id, id: newId('snap'), kind, at,
+      throughSeq: input.throughSeq ?? lastSeq,
+      messages: JSON.parse(json) as Record<string, unknown>[],
+      tokens: input.tokens ?? null,
+      description: input.description ?? null,
+      summary: input.summary ?? null,
+      windowStart: input.windowStart ?? (times.length ? Math.floor(Math.min(...times)) : null),
+      windowEnd: input.windowEnd ?? (times.length ? Math.floor(Math.max(...times)) : at),
+    };
+    const done = db.commit(op, true);
+    if (kind !== 'named') {
+      await this.ctx.index.commit({ op: 'snapshot_refs', sessionId: id, refIds: json.match(REF_PATTERN) ?? [] }, true);
+    }
+    await done;
+    return this.snapshotInfo(db, op.id);
+  }
+
+  /** Snapshots newest first, optionally only one kind. */
+  async listSnapshots(id: string, kind?: SnapshotKind): Promise<SnapshotInfo[]> {
+    this.get(id);
+    const db = await this.db(id);
+    const rows = kind
+      ? db.all(`SELECT ${SNAPSHOT_COLS} FROM snapshots WHERE kind = ? ORDER BY created_at DESC, rowid DESC`, [kind])
+      : db.all(`SELECT ${SNAPSHOT_COLS} FROM snapshots ORDER BY created_at DESC, rowid DESC`);
+    return rows.map(toSnapshotInfo);
+  }
+
+  async getSnapshot(id: string, snapshotId: string): Promise<Snapshot> {
+    this.get(id);
+    const db = await this.db(id);
+    const row = db.get(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE id = ?`, [snapshotId]);
+    if (!row) throw new HeadroomError('not_found', `Session "${id}" has no snapshot "${snapshotId}".`);
+    return toSnapshot(row);
+  }
+
+  /** Makes a saved snapshot's messages the resume view again (new messages continue after them). */
+  async restoreSnapshot(id: string, snapshotId: string): Promise<Snapshot> {
+    const snap = await this.getSnapshot(id, snapshotId);
+    const info = await this.saveSnapshot(id, {
+      kind: 'restore', messages: snap.messages, tokens: snap.tokens ?? undefined,
+      description: snap.description ?? undefined, summary: snap.summary ?? undefined,
+    });
+    return this.getSnapshot(id, info.id);
+  }
+
+  /** Saves the compacted view as the resume snapshot and records the compaction. */
+  async recordCompaction(id: string, input: CompactionInput): Promise<CompactionRecord> {
+    this.get(id);
+    assertWritable(this.ctx);
+    for (const k of ['beforeTokens', 'afterTokens', 'beforeMessages', 'afterMessages'] as const) {
+      if (!Number.isInteger(input[k]) || input[k] < 0) throw new HeadroomError('invalid_request', `Compaction ${k} must be a non-negative integer.`);
+    }
+    if (!Array.isArray(input.strategies) || input.strategies.some((s) => typeof s !== 'string')) {
+      throw new HeadroomError('invalid_request', 'Compaction strategies must be a list of names.');
+    }
+    const snap = await this.saveSnapshot(id, { kind: 'compaction', summary: input.summary, ...input.snapshot });
+    const db = await this.db(id);
+    const cid = newId('cmp');
+    await db.commit({
+      op: 'compaction', sessionId: id, id: cid, at: Date.now(),
+      beforeTokens: input.beforeTokens, afterTokens: input.afterTokens, beforeMessages: input.beforeMessages, afterMessages: input.afterMessages,
+      strategies: input.strategies, summary: input.summary ?? null, firstKeptSeq: input.firstKeptSeq ?? null,
+      durationMs: input.durationMs ?? null, snapshotId: snap.id,
+    }, true);
+    return (await this.listCompactions(id)).find((c) => c.id === cid)!;
+  }
+
+  /** Compactions newest first. */
+  async listCompactions(id: string): Promise<CompactionRecord[]> {
+    this.get(id);
+    const db = await this.db(id);
+    return db.all('SELECT * FROM compactions ORDER BY created_at DESC, rowid DESC').map((r) => ({
+      id: String(r.id), createdAt: Number(r.created_at), beforeTokens: Number(r.before_tokens), afterTokens: Number(r.after_tokens),
+      beforeMessages: Number(r.before_messages), afterMessages: Number(r.after_messages), strategies: JSON.parse(String(r.strategies)) as string[],
+      summary: r.summary == null ? null : String(r.summary), firstKeptSeq: r.first_kept_seq == null ? null : Number(r.first_kept_seq),
+      durationMs: r.duration_ms == null ? null : Number(r.duration_ms), snapshotId: r.snapshot_id == null ? null : String(r.snapshot_id),
+    }));
+  }
+
+  /**
+   * Undoes the last compaction: the resume view goes back to the snapshot before it (or to the whole
+   * transcript). Nothing is deleted. Throws `not_found` when the view is not a compaction.
+   */
+  async undoLastCompaction(id: string): Promise<LoadedSession> {
+    this.get(id);
+    const db = await this.db(id);
+    const views = db.all(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 2`).map(toSnapshot);
+    if (!views[0] || views[0].kind !== 'compaction') throw new HeadroomError('not_found', 'There is no compaction to undo.');
+    const prev = views[1];
+    await this.saveSnapshot(id, {
+      kind: 'restore', messages: prev?.messages ?? [], throughSeq: prev?.throughSeq ?? 0, tokens: prev?.tokens ?? undefined,
+      description: 'Undo of the last compaction',
+    });
+    return this.load(id);
+  }
+
+  /** Advances the clear marker to now (after the last message). Deletes nothing. */
+  async clear(id: string, at = Date.now()): Promise<ClearMarker> {
+    this.get(id);
+    assertWritable(this.ctx);
+    const db = await this.db(id);
+    const afterSeq = Number(db.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM messages')!.seq);
+    await db.commit({ op: 'clear', sessionId: id, at, afterSeq }, true);
+    return { clearedAt: at, afterSeq };
+  }
+
+  async pin(id: string, text: string, seq?: number): Promise<Pin> {
+    this.get(id);
+    assertWritable(this.ctx);
+    if (typeof text !== 'string' || !text.trim()) throw new HeadroomError('invalid_request', 'A pin needs some text.');
+    const db = await this.db(id);
+    const pin = { id: newId('pin'), text, seq: seq ?? null, createdAt: Date.now() };
+    await db.commit({ op: 'pin', sessionId: id, id: pin.id, at: pin.createdAt, messageSeq: pin.seq, text }, true);
+    return pin;
+  }
+
+  async unpin(id: string, pinId: string): Promise<void> {
+    this.get(id);
+    assertWritable(this.ctx);
+    const db = await this.db(id);
+    if (!db.get('SELECT 1 AS x FROM pins WHERE id = ?', [pinId])) throw new HeadroomError('not_found', `Session "${id}" has no pin "${pinId}".`);
+    await db.commit({ op: 'unpin', id: pinId }, true);
+  }
+
+  async pins(id: string): Promise<Pin[]> {
+    this.get(id);
+    return this.pinsOf(await this.db(id));
+  }
+
+  /** Exports every open session database now. */
+  async flush(): Promise<void> {
+    for (const p of this.open.values()) await (await p).flush();
+  }
+
+  /** Closes every open session database (flushing first). Never rejects. */
+  async close(): Promise<void> {
+    const all = [...this.open.values()];
+    this.open.clear();
+    for (const p of all) await p.then((db) => db.close(), () => {});
+  }
+
+  /**
+   * Lists again the session files the index does not know (after the index was lost to corruption),
+   * titled "Recovered session"; their counts are corrected when each is opened. Returns how many.
+   */
+  async recoverUnlisted(): Promise<number> {
+    const dir = join(this.ctx.root, 'sessions');
+    const ids = new Set<string>();
+    for (const f of await readdir(dir).catch(() => [] as string[])) {
+      const m = /^(ses_[0-9a-f]{16})\.sqlite(\.journal)?$/.exec(f);
+      if (m) ids.add(m[1]);
+    }
+    let n = 0;
+    for (const id of ids) {
+      if (this.ctx.index.get('SELECT 1 AS x FROM sessions WHERE id = ?', [id])) continue;
+      await this.ctx.index.commit({ op: 'session_create', id, title: 'Recovered session', at: Date.now() }, true);
+      await this.db(id); // corrects message count and bytes
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Removes leftovers in `sessions/`: temp files of interrupted exports, and files of sessions the
+   * index no longer lists (a delete cut short by a crash; a session is listed durably before its
+   * files exist and unlisted before they are removed). Not called after the index was lost.
+   */
+  async sweepLeftovers(): Promise<void> {
+    const dir = join(this.ctx.root, 'sessions');
+    for (const f of await readdir(dir).catch(() => [] as string[])) {
+      const m = /^(ses_[0-9a-f]{16})\.sqlite(\.journal)?$/.exec(f);
+      const orphan = m && !this.ctx.index.get('SELECT 1 AS x FROM sessions WHERE id = ?', [m[1]]);
+      if (orphan || isTempName(f)) await unlink(join(dir, f)).catch(() => {});
+    }
+  }
+
+  private dbPath(id: string): string {
+    return join(this.ctx.root, 'sessions', `${id}.sqlite`);
+  }
+
+  private db(id: string): Promise<JournaledDb> {
+    let p = this.open.get(id);
+    if (p) {
+      this.open.delete(id);
+      this.open.set(id, p); // most recently used last
+      return p;
+    }
+    p = (async () => {
+      await mkdir(join(this.ctx.root, 'sessions'), { recursive: true });
+      const db = await JournaledDb.open({
+        sql: this.ctx.sql, path: this.dbPath(id), readOnly: !!this.ctx.readOnlyReason,
+        migrations: SESSION_MIGRATIONS, apply: applySessionOp, onProblem: (pr) => this.ctx.report(pr), mayWrite: () => this.ctx.lock.stillOwned,
+        exportDelayMs: this.ctx.limits.exportDelayMs, exportMaxWaitMs: this.ctx.limits.exportMaxWaitMs,
+      });
+      if (!db.readOnly) this.reconcileStats(id, db);
+      return db;
+    })();
+    this.open.set(id, p);
+    p.catch(() => this.open.delete(id));
+    this.evict();
+    return p;
+  }
+
+  private evict(): void {
+    while (this.open.size > this.ctx.limits.maxOpenSessions) {
+      const [oldId, oldDb] = this.open.entries().next().value!;
+      this.open.delete(oldId);
+      void oldDb.then((db) => db.close(), () => {});
+    }
+  }
+
+  private stats(db: JournaledDb): { count: number; bytes: number } {
+    const r = db.get('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM messages')!;
+    return { count: Number(r.n), bytes: Number(r.b) };
+  }
+
+  /** The index's counts are written without fsync; after a crash they are corrected from the session. */
+  private reconcileStats(id: string, db: JournaledDb): void {
+    const row = this.ctx.index.get('SELECT message_count FROM sessions WHERE id = ?', [id]);
+    if (row && Number(row.message_count) !== this.stats(db).count) this.updateStats(id, db, 0);
+  }
+
+  private updateStats(id: string, db: JournaledDb, at: number): void {
+    // The turn itself is already saved; a failure here only leaves the list's counts stale until reopen.
+    const fail = (err: unknown) =>
+      this.ctx.report({ kind: 'export_failed', file: this.ctx.index.path, message: `Updating the session list failed: ${errorMessage(err)}` });
+    try {
+      const s = this.stats(db);
+      this.ctx.index.commit({ op: 'session_stats', id, messageCount: s.count, messageBytes: s.bytes, at }, false).catch(fail);
+    } catch (err) {
+      fail(err);
+    }
+  }
+
+  private markerOf(db: JournaledDb): ClearMarker | undefined {
+    const r = db.get('SELECT cleared_at, after_seq FROM markers LIMIT 1');
+    return r ? { clearedAt: Number(r.cleared_at), afterSeq: Number(r.after_seq) } : undefined;
+  }
+
+  private pinsOf(db: JournaledDb): Pin[] {
+    return db.all('SELECT * FROM pins ORDER BY created_at, rowid').map((r) => ({
+      id: String(r.id), text: String(r.text), seq: r.seq == null ? null : Number(r.seq), createdAt: Number(r.created_at),
+    }));
+  }
+
+  private snapshotInfo(db: JournaledDb, snapshotId: string): SnapshotInfo {
+    return toSnapshotInfo(db.get(`SELECT ${SNAPSHOT_COLS} FROM snapshots WHERE id = ?`, [snapshotId])!);
+  }
+}

@@ -1,0 +1,187 @@
+import type { Message } from '../providers/types';
+
+/** A row of the session list. Times are epoch milliseconds; `bytes` = transcript + stored results. */
+export interface SessionSummary {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+  bytes: number;
+}
+
+/** One transcript entry as stored: never rewritten by compaction. */
+export interface StoredMessage {
+  seq: number;
+  turn: number;
+  message: Message;
+  /** Token count supplied by the context engine when the message was appended (null if none was given). */
+  tokens: number | null;
+  contentHash: string | null;
+  createdAt: number;
+}
+
+/** Options of `appendTurn`. Arrays are parallel to the messages. */
+export interface AppendTurnOptions {
+  tokens?: ReadonlyArray<number | null | undefined>;
+  contentHashes?: ReadonlyArray<string | null | undefined>;
+  /** Add these messages to the latest turn instead of starting a new one. */
+  continueTurn?: boolean;
+  /** Creation time (epoch ms); defaults to now. */
+  at?: number;
+}
+
+export interface AppendedTurn {
+  turn: number;
+  firstSeq: number;
+  lastSeq: number;
+}
+
+/**
+ * `compaction` and `restore` snapshots are the session's resume view (the latest one wins);
+ * `named` snapshots are saved history entries (reference 004 `/context save`) that can be restored.
+ */
+export type SnapshotKind = 'compaction' | 'named' | 'restore';
+
+export interface SnapshotInfo {
+  id: string;
+  kind: SnapshotKind;
+  createdAt: number;
+  /** The last transcript seq this snapshot stands for; the resume view is the snapshot + messages after it. */
+  throughSeq: number;
+  tokens: number | null;
+  description: string | null;
+  summary: string | null;
+  messageCount: number;
+  windowStart: number | null;
+  windowEnd: number | null;
+}
+
+export interface Snapshot extends SnapshotInfo {
+  messages: Message[];
+}
+
+export interface SaveSnapshotInput {
+  kind?: SnapshotKind;
+  messages: Message[];
+  tokens?: number;
+  /** Defaults to the session's last seq. */
+  throughSeq?: number;
+  description?: string;
+  summary?: string;
+  /** Default: earliest / latest message timestamp. */
+  windowStart?: number;
+  windowEnd?: number;
+}
+
+export interface CompactionInput {
+  beforeTokens: number;
+  afterTokens: number;
+  beforeMessages: number;
+  afterMessages: number;
+  strategies: string[];
+  summary?: string;
+  firstKeptSeq?: number;
+  durationMs?: number;
+  /** The compacted view, saved as the new resume snapshot. */
+  snapshot: { messages: Message[]; tokens?: number; throughSeq?: number };
+}
+
+export interface CompactionRecord {
+  id: string;
+  createdAt: number;
+  beforeTokens: number;
+  afterTokens: number;
+  beforeMessages: number;
+  afterMessages: number;
+  strategies: string[];
+  summary: string | null;
+  firstKeptSeq: number | null;
+  durationMs: number | null;
+  snapshotId: string | null;
+}
+
+/** The last clear of a session: context starts after `afterSeq`; nothing was deleted. */
+export interface ClearMarker {
+  clearedAt: number;
+  afterSeq: number;
+}
+
+export interface Pin {
+  id: string;
+  text: string;
+  seq: number | null;
+  createdAt: number;
+}
+
+/** What a resumed session needs: its resume snapshot, the messages after it, marker and pins. */
+export interface LoadedSession {
+  session: SessionSummary;
+  snapshot: Snapshot | undefined;
+  tail: StoredMessage[];
+  marker: ClearMarker | undefined;
+  pins: Pin[];
+  lastSeq: number;
+  lastTurn: number;
+}
+
+export interface ContextWindowOptions {
+  /** Default Date.now(). */
+  now?: number;
+  /** Rolling window length; undefined or 0 = off. */
+  rollingWindowMs?: number;
+}
+
+/** The messages that form the model's context: since max(last clear, now − rolling window). */
+export interface ContextView {
+  snapshot: SnapshotInfo | undefined;
+  messages: Message[];
+  /** Transcript entries included after the snapshot (a subset of `messages`). */
+  tail: StoredMessage[];
+  cutoffTime: number;
+}
+
+export interface ResultMeta {
+  refId: string;
+  sessionId: string;
+  toolName: string;
+  byteSize: number;
+  lineCount: number;
+  createdAt: number;
+}
+
+export interface PageOptions {
+  /** Index into the (matching) lines, 0-based. Default 0. */
+  offset?: number;
+  /** Default 200, at most 5000. */
+  limit?: number;
+  /** Regular expression (case-insensitive); text that is not a valid pattern is matched literally. */
+  grep?: string;
+}
+
+export interface ResultPage {
+  refId: string;
+  /** `n` is the 1-based line number in the whole result. */
+  lines: Array<{ n: number; text: string }>;
+  /** Lines matching (all lines without grep). */
+  total: number;
+  totalLines: number;
+  offset: number;
+  hasMore: boolean;
+}
+
+export interface RetentionReport {
+  deleted: string[];
+  freedBytes: number;
+  totalBytes: number;
+  capBytes: number;
+  /** True when everything left over the cap is protected (referenced by a live snapshot). */
+  overCap: boolean;
+}
+
+export interface CalibrationFactor {
+  model: string;
+  factor: number;
+  samples: number;
+  updatedAt: number;
+}
