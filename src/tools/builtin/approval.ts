@@ -1,0 +1,23 @@
+/** Asking for approval from inside a tool, and telling the model when the user said no. */
+import type { ApprovalDecision, ApprovalRequest, ToolExecContext } from '../ports';
+import type { ToolOutput } from '../define-tool';
+
+/** The user's decision; a port that rejects or an aborted turn counts as "not approved". */
+export async function askApproval(ctx: ToolExecContext, request: ApprovalRequest): Promise<ApprovalDecision> {
+  try {
+    return await ctx.approve.request(request, ctx.signal);
+  } catch {
+    return { approved: false };
+  }
+}
+
+/** The result the model gets when the user rejected `what` ("the edit to src/a.ts", "the command `ls`"). */
+export function rejectedOutput(what: string, decision: ApprovalDecision, unchanged: string): ToolOutput {
+  const reason = !decision.approved && decision.reason?.trim() ? ` The user's reason: "${decision.reason.trim()}".` : '';
+  return {
+    isError: true,
+    content:
+      `The user rejected ${what}; ${unchanged}.${reason} ` +
+      'Do not repeat the same request: adjust your approach, or ask the user how to proceed.',
+  };
+}

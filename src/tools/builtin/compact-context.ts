@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineTool, type Tool } from '../define-tool';
+import type { CompactPort } from '../ports';
+
+/** `compact_context`: the model asks for a compaction when it sees the context filling up. */
+export function createCompactContextTool(port: CompactPort): Tool {
+  return defineTool({
+    name: 'compact_context',
+    description:
+      'Compact the conversation to free context space: old tool results are cleared (still readable with read_result) and ' +
+      'older turns summarized. Use it when told the context is filling up, before starting a large new step.',
+    input: z.object({
+      focus: z.string().optional().describe('What the summary should keep in particular'),
+    }),
+    timeoutMs: 5 * 60_000,
+    async execute({ focus }, ctx) {
+      const r = await port.compact({ focus }, ctx.signal);
+      const fmt = (n: number) => n.toLocaleString('en-US');
+      const freed = Math.max(0, r.beforeTokens - r.afterTokens);
+      const how = r.strategies.length ? ` (${r.strategies.join(', ')})` : '';
+      const note = r.note ? ` ${r.note}` : '';
+      return `Context compacted${how}: ${fmt(r.beforeTokens)} → ${fmt(r.afterTokens)} tokens, ${fmt(freed)} freed.${note}`;
+    },
+  });
+}

@@ -1,0 +1,38 @@
+/** The built-in tools, in the order they are offered to the model. Built-ins are never deferred. */
+import type { Tool } from '../define-tool';
+import type { ToolSearchPort } from '../deferral';
+import type { CompactPort } from '../ports';
+import { createCompactContextTool } from './compact-context';
+import { editFileTool } from './edit-file';
+import { listFilesTool } from './list-files';
+import { readFileTool } from './read-file';
+import { readResultTool } from './read-result';
+import { runCommandTool } from './run-command';
+import { searchTextTool } from './search-text';
+import { createToolSearchTool } from './tool-search';
+import { writeFileTool } from './write-file';
+
+export interface BuiltinToolDeps {
+  /** Usually the registry's `DeferralPolicy`. */
+  toolSearch: ToolSearchPort;
+  /** Without it, `compact_context` is not offered. */
+  compact?: CompactPort;
+}
+
+export function createBuiltinTools(deps: BuiltinToolDeps): Tool[] {
+  const tools = [
+    readFileTool,
+    listFilesTool,
+    searchTextTool,
+    editFileTool,
+    writeFileTool,
+    runCommandTool,
+    readResultTool,
+    createToolSearchTool(deps.toolSearch),
+  ];
+  if (deps.compact) tools.push(createCompactContextTool(deps.compact));
+  return tools;
+}
+
+export { readFileTool, listFilesTool, searchTextTool, editFileTool, writeFileTool, runCommandTool, readResultTool };
+export { createToolSearchTool, createCompactContextTool };

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { HeadroomError } from '../../common/errors';
+import { defineTool } from '../define-tool';
+
+/** Lines returned when no range is given. */
+export const READ_FILE_DEFAULT_LINES = 2000;
+const MAX_READ_BYTES = 20 * 1024 * 1024;
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description:
+    'Read a text file in the workspace, with line numbers. Give start_line/end_line (1-based, inclusive) to read part of ' +
+    `a long file; without them the first ${READ_FILE_DEFAULT_LINES} lines are returned.`,
+  input: z.object({
+    path: z.string().min(1).describe('File path relative to the workspace root'),
+    start_line: z.number().int().min(1).optional().describe('First line to read (1-based)'),
+    end_line: z.number().int().min(1).optional().describe('Last line to read (inclusive)'),
+  }),
+  timeoutMs: 30_000,
+  async execute({ path, start_line, end_line }, ctx) {
+    const st = await ctx.workspace.stat(path);
+    if (!st) throw new HeadroomError('not_found', `File not found: "${path}". Use list_files or search_text to find the right path.`);
+    if (st.type === 'directory') return { isError: true, content: `"${path}" is a folder, not a file. Use list_files to see its contents.` };
+    if (st.size > MAX_READ_BYTES) {
+      return { isError: true, content: `"${path}" is ${st.size.toLocaleString('en-US')} bytes, too large to read. Use search_text to find what you need in it.` };
+    }
+    if (start_line !== undefined && end_line !== undefined && end_line < start_line) {
+      return { isError: true, errorKind: 'invalid_tool_input', content: `end_line (${end_line}) is before start_line (${start_line}).` };
+    }
+    const text = await ctx.workspace.readFile(path);
+    if (text.slice(0, 8000).includes('\u0000')) return `"${path}" is a binary file (${st.size.toLocaleString('en-US')} bytes); its content is not shown.`;
+    if (text === '') return `${path} is empty.`;
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    const total = lines.length;
+    const start = start_line ?? 1;
+    if (start > total) {
+      return { isError: true, errorKind: 'invalid_tool_input', content: `start_line ${start} is past the end of ${path}, which has ${total} lines.` };
+    }
+    const end = Math.min(total, end_line ?? start + READ_FILE_DEFAULT_LINES - 1);
+    const width = String(end).length;
+    const body = lines
+      .slice(start - 1, end)
+      .map((line, i) => `${String(start + i).padStart(width)}\t${line.replace(/\r$/, '')}`)
+      .join('\n');
+    const more = end < total ? ` (more follows: start_line=${end + 1})` : '';
+    return `${path} — lines ${start}-${end} of ${total}${more}\n${body}`;
+  },
+});

@@ -1,0 +1,32 @@
+/** An in-memory `ResultPort` for tests, benches and sessions without storage. */
+import { newId } from '../common/ids';
+import type { ResultPort } from './ports';
+import { pageBuffer } from './result-paging';
+
+export interface MemoryResultPort extends ResultPort {
+  /** Number of stored results. */
+  readonly size: number;
+  /** The full stored text, for tests. */
+  get(refId: string): string | undefined;
+}
+
+export function createMemoryResultPort(): MemoryResultPort {
+  const blobs = new Map<string, { toolName: string; content: Buffer }>();
+  return {
+    get size() {
+      return blobs.size;
+    },
+    get(refId) {
+      return blobs.get(refId)?.content.toString('utf8');
+    },
+    async put({ toolName, content }) {
+      const refId = newId('res');
+      blobs.set(refId, { toolName, content: Buffer.from(content, 'utf8') });
+      return refId;
+    },
+    async page(refId, options) {
+      const blob = blobs.get(refId);
+      return blob ? pageBuffer(blob.content, options, blob.toolName) : undefined;
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * A `WorkspacePort` on node:fs and child_process. Used by tests and benches, and by the vscode
+ * implementation as its fallback for anything the editor API does not cover.
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { HeadroomError } from '../common/errors';
+import { runShellCommand } from './command-runner';
+import { walkFiles } from './file-walk';
+import { globMatcher } from './glob';
+import { resolveInside } from './path-guard';
+import type { FileStat, WorkspacePort } from './ports';
+import { searchWithFallback, searchWithRipgrep } from './text-search';
+
+export interface NodeWorkspaceOptions {
+  /** A ripgrep binary; used when it exists, else the pure-JS search runs. */
+  rgPath?: string;
+}
+
+export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptions = {}): WorkspacePort {
+  const root = path.resolve(rootDir);
+  let realRootPromise: Promise<string> | undefined;
+  const realRoot = () => (realRootPromise ??= fs.realpath(root).catch(() => root));
+  const resolvePath = async (p: string) => resolveInside(root, await realRoot(), p);
+
+  const notFound = (p: string) =>
+    new HeadroomError('not_found', `File not found: "${p}". Use list_files or search_text to find the right path.`);
+
+  return {
+    root,
+    resolvePath,
+
+    async readFile(p) {
+      const abs = await resolvePath(p);
+      const st = await fs.stat(abs).catch(() => undefined);
+      if (!st) throw notFound(p);
+      if (st.isDirectory()) throw new HeadroomError('invalid_tool_input', `"${p}" is a folder, not a file. Use list_files to see its contents.`);
+      return fs.readFile(abs, 'utf8');
+    },
+
+    async stat(p): Promise<FileStat | undefined> {
+      const abs = await resolvePath(p);
+      const st = await fs.stat(abs).catch(() => undefined);
+      if (!st) return undefined;
+      return { type: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other', size: st.size, mtimeMs: st.mtimeMs };
+    },
+
+    async listFiles(glob, { respectGitignore, limit, signal }) {
+      const matches = globMatcher(glob);
+      const files: string[] = [];
+      for await (const rel of walkFiles(root, { respectGitignore, realRoot: await realRoot(), signal })) {
+        if (!matches(rel)) continue;
+        if (files.length >= limit) return { files, truncated: true };
+        files.push(rel);
+      }
+      return { files, truncated: false };
+    },
+
+    async searchText(pattern, opts) {
+      if (options.rgPath && existsSync(options.rgPath)) {
+        return searchWithRipgrep(options.rgPath, root, pattern, opts);
+      }
+      return searchWithFallback(root, await realRoot(), pattern, opts);
+    },
+
+    async writeFile(p, content) {
+      const abs = await resolvePath(p);
+      const st = await fs.stat(abs).catch(() => undefined);
+      if (st?.isDirectory()) throw new HeadroomError('invalid_tool_input', `"${p}" is a folder; give a file path.`);
+      await fs.mkdir(path.dirname(abs), { recursive: true });
+      await fs.writeFile(abs, content, 'utf8');
+    },
+
+    async applyEdit(p, newContent) {
+      const abs = await resolvePath(p);
+      const st = await fs.stat(abs).catch(() => undefined);
+      if (!st?.isFile()) throw notFound(p);
+      await fs.writeFile(abs, newContent, 'utf8');
+    },
+
+    async runCommand(command, { cwd, timeoutMs, signal, onOutput }) {
+      const dir = await resolvePath(cwd ?? '.');
+      const st = await fs.stat(dir).catch(() => undefined);
+      if (!st?.isDirectory()) throw new HeadroomError('invalid_tool_input', `Working folder "${cwd}" does not exist in the workspace.`);
+      return runShellCommand(command, { cwd: dir, timeoutMs, signal, onOutput });
+    },
+  };
+}

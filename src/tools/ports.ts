@@ -1,0 +1,176 @@
+/**
+ * The ports through which tools reach the outside world. Tools never see the session, the
+ * provider or `vscode`; the composition root hands them implementations of these interfaces
+ * (`src/platform/` with vscode, `node-workspace.ts` for tests, benches and as a fallback).
+ */
+import type { ToolDefinition } from '../providers/types';
+
+/** What `WorkspacePort.stat` reports about a path. */
+export interface FileStat {
+  type: 'file' | 'directory' | 'other';
+  size: number;
+  mtimeMs: number;
+}
+
+/** One line that matched a text search. `line` is 1-based; `text` may be shortened by the port. */
+export interface TextMatch {
+  path: string;
+  line: number;
+  text: string;
+}
+
+export interface ListFilesOptions {
+  /** Skip files matched by .gitignore files (and always skip `.git/`). */
+  respectGitignore: boolean;
+  /** Stop after this many files; the result then says `truncated: true`. */
+  limit: number;
+  signal?: AbortSignal;
+}
+
+export interface SearchTextOptions {
+  /** Only search files whose workspace-relative path matches this glob. */
+  glob?: string;
+  maxResults: number;
+  caseSensitive?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface RunCommandOptions {
+  /** Absolute or workspace-relative directory; must be inside the workspace. */
+  cwd?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Receives stdout and stderr as they arrive, decoded as UTF-8. */
+  onOutput?: (chunk: string) => void;
+}
+
+export interface CommandResult {
+  /** Exit code, or null when the process was killed. */
+  exitCode: number | null;
+  /** stdout and stderr interleaved in arrival order (the head is kept when it grows past the cap). */
+  output: string;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Bytes of output dropped because the output passed the port's cap (0 normally). */
+  droppedBytes: number;
+}
+
+/**
+ * Editor/file-system access for tools. Every path argument is workspace-relative (an absolute path
+ * inside the workspace is accepted too). Contract:
+ * - `resolvePath` rejects (with a `HeadroomError` of kind `invalid_tool_input` whose message says
+ *   the path is outside the workspace) any path that leaves the workspace root, including through
+ *   `..`, an absolute path elsewhere, or a symbolic link pointing out; every other method resolves
+ *   its paths through the same check.
+ * - Methods reject with an Error whose message a model can act on (file not found, is a directory…).
+ * - Returned paths are workspace-relative with forward slashes.
+ */
+export interface WorkspacePort {
+  /** Absolute path of the workspace root. */
+  readonly root: string;
+  resolvePath(path: string): Promise<string>;
+  readFile(path: string): Promise<string>;
+  /** `undefined` when nothing exists at the path. */
+  stat(path: string): Promise<FileStat | undefined>;
+  listFiles(glob: string, options: ListFilesOptions): Promise<{ files: string[]; truncated: boolean }>;
+  searchText(pattern: string, options: SearchTextOptions): Promise<{ matches: TextMatch[]; truncated: boolean }>;
+  /** Creates or overwrites a file (creating parent folders). */
+  writeFile(path: string, content: string): Promise<void>;
+  /** Replaces the whole content of an existing file as one (undoable, in an editor) edit. */
+  applyEdit(path: string, newContent: string): Promise<void>;
+  /** Runs a shell command. Resolves on exit, timeout or abort; rejects only if it cannot start. */
+  runCommand(command: string, options: RunCommandOptions): Promise<CommandResult>;
+}
+
+/** Options for reading one page of a stored result. Offsets are in UTF-8 bytes, or in matching lines with `grep`. */
+export interface ResultPageOptions {
+  offset: number;
+  limit: number;
+  grep?: string;
+}
+
+/** One page of a stored result (see `pageText` in `result-paging.ts` for the reference semantics). */
+export interface ResultPage {
+  toolName?: string;
+  /** Byte size of the whole stored result. */
+  totalBytes: number;
+  /** Without grep: the text of the page. With grep: matching lines as `<line>: <text>`. */
+  text: string;
+  offset: number;
+  /** Where the next page starts; undefined at the end. */
+  nextOffset?: number;
+  /** With grep: how many lines match in the whole result. */
+  totalMatches?: number;
+}
+
+/**
+ * Where offloaded tool output is kept (the result store). `put` resolves to the ref id the model
+ * will pass to `read_result`; `page` resolves to undefined for an unknown ref id.
+ */
+export interface ResultPort {
+  put(entry: { toolName: string; toolCallId: string; content: string }): Promise<string>;
+  page(refId: string, options: ResultPageOptions): Promise<ResultPage | undefined>;
+}
+
+/** What the user is asked to approve. Edits carry the full old and proposed content for a diff view. */
+export type ApprovalRequest =
+  | {
+      kind: 'edit';
+      toolName: string;
+      toolCallId: string;
+      path: string;
+      /** Current content, undefined when the file does not exist yet. */
+      oldContent: string | undefined;
+      newContent: string;
+    }
+  | { kind: 'command'; toolName: string; toolCallId: string; command: string; cwd: string };
+
+export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
+
+/**
+ * Asks the user to approve an edit or a command. Resolves with the decision; when `signal` aborts
+ * it resolves `{approved: false}` (or rejects; tools treat a rejection as "not approved").
+ */
+export interface ApprovalPort {
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+/** What a compaction freed, as reported to the model by `compact_context`. */
+export interface CompactOutcome {
+  beforeTokens: number;
+  afterTokens: number;
+  strategies: string[];
+  /** Set when compaction was scheduled rather than run now (e.g. it runs after this tool batch). */
+  note?: string;
+}
+
+/** Runs (or schedules) a compaction of the conversation. May reject; the tool reports the failure. */
+export interface CompactPort {
+  compact(request: { focus?: string }, signal: AbortSignal): Promise<CompactOutcome>;
+}
+
+/**
+ * Tools that live outside Headroom (`vscode.lm.tools`, which includes MCP servers). `list` is cheap
+ * and synchronous; `invoke` resolves to the tool's text output and may reject.
+ */
+export interface ExternalToolPort {
+  list(): ToolDefinition[];
+  invoke(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<string>;
+}
+
+/** The context a tool executes in. Never the session. */
+export interface ToolContext {
+  signal: AbortSignal;
+  workspace: WorkspacePort;
+  results: ResultPort;
+  approve: ApprovalPort;
+  /** False in an untrusted workspace: tools that mutate refuse. */
+  trusted: boolean;
+  /** Streams partial output (run_command) to the UI. */
+  onOutput?: (chunk: string) => void;
+}
+
+/** What `execute` sees: the caller's context plus the id of the call and a signal that also fires on timeout. */
+export interface ToolExecContext extends ToolContext {
+  toolCallId: string;
+}

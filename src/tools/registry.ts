@@ -1,0 +1,105 @@
+/**
+ * The set of tools a session can use: built-ins plus external tools, with the deferral policy
+ * deciding which definitions go into a request and admission deciding how results come back.
+ */
+import type { ToolCallPart, ToolDefinition } from '../providers/types';
+import { admitResult, type AdmissionOptions } from './admission';
+import type { Tool } from './define-tool';
+import { DeferralPolicy, type DeferralSelection } from './deferral';
+import { externalTool } from './external-tool';
+import type { ExternalToolPort, ToolContext } from './ports';
+import { errorResult, type ToolResult } from './tool-result';
+
+export interface ToolRegistryOptions {
+  builtins: Tool[];
+  external?: ExternalToolPort;
+  /** Shared with `tool_search`; a fresh one when omitted. */
+  policy?: DeferralPolicy;
+  /** When set, every result goes through `admitResult` before `invoke` returns it. */
+  admission?: AdmissionOptions;
+  externalTimeoutMs?: number;
+}
+
+export class ToolRegistry {
+  readonly policy: DeferralPolicy;
+  private readonly builtins: Map<string, Tool>;
+  private externals = new Map<string, Tool>();
+
+  constructor(private readonly options: ToolRegistryOptions) {
+    this.policy = options.policy ?? new DeferralPolicy();
+    this.builtins = new Map(options.builtins.map((t) => [t.name, t]));
+    this.refreshExternal();
+  }
+
+  /**
+   * Re-reads the external tools (call when vscode.lm.tools changes). An external tool whose name
+   * clashes with a built-in is ignored. Never throws: a failing `list` leaves no external tools.
+   */
+  refreshExternal(): void {
+    let defs: ToolDefinition[] = [];
+    try {
+      defs = this.options.external?.list() ?? [];
+    } catch {
+      defs = [];
+    }
+    const port = this.options.external;
+    this.externals = new Map();
+    if (port) {
+      for (const def of defs) {
+        if (!this.builtins.has(def.name) && !this.externals.has(def.name)) {
+          this.externals.set(def.name, externalTool(def, port, this.options.externalTimeoutMs));
+        }
+      }
+    }
+    this.policy.setTools([
+      ...[...this.builtins.values()].map((t) => ({ definition: t.definition, builtin: true })),
+      ...[...this.externals.values()].map((t) => ({ definition: t.definition, builtin: false })),
+    ]);
+  }
+
+  /** Call when a turn starts: tools activated during the previous turn go back under the LRU rule. */
+  beginTurn(): void {
+    this.policy.releasePins();
+  }
+
+  setEffectiveWindow(tokens: number): void {
+    this.policy.setEffectiveWindow(tokens);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.builtins.get(name) ?? this.externals.get(name);
+  }
+
+  /** Definitions to send with the next request: active tools only (built-ins first). */
+  definitionsForRequest(): ToolDefinition[] {
+    return this.policy.select().active;
+  }
+
+  /** The current deferral state (deferred tools, saved tokens, system note). */
+  selection(): DeferralSelection {
+    return this.policy.select();
+  }
+
+  /**
+   * Runs one call. A deferred tool called by name is activated and run; an unknown name becomes an
+   * `invalid_tool_input` result listing what exists. Never throws.
+   */
+  async invoke(call: ToolCallPart, ctx: ToolContext): Promise<ToolResult> {
+    const tool = this.get(call.name);
+    let result: ToolResult;
+    if (!tool) {
+      const names = this.definitionsForRequest().map((d) => d.name).join(', ');
+      result = errorResult(
+        call,
+        'invalid_tool_input',
+        `Unknown tool "${call.name}". Available tools: ${names}.` +
+          (this.selection().deferred.length ? ' More tools are deferred: use tool_search to find them.' : ''),
+      );
+    } else {
+      if (this.externals.has(call.name)) this.policy.activate(call.name);
+      else this.policy.recordUse(call.name);
+      result = await tool.invoke(call, ctx);
+    }
+    return this.options.admission ? admitResult(result, this.options.admission) : result;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Builds a `ResultPort` over any blob store that can put and read whole texts, so every store pages
+ * with the same semantics (`pageBuffer`). Wiring for the session's result store:
+ * `resultPortOver({ put: (tool, _id, text) => store.put(sessionId, tool, text).then((m) => m.refId), read: … })`.
+ */
+import type { ResultPort } from './ports';
+import { pageBuffer } from './result-paging';
+
+export interface ResultBlobs {
+  /** Stores the text; resolves to its ref id. */
+  put(toolName: string, toolCallId: string, content: string): Promise<string>;
+  /** The whole stored text and the tool that produced it; undefined for an unknown ref id. */
+  read(refId: string): Promise<{ toolName: string; content: string } | undefined>;
+}
+
+export function resultPortOver(blobs: ResultBlobs): ResultPort {
+  return {
+    put: ({ toolName, toolCallId, content }) => blobs.put(toolName, toolCallId, content),
+    async page(refId, options) {
+      const blob = await blobs.read(refId);
+      return blob ? pageBuffer(Buffer.from(blob.content, 'utf8'), options, blob.toolName) : undefined;
+    },
+  };
+}
