@@ -1,0 +1,224 @@
+/**
+ * The context guard (DESIGN §3, reference 001): a projection before every model request and before
+ * admitting every tool result. Pure functions; never throw.
+ *
+ * Invariants: the buffer is always subtracted and the output always reserved (both are inside
+ * `ModelLimits.effectiveWindow`); a projection at or over the block threshold is `block` (or `final`),
+ * with one exception from reference 001: when only the tool schemas push it there and the conversation
+ * alone fits, the request may use the buffer, but never the output reservation (`schemaOnly` says so);
+ * once compaction was attempted and the projection is still blocked, the status is `final` (forced
+ * final turn, tools restricted) — decided before the next request is sent.
+ */
+import type { BudgetComponents } from './budget';
+import type { ModelLimits } from './models';
+import { DEFAULT_THRESHOLDS, type Thresholds } from './settings';
+
+/** `ok` → send; `note` → send with the awareness note (≥ background: also prepare a summary);
+ * `compact` → compact before sending; `block` → compaction required, do not send as is;
+ * `final` → compaction did not help: force a final turn with tools restricted. */
+export type GuardStatus = 'ok' | 'note' | 'compact' | 'block' | 'final';
+
+/** The counters of reference 001. All in tokens; negative or non-finite values count as 0. */
+export interface PreflightRequest {
+  /** Tokens committed in the conversation (as of the last completed request). */
+  committed: number;
+  /** Tokens pending commit (e.g. seed conversation of this turn). */
+  pending: number;
+  /** Tokens added this turn (assistant messages, tool results). */
+  newTokens: number;
+  /** Tool schema tokens (active definitions + deferred stubs). */
+  schema: number;
+  /** True when compaction already ran for this request; a still-blocked projection then becomes `final`. */
+  compactionAttempted?: boolean;
+  /** Component breakdown, only used for the debug trace. */
+  components?: Partial<BudgetComponents>;
+}
+
+export interface Projection {
+  model: string;
+  committed: number;
+  pending: number;
+  newTokens: number;
+  schema: number;
+  /** committed + pending + newTokens + schema */
+  total: number;
+  /** total − schema */
+  base: number;
+  /** The effective window the projection is compared with. */
+  limit: number;
+  contextWindow: number;
+  maxOutput: number;
+  buffer: number;
+  /** total / limit */
+  ratio: number;
+}
+
+export interface PreflightResult {
+  status: GuardStatus;
+  projection: Projection;
+  /** True from the background threshold on: a summary should be prepared in the background. */
+  prepareSummary: boolean;
+  /** Only the tool schemas push the projection over the block threshold; the conversation itself fits. */
+  schemaOnly: boolean;
+  /** Human-readable reason (for the log and the panel). */
+  reason: string;
+}
+
+export interface ToolResultSize {
+  bytes: number;
+  tokens: number;
+}
+
+export interface AdmitResult {
+  decision: 'inline' | 'offload';
+  reason: 'fits' | 'over_offload_threshold' | 'would_reach_compact';
+  /** The projection's total if the result were inlined. */
+  projectedTotal: number;
+}
+
+/** One guard evaluation as a structured event for the debug log. */
+export interface GuardTrace {
+  kind: 'preflight' | 'admit';
+  at: number;
+  model: string;
+  status: GuardStatus | AdmitResult['decision'];
+  reason: string;
+  projection: Projection;
+  limit: number;
+  thresholds: Thresholds;
+  components?: Partial<BudgetComponents>;
+  result?: ToolResultSize;
+}
+
+export interface GuardOptions {
+  thresholds?: Thresholds;
+  /** Tool results larger than this are offloaded (default 4096). */
+  offloadThresholdBytes?: number;
+  /** Receives every evaluation when `headroom.debug` is on. Exceptions from it are swallowed. */
+  onTrace?: (trace: GuardTrace) => void;
+  now?: () => number;
+}
+
+const n = (v: number | undefined): number => (v !== undefined && Number.isFinite(v) && v > 0 ? v : 0);
+const fmt = (v: number) => Math.round(v).toLocaleString('en-US');
+const pct = (v: number) => `${Math.round(v * 100)} %`;
+
+/** Builds the projection `committed + pending + new + schema` against the effective window. */
+export function project(request: PreflightRequest, limits: ModelLimits): Projection {
+  const committed = n(request.committed);
+  const pending = n(request.pending);
+  const newTokens = n(request.newTokens);
+  const schema = n(request.schema);
+  const total = committed + pending + newTokens + schema;
+  const limit = Math.max(1, limits.effectiveWindow);
+  return {
+    model: limits.model,
+    committed,
+    pending,
+    newTokens,
+    schema,
+    total,
+    base: total - schema,
+    limit,
+    contextWindow: limits.contextWindow,
+    maxOutput: limits.maxOutput,
+    buffer: limits.buffer,
+    ratio: total / limit,
+  };
+}
+
+function statusFor(ratio: number, t: Thresholds): GuardStatus {
+  if (ratio >= t.block) return 'block';
+  if (ratio >= t.compact) return 'compact';
+  if (ratio >= t.note) return 'note';
+  return 'ok';
+}
+
+/** Evaluates a request before it is sent. */
+export function preflight(request: PreflightRequest, limits: ModelLimits, options: GuardOptions = {}): PreflightResult {
+  const t = options.thresholds ?? DEFAULT_THRESHOLDS;
+  const projection = project(request, limits);
+  const baseRatio = projection.base / projection.limit;
+  let status = statusFor(projection.ratio, t);
+  let schemaOnly = false;
+  let reason: string;
+
+  if (status === 'block' && statusFor(baseRatio, t) !== 'block') {
+    // Reference 001's special case: only the tool schemas overflow. Compacting history would not help;
+    // the caller should defer tools. Allowed while it still fits the window minus the output
+    // reservation (the buffer absorbs it); beyond that the request must not be sent.
+    schemaOnly = true;
+    const hardLimit = projection.contextWindow - projection.maxOutput;
+    if (projection.total <= hardLimit) {
+      status = statusFor(baseRatio, t);
+      reason = `only tool definitions (${fmt(projection.schema)} tokens) push the projection to ${pct(projection.ratio)} of the effective window; defer tools`;
+    } else {
+      reason = `tool definitions (${fmt(projection.schema)} tokens) overflow the window; defer tools before sending`;
+    }
+    if (status === 'block' && request.compactionAttempted) status = 'final';
+  } else {
+    if (status === 'block' && request.compactionAttempted) status = 'final';
+    reason = reasonFor(status, projection);
+  }
+  const result: PreflightResult = { status, projection, prepareSummary: projection.ratio >= t.background, schemaOnly, reason };
+  emit(options, { kind: 'preflight', status, reason, projection, limit: projection.limit, thresholds: t, components: request.components });
+  return result;
+}
+
+function reasonFor(status: GuardStatus, p: Projection): string {
+  const where = `${fmt(p.total)} of ${fmt(p.limit)} tokens (${pct(p.ratio)} of the effective window)`;
+  switch (status) {
+    case 'ok':
+      return `fits: ${where}`;
+    case 'note':
+      return `awareness note: ${where}`;
+    case 'compact':
+      return `compact before sending: ${where}`;
+    case 'block':
+      return `blocked until compacted: ${where}`;
+    case 'final':
+      return `still over after compaction: ${where}; forcing a final turn`;
+  }
+}
+
+/**
+ * Decides whether a tool result goes inline or to the result store: inline only if it is at most the
+ * offload threshold AND the projection with it stays below the compact threshold.
+ */
+export function admit(result: ToolResultSize, projection: Projection, options: GuardOptions = {}): AdmitResult {
+  const t = options.thresholds ?? DEFAULT_THRESHOLDS;
+  const maxBytes = options.offloadThresholdBytes ?? 4096;
+  const bytes = n(result.bytes);
+  const tokens = n(result.tokens);
+  const projectedTotal = projection.total + tokens;
+  let out: AdmitResult;
+  if (bytes > maxBytes) out = { decision: 'offload', reason: 'over_offload_threshold', projectedTotal };
+  else if (projectedTotal >= t.compact * projection.limit) out = { decision: 'offload', reason: 'would_reach_compact', projectedTotal };
+  else out = { decision: 'inline', reason: 'fits', projectedTotal };
+  const reason =
+    out.reason === 'fits'
+      ? `inline: ${fmt(bytes)} bytes, projection ${fmt(projectedTotal)} of ${fmt(projection.limit)}`
+      : out.reason === 'over_offload_threshold'
+        ? `offload: ${fmt(bytes)} bytes is over the ${fmt(maxBytes)}-byte threshold`
+        : `offload: inlining would bring the projection to ${pct(projectedTotal / projection.limit)} of the effective window`;
+  emit(options, { kind: 'admit', status: out.decision, reason, projection, limit: projection.limit, thresholds: t, result: { bytes, tokens } });
+  return out;
+}
+
+/**
+ * The awareness note for the model (not cached) once the note threshold is reached, e.g.
+ * "[Context: 83 % used. compact_context frees space.]"; `undefined` below it.
+ */
+export function awarenessNote(projection: Projection, thresholds: Thresholds = DEFAULT_THRESHOLDS): string | undefined {
+  if (projection.ratio < thresholds.note) return undefined;
+  return `[Context: ${Math.min(100, Math.round(projection.ratio * 100))} % used. compact_context frees space.]`;
+}
+
+function emit(options: GuardOptions, trace: Omit<GuardTrace, 'at' | 'model'>): void {
+  if (!options.onTrace) return;
+  try {
+    options.onTrace({ ...trace, at: (options.now ?? Date.now)(), model: trace.projection.model });
+  } catch {
+    // A broken log sink must not break the guard.
+  }
+}

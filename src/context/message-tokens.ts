@@ -1,0 +1,163 @@
+/**
+ * Per-message token accounting: what of a message is text to tokenize, what is a fixed cost, and how
+ * text counts combine into the message's count for a tokenizer family. Pure; no encoder here, so the
+ * extension host can use it without loading ranks.
+ */
+import { createHash } from 'node:crypto';
+import type { Message, ToolDefinition } from '../providers/types';
+import { CLAUDE_TOKEN_FACTOR, type TokenizerFamily } from './models';
+import { byteEstimate } from './utf8';
+
+/** Role label and JSON framing of one message. */
+export const MESSAGE_OVERHEAD = 4;
+/** Framing of one tool call (id, type, name/arguments wrappers). */
+export const TOOL_CALL_OVERHEAD = 10;
+/** Framing of one tool result (tool_call_id, is_error). */
+export const TOOL_RESULT_OVERHEAD = 8;
+/** Framing of one reasoning block. */
+export const REASONING_OVERHEAD = 4;
+/** Flat cost of one image: its real cost depends on resolution and provider, so it is not derived from its bytes. */
+export const IMAGE_TOKENS = 1600;
+/** Framing of one tool definition. */
+export const TOOL_DEFINITION_OVERHEAD = 12;
+
+/** How one text was counted (the output of the bounded counter, or a byte estimate). */
+export interface TextCount {
+  /** Tokenizer count before the byte floor (equals the byte estimate when not tokenized). */
+  bpe: number;
+  bytes: number;
+  /** `tokenizer`: counted by the (bounded) tokenizer; `bytes`: only a byte estimate. */
+  source: 'tokenizer' | 'bytes';
+  /** True when the bounded tokenizer extrapolated part of a very long or very costly text. */
+  sampled?: boolean;
+}
+
+/**
+ * A message's count as persisted with it. `exact` is true when every text went through the tokenizer
+ * (the bounded counter, which extrapolates only pathological runs), false for a byte estimate.
+ * For the `claude` family "exact" still means "tokenizer-based estimate"; calibration corrects it.
+ */
+export interface MessageCount {
+  hash: string;
+  family: TokenizerFamily;
+  tokens: number;
+  exact: boolean;
+}
+
+/** The countable pieces of a message: texts to tokenize plus a fixed number of tokens. */
+export interface MessageParts {
+  texts: string[];
+  fixed: number;
+}
+
+/** Splits a message into texts and fixed costs. Never throws (unserializable arguments count as their raw text or `{}`). */
+export function messageParts(msg: Message): MessageParts {
+  const texts: string[] = [];
+  let fixed = MESSAGE_OVERHEAD;
+  if (msg.role === 'toolResult') {
+    fixed += TOOL_RESULT_OVERHEAD;
+    texts.push(msg.toolName);
+  }
+  for (const part of msg.content) {
+    switch (part.type) {
+      case 'text':
+        texts.push(part.text);
+        break;
+      case 'image':
+        fixed += IMAGE_TOKENS;
+        break;
+      case 'reasoning':
+        fixed += REASONING_OVERHEAD;
+        texts.push(part.text);
+        // Redacted thinking is opaque data sent back verbatim: count it by bytes.
+        if (part.redactedData) fixed += byteEstimate(Buffer.byteLength(part.redactedData, 'utf8'));
+        break;
+      case 'toolCall':
+        fixed += TOOL_CALL_OVERHEAD;
+        texts.push(part.name, part.rawArguments ?? safeJson(part.arguments));
+        break;
+    }
+  }
+  return { texts, fixed };
+}
+
+/** The countable pieces of tool definitions (name, description, JSON schema). */
+export function toolDefinitionParts(tools: readonly ToolDefinition[]): MessageParts {
+  const texts: string[] = [];
+  for (const t of tools) texts.push(t.name, t.description, safeJson(t.inputSchema));
+  return { texts, fixed: tools.length * TOOL_DEFINITION_OVERHEAD };
+}
+
+/** Tokens for one text in a family: `max(tokenizer, ceil(bytes/4))`, with Claude's factor applied to the tokenizer part. */
+export function familyTokens(count: TextCount, family: TokenizerFamily): number {
+  const bpe = family === 'claude' ? Math.ceil(count.bpe * CLAUDE_TOKEN_FACTOR) : count.bpe;
+  return Math.max(bpe, byteEstimate(count.bytes));
+}
+
+/** A byte-based stand-in for a text count, used until the tokenizer is ready. */
+export function estimateText(text: string): TextCount {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return { bpe: byteEstimate(bytes), bytes, source: 'bytes' };
+}
+
+/** Combines per-text counts into a message total. */
+export function combineCounts(parts: MessageParts, counts: readonly TextCount[], family: TokenizerFamily): { tokens: number; exact: boolean } {
+  let tokens = parts.fixed;
+  let exact = true;
+  for (const c of counts) {
+    tokens += familyTokens(c, family);
+    if (c.source !== 'tokenizer') exact = false;
+  }
+  return { tokens, exact };
+}
+
+/**
+ * Content hash of a message: role, content, tool ids. Independent of timestamps, usage and the family,
+ * so the same content always maps to the same memo entry.
+ */
+export function messageHash(msg: Message): string {
+  // Fed part by part (no JSON.stringify of the whole content): a 1 MB tool result hashes in ~2 ms.
+  const h = createHash('sha1');
+  h.update(msg.role);
+  if (msg.role === 'toolResult') h.update('\u0000' + msg.toolCallId + '\u0000' + msg.toolName + (msg.isError ? '\u0000E' : ''));
+  for (const part of msg.content) {
+    h.update('\u0001' + part.type + '\u0000');
+    switch (part.type) {
+      case 'text':
+        h.update(part.text);
+        break;
+      case 'image':
+        h.update(part.mediaType + '\u0000').update(part.data);
+        break;
+      case 'reasoning':
+        h.update(part.text).update('\u0000' + (part.signature ?? '') + '\u0000' + (part.redactedData ?? ''));
+        break;
+      case 'toolCall':
+        h.update(part.id + '\u0000' + part.name + '\u0000' + (part.rawArguments ?? safeJson(part.arguments)));
+        break;
+    }
+  }
+  return h.digest('hex');
+}
+
+/** Counts a message synchronously with a text counter (worker, bench); never throws if `countText` does not. */
+export function countMessageWith(msg: Message, family: TokenizerFamily, countText: (text: string) => TextCount): MessageCount {
+  const parts = messageParts(msg);
+  const { tokens, exact } = combineCounts(parts, parts.texts.map(countText), family);
+  return { hash: messageHash(msg), family, tokens, exact };
+}
+
+/** The byte-based estimate of a message, flagged `exact: false`. */
+export function estimateMessage(msg: Message, family: TokenizerFamily, hash = messageHash(msg)): MessageCount {
+  const parts = messageParts(msg);
+  const { tokens } = combineCounts(parts, parts.texts.map(estimateText), family);
+  return { hash, family, tokens, exact: false };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '{}';
+  }
+}

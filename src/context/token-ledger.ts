@@ -1,0 +1,158 @@
+/**
+ * The per-message token memo the extension host uses. Synchronous reads for the meter (memoized count
+ * or a byte estimate right away), tokenizer counts filled in the background by a `TextCounter`
+ * (normally the worker), and persisted counts seeded back from the store so a resumed session needs
+ * no recount.
+ *
+ * Contract: a message object must not be mutated after it was counted (append a new object instead);
+ * counts are memoized by object identity first and by content hash second. Never throws.
+ */
+import { createHash } from 'node:crypto';
+import { Disposable } from '../common/disposable';
+import { Emitter, type Event } from '../common/emitter';
+import type { Message } from '../providers/types';
+import { combineCounts, estimateText, messageHash, messageParts, type MessageCount, type MessageParts } from './message-tokens';
+import type { TokenizerFamily } from './models';
+import type { TextCounter } from './token-worker-client';
+
+/** A total over several messages. `pending` is how many of them are still byte estimates. */
+export interface LedgerTotal {
+  tokens: number;
+  exact: boolean;
+  pending: number;
+}
+
+const keyOf = (hash: string, family: TokenizerFamily) => `${family}:${hash}`;
+
+export class TokenLedger extends Disposable {
+  private readonly byObject = new WeakMap<object, MessageCount>();
+  private readonly byHash = new Map<string, MessageCount>();
+  private readonly inflight = new Map<string, Promise<MessageCount>>();
+  /** Keys whose tokenizer count was attempted and came back as an estimate (tokenizer down): not retried. */
+  private readonly settled = new Set<string>();
+
+  private readonly _onDidCount = this._register(new Emitter<MessageCount>());
+  /** Fires when a tokenizer count replaces an estimate (re-render the meter). */
+  readonly onDidCount: Event<MessageCount> = this._onDidCount.event;
+
+  /** Without a counter every count stays a byte estimate. */
+  constructor(private readonly counter?: TextCounter) {
+    super();
+  }
+
+  /** Number of memoized counts (for diagnostics). */
+  get size(): number {
+    return this.byHash.size;
+  }
+
+  /** Adds counts persisted by the store. A seeded exact count is never replaced by an estimate. */
+  seed(counts: Iterable<MessageCount>): void {
+    for (const c of counts) {
+      const k = keyOf(c.hash, c.family);
+      const prev = this.byHash.get(k);
+      if (!prev || (c.exact && !prev.exact)) this.byHash.set(k, c);
+    }
+  }
+
+  /**
+   * The message's count right now: memoized if known, else a byte estimate (`exact: false`) while a
+   * tokenizer count is requested in the background. O(1) for a message object already seen.
+   */
+  count(msg: Message, family: TokenizerFamily): MessageCount {
+    const hit = this.byObject.get(msg);
+    if (hit && hit.family === family && this.isFinal(hit)) return hit;
+    const hash = hit?.hash ?? messageHash(msg);
+    const parts = this.isFinalKey(hash, family) ? undefined : messageParts(msg);
+    const c = this.lookup(hash, family, parts, true);
+    this.byObject.set(msg, c);
+    return c;
+  }
+
+  /** The tokenizer count (memoized), or the estimate if no tokenizer is available. Never rejects. */
+  countExact(msg: Message, family: TokenizerFamily): Promise<MessageCount> {
+    const hash = this.byObject.get(msg)?.hash ?? messageHash(msg);
+    return this.request(hash, family, messageParts(msg)).then((c) => {
+      this.byObject.set(msg, c);
+      return c;
+    });
+  }
+
+  /** Sum over messages with `count` (synchronous). */
+  total(messages: readonly Message[], family: TokenizerFamily): LedgerTotal {
+    let tokens = 0;
+    let pending = 0;
+    for (const m of messages) {
+      const c = this.count(m, family);
+      tokens += c.tokens;
+      if (!c.exact) pending++;
+    }
+    return { tokens, exact: pending === 0, pending };
+  }
+
+  /** Counts free text (system prompt sections, rules, tool definitions): no message framing, same memo. */
+  countText(text: string, family: TokenizerFamily): MessageCount {
+    return this.countTexts([text], family);
+  }
+
+  /** Counts several texts as one unit (e.g. all tool definitions), memoized by their joint hash. */
+  countTexts(texts: readonly string[], family: TokenizerFamily, fixed = 0): MessageCount {
+    const h = createHash('sha1');
+    for (const t of texts) h.update(t).update('\u0000');
+    const hash = `t${fixed}:${h.digest('hex')}`;
+    return this.lookup(hash, family, { texts: [...texts], fixed }, true);
+  }
+
+  private isFinal(c: MessageCount): boolean {
+    return c.exact || !this.counter || this.settled.has(keyOf(c.hash, c.family)) || this.inflight.has(keyOf(c.hash, c.family));
+  }
+
+  private isFinalKey(hash: string, family: TokenizerFamily): boolean {
+    const c = this.byHash.get(keyOf(hash, family));
+    return c !== undefined && this.isFinal(c);
+  }
+
+  /** Memoized count or estimate; starts a tokenizer count when useful. `parts` may be omitted only for final keys. */
+  private lookup(hash: string, family: TokenizerFamily, parts: MessageParts | undefined, start: boolean): MessageCount {
+    const k = keyOf(hash, family);
+    const known = this.byHash.get(k);
+    if (known && this.isFinal(known)) return known;
+    const p = parts!;
+    const estimate = known ?? this.combine(hash, family, p, p.texts.map(estimateText));
+    if (!known) this.byHash.set(k, estimate);
+    if (start && this.counter) void this.request(hash, family, p);
+    return estimate;
+  }
+
+  private request(hash: string, family: TokenizerFamily, parts: MessageParts): Promise<MessageCount> {
+    const k = keyOf(hash, family);
+    const known = this.byHash.get(k);
+    if (known?.exact || (known && this.settled.has(k))) return Promise.resolve(known);
+    const running = this.inflight.get(k);
+    if (running) return running;
+    if (!this.counter) {
+      const est = known ?? this.combine(hash, family, parts, parts.texts.map(estimateText));
+      this.byHash.set(k, est);
+      return Promise.resolve(est);
+    }
+    const p = this.counter
+      .countTexts(family, parts.texts)
+      .catch(() => parts.texts.map(estimateText))
+      .then((counts) => {
+        this.inflight.delete(k);
+        const c = this.combine(hash, family, parts, counts);
+        const prev = this.byHash.get(k);
+        if (prev?.exact && !c.exact) return prev;
+        this.byHash.set(k, c);
+        if (c.exact) this._onDidCount.fire(c);
+        else this.settled.add(k);
+        return c;
+      });
+    this.inflight.set(k, p);
+    return p;
+  }
+
+  private combine(hash: string, family: TokenizerFamily, parts: MessageParts, counts: Parameters<typeof combineCounts>[1]): MessageCount {
+    const { tokens, exact } = combineCounts(parts, counts, family);
+    return { hash, family, tokens, exact };
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Messages between the extension host and the token worker. Validated with zod on both sides: the
+ * worker is a separate program and a malformed message must not crash either end.
+ */
+import { z } from 'zod';
+
+export const encodingNameSchema = z.enum(['o200k_base', 'cl100k_base']);
+
+/** Host → worker: count these texts with this encoding. */
+export const countRequestSchema = z.object({
+  type: z.literal('count'),
+  id: z.number().int(),
+  encoding: encodingNameSchema,
+  texts: z.array(z.string()),
+});
+export type CountRequest = z.infer<typeof countRequestSchema>;
+
+const textCountSchema = z.object({ bpe: z.number(), bytes: z.number(), source: z.enum(['tokenizer', 'bytes']), sampled: z.boolean().optional() });
+
+/** Worker → host. */
+export const workerReplySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), encoding: encodingNameSchema, loadMs: z.number() }),
+  z.object({ type: z.literal('counts'), id: z.number().int(), counts: z.array(textCountSchema), ms: z.number() }),
+  z.object({ type: z.literal('error'), id: z.number().int().optional(), message: z.string() }),
+]);
+export type WorkerReply = z.infer<typeof workerReplySchema>;

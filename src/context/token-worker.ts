@@ -1,0 +1,40 @@
+/**
+ * Token worker entry point (bundled as dist/token-worker.js). Loads the o200k ranks at start-up, off
+ * the extension host's thread, then answers `count` requests with the bounded counter. Never exits on
+ * a bad request: it replies with an `error` instead.
+ */
+import { parentPort } from 'node:worker_threads';
+import { loadEncoding, type EncodingName } from './encoder';
+import { countRequestSchema, type WorkerReply } from './token-protocol';
+
+const port = parentPort;
+if (port) {
+  const post = (reply: WorkerReply) => port.postMessage(reply);
+  const preload = (name: EncodingName) =>
+    loadEncoding(name).then(
+      (loaded) => post({ type: 'ready', encoding: name, loadMs: loaded.loadMs }),
+      (err: unknown) => post({ type: 'error', message: `loading ${name} failed: ${String(err)}` }),
+    );
+  void preload('o200k_base');
+
+  port.on('message', async (raw: unknown) => {
+    const parsed = countRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const id = typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'number' ? (raw as { id: number }).id : undefined;
+      post({ type: 'error', id, message: `bad request: ${parsed.error.message}` });
+      return;
+    }
+    const req = parsed.data;
+    try {
+      const { counter } = await loadEncoding(req.encoding);
+      const start = performance.now();
+      const counts = req.texts.map((t) => {
+        const c = counter.count(t);
+        return { bpe: c.bpe, bytes: c.bytes, source: 'tokenizer' as const, sampled: c.sampled };
+      });
+      post({ type: 'counts', id: req.id, counts, ms: performance.now() - start });
+    } catch (err) {
+      post({ type: 'error', id: req.id, message: String(err) });
+    }
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * Turns as the atomic unit of history (DESIGN §3, reference 003) and the rolling time window
+ * (reference 004). Pure; never throw.
+ *
+ * A cut index `c` splits a history into `messages[0, c)` (compacted away) and `messages[c, n)` (kept).
+ * A cut is safe when no tool call before it has its result at or after it. 0 and n are always safe.
+ */
+import type { Message } from '../providers/types';
+
+/** Indices where a turn starts: every user message. */
+export function parseTurnBoundaries(messages: readonly Message[]): number[] {
+  const out: number[] = [];
+  messages.forEach((m, i) => {
+    if (m.role === 'user') out.push(i);
+  });
+  return out;
+}
+
+/** For every cut index 0..n, whether cutting there keeps each tool call with its result. O(n). */
+export function safeCuts(messages: readonly Message[]): boolean[] {
+  const n = messages.length;
+  const callAt = new Map<string, number>();
+  messages.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    for (const part of m.content) if (part.type === 'toolCall' && !callAt.has(part.id)) callAt.set(part.id, i);
+  });
+  // Difference array: a call at c with its result at r forbids cuts c+1..r.
+  const delta = new Array<number>(n + 2).fill(0);
+  messages.forEach((m, r) => {
+    if (m.role !== 'toolResult') return;
+    const c = callAt.get(m.toolCallId);
+    if (c === undefined || c >= r) return;
+    delta[c + 1]++;
+    delta[r + 1]--;
+  });
+  const safe: boolean[] = [];
+  let open = 0;
+  for (let i = 0; i <= n; i++) {
+    open += delta[i];
+    safe.push(open === 0);
+  }
+  return safe;
+}
+
+export interface SafeBoundaryOptions {
+  /** `down` (default): prefer the nearest cut at or before the target (keeps more); `up`: at or after it. */
+  direction?: 'down' | 'up';
+}
+
+/**
+ * Snaps a target cut index to the nearest safe cut, preferring turn starts (user messages) in the
+ * preferred direction, then turn starts in the other direction, then any safe cut, then 0.
+ * The result is in [0, n] and never separates a tool call from its result.
+ */
+export function findSafeBoundary(messages: readonly Message[], target: number, options: SafeBoundaryOptions = {}): number {
+  const n = messages.length;
+  const t = Math.min(n, Math.max(0, Number.isFinite(target) ? Math.round(target) : 0));
+  const safe = safeCuts(messages);
+  const isTurnStart = (i: number) => i < n && messages[i].role === 'user' && safe[i];
+  const down = (pred: (i: number) => boolean) => {
+    for (let i = t; i >= 0; i--) if (pred(i)) return i;
+    return -1;
+  };
+  const up = (pred: (i: number) => boolean) => {
+    for (let i = t; i <= n; i++) if (pred(i)) return i;
+    return -1;
+  };
+  const [first, second] = options.direction === 'up' ? [up, down] : [down, up];
+  for (const pick of [() => first(isTurnStart), () => second(isTurnStart), () => first((i) => safe[i]), () => second((i) => safe[i])]) {
+    const i = pick();
+    if (i >= 0) return i;
+  }
+  return 0;
+}
+
+/**
+ * The cut index that keeps (roughly) the last `keepTokens` tokens verbatim: the smallest index whose
+ * suffix fits, snapped down to a safe boundary (which keeps a little more, never less).
+ */
+export function boundaryForKeepTokens(messages: readonly Message[], tokensPerMessage: readonly number[], keepTokens: number): number {
+  let kept = 0;
+  let target = messages.length;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const t = tokensPerMessage[i] ?? 0;
+    if (kept + t > keepTokens) break;
+    kept += t;
+    target = i;
+  }
+  return findSafeBoundary(messages, target, { direction: 'down' });
+}
+
+export interface WindowOptions {
+  /** Time of the last clear (ms since epoch); messages at or before it are out. */
+  lastClearAt?: number;
+  /** Rolling window length in ms; 0 or undefined = off. */
+  windowMs?: number;
+  now: number;
+}
+
+export interface WindowSelection {
+  messages: Message[];
+  /** Index in the input of the first message kept. */
+  startIndex: number;
+  /** The cutoff time used: messages with `timestamp > since` are in. */
+  since: number;
+}
+
+/**
+ * Messages since max(last clear, now − window), assuming timestamps ascend. The start is moved
+ * forward to a safe cut so the window never begins with a tool result whose call is outside it.
+ */
+export function selectWindow(messages: readonly Message[], options: WindowOptions): WindowSelection {
+  const clear = Number.isFinite(options.lastClearAt) ? options.lastClearAt! : -Infinity;
+  const rolling = options.windowMs && options.windowMs > 0 ? options.now - options.windowMs : -Infinity;
+  const since = Math.max(clear, rolling);
+  let start = messages.length;
+  for (let i = 0; i < messages.length; i++) {
+    if (messages[i].timestamp > since) {
+      start = i;
+      break;
+    }
+  }
+  const safe = safeCuts(messages);
+  while (start < messages.length && !safe[start]) start++;
+  return { messages: messages.slice(start), startIndex: start, since };
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { loadEncoding } from '../../src/context/encoder';
+import {
+  CLAUDE_TOKEN_FACTOR,
+} from '../../src/context/models';
+import {
+  IMAGE_TOKENS,
+  MESSAGE_OVERHEAD,
+  TOOL_CALL_OVERHEAD,
+  countMessageWith,
+  estimateMessage,
+  familyTokens,
+  messageHash,
+  messageParts,
+  toolDefinitionParts,
+} from '../../src/context/message-tokens';
+import type { AssistantMessage, UserMessage } from '../../src/providers/types';
+import { assistant, toolResult, user } from '../fixtures/context/factories';
+
+describe('context message tokens', () => {
+  it('counts text, tool call names and arguments, reasoning and results, plus framing', () => {
+    const a: AssistantMessage = {
+      ...assistant('Let me look.', [{ id: 'c1', name: 'read_file', args: { path: 'src/x.ts', start: 1 } }]),
+      content: [{ type: 'reasoning', text: 'thinking hard' }, ...assistant('Let me look.', [{ id: 'c1', name: 'read_file', args: { path: 'src/x.ts', start: 1 } }]).content],
+    };
+    const parts = messageParts(a);
+    assert.deepEqual(parts.texts, ['thinking hard', 'Let me look.', 'read_file', '{"path":"src/x.ts","start":1}']);
+    assert.ok(parts.fixed >= MESSAGE_OVERHEAD + TOOL_CALL_OVERHEAD);
+    assert.deepEqual(messageParts(toolResult('c1', 'file body')).texts, ['read_file', 'file body']);
+  });
+
+  it('gives each image a flat cost, not one derived from its bytes', () => {
+    const small: UserMessage = { role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }], timestamp: 0 };
+    const big: UserMessage = { role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'A'.repeat(400_000) }], timestamp: 0 };
+    assert.equal(estimateMessage(small, 'o200k').tokens, MESSAGE_OVERHEAD + IMAGE_TOKENS);
+    assert.equal(estimateMessage(big, 'o200k').tokens, MESSAGE_OVERHEAD + IMAGE_TOKENS);
+  });
+
+  it('applies the byte floor max(tokenizer, ceil(bytes/4)) and the Claude factor', () => {
+    assert.equal(familyTokens({ bpe: 10, bytes: 100, source: 'tokenizer' }, 'o200k'), 25);
+    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'o200k'), 40);
+    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'claude'), Math.ceil(40 * CLAUDE_TOKEN_FACTOR));
+  });
+
+  it('counts a message with the tokenizer as exact, the byte estimate as not exact', async () => {
+    const { counter } = await loadEncoding('o200k_base');
+    const m = user('汉字测试，这是一段没有空格的中文文本。'.repeat(20));
+    const exact = countMessageWith(m, 'o200k', (t) => ({ ...counter.count(t), source: 'tokenizer' }));
+    const est = estimateMessage(m, 'o200k');
+    assert.equal(exact.exact, true);
+    assert.equal(est.exact, false);
+    assert.equal(exact.hash, est.hash);
+    assert.ok(exact.tokens >= est.tokens, 'the tokenizer count is never below the byte floor');
+  });
+
+  it('hashes content, not timestamps or usage', () => {
+    assert.equal(messageHash(user('x', 1)), messageHash(user('x', 2)));
+    assert.notEqual(messageHash(user('x')), messageHash(user('y')));
+    assert.notEqual(messageHash(user('x')), messageHash(assistant('x')));
+    assert.notEqual(messageHash(toolResult('1', 'x')), messageHash(toolResult('2', 'x')));
+  });
+
+  it('counts tool definitions by name, description and schema', () => {
+    const p = toolDefinitionParts([{ name: 'grep', description: 'Search files', inputSchema: { type: 'object' } }]);
+    assert.deepEqual(p.texts, ['grep', 'Search files', '{"type":"object"}']);
+    assert.ok(p.fixed > 0);
+  });
+});
