@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): HeadroomApi {
       resolveWebviewView: (view) => getHost().panel.resolveWebviewView(view),
     }),
   );
-  registerCommands(context, { log });
+  registerCommands(context, { log, host: getHost });
   log.info(`Headroom activated (storage: ${context.storageUri?.fsPath ?? 'none: no folder open'})`);
   return {
     get panel() {

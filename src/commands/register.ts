@@ -1,20 +1,35 @@
 import * as vscode from 'vscode';
 import { CHAT_VIEW_ID } from '../panel/view-ids';
+import type { Host } from '../platform/host';
 
 export interface CommandDeps {
   readonly log: vscode.LogOutputChannel;
+  /** Loads the heavy half on first use (see extension.ts). */
+  readonly host: () => Host;
 }
 
 /**
- * Registers the `headroom.*` commands. Each command is a thin wrapper around the same code the
- * panel's buttons use; ids and titles are declared in package.json `contributes.commands`.
+ * Registers the `headroom.*` commands. Each is a thin wrapper around the same code the panel's
+ * buttons use; ids and titles are declared in package.json `contributes.commands`. Anything beyond
+ * the trivial goes through the lazily loaded host so activation stays cheap.
  */
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
   const commands: Record<string, () => unknown> = {
     'headroom.focusPanel': () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
     'headroom.showLog': () => deps.log.show(true),
+    'headroom.setApiKey': () => deps.host().commands.setApiKey(),
+    'headroom.selectModel': () => deps.host().commands.selectModel(),
   };
   for (const [id, run] of Object.entries(commands)) {
-    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async () => {
+        try {
+          await run();
+        } catch (err) {
+          deps.log.error(`${id} failed: ${err instanceof Error ? err.message : String(err)}`);
+          void vscode.window.showErrorMessage(vscode.l10n.t('Headroom: {0}', err instanceof Error ? err.message : String(err)));
+        }
+      }),
+    );
   }
 }

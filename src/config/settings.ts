@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { defaultModelFor } from '../context/models';
 
 /** The provider/model part of Headroom's settings, read fresh each time (settings can change). */
 export interface ProviderSettings {
@@ -8,11 +9,6 @@ export interface ProviderSettings {
 }
 
 const PROVIDERS = ['anthropic', 'openai', 'openai-compatible'] as const;
-const DEFAULT_MODEL: Record<ProviderSettings['provider'], string> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-4.1',
-  'openai-compatible': 'llama3.1',
-};
 
 /** Reads `headroom.provider`, `headroom.model`, `headroom.baseUrl`; bad values fall back to defaults. */
 export function readProviderSettings(): ProviderSettings {
@@ -21,7 +17,7 @@ export function readProviderSettings(): ProviderSettings {
   const provider = (PROVIDERS as readonly string[]).includes(rawProvider ?? '')
     ? (rawProvider as ProviderSettings['provider'])
     : 'anthropic';
-  const model = (cfg.get<string>('model') || '').trim() || DEFAULT_MODEL[provider];
+  const model = (cfg.get<string>('model') || '').trim() || defaultModelFor(provider) || 'llama3.1';
   const baseUrl = (cfg.get<string>('baseUrl') || '').trim() || undefined;
   return { provider, model, baseUrl };
 }

@@ -174,3 +174,15 @@ export function resolveModelLimits(model: string, provider: ProviderId, settings
     warnings,
   };
 }
+
+/** The table's models of one provider, for `Headroom: Select Model`. OpenAI-compatible servers have no table. */
+export function modelsFor(provider: ProviderId): ModelInfo[] {
+  return MODEL_TABLE.filter((m) => m.provider === provider);
+}
+
+/** The model used when `headroom.model` is empty; undefined for OpenAI-compatible servers (any id goes). */
+export function defaultModelFor(provider: ProviderId): string | undefined {
+  if (provider === 'anthropic') return 'claude-sonnet-4-5';
+  if (provider === 'openai') return 'gpt-4.1';
+  return undefined;
+}

@@ -6,5 +6,4 @@ export { createProvider, type ProviderConfig } from './create-provider';
 export { classifyProviderError, isContextOverflowMessage, isRetryableKind, parseRetryAfter, redactSecrets } from './errors';
 export { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from './retry';
 export { resolveApiKey, storeApiKey, secretKeyFor, envVarFor, maskApiKey, type SecretStore, type ResolvedKey } from './credentials';
-export { MODELS, findModel, modelsFor, defaultModelFor, type ModelInfo } from './models';
 export { estimateTokens } from './usage-estimate';

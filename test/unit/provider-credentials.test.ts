@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { maskApiKey, resolveApiKey, secretKeyFor, storeApiKey, type SecretStore } from '../../src/providers/credentials';
 import { createProvider } from '../../src/providers/create-provider';
-import { defaultModelFor, findModel, modelsFor } from '../../src/providers/models';
+import { defaultModelFor, findModel, modelsFor } from '../../src/context/models';
 
 function memoryStore(initial: Record<string, string> = {}): SecretStore & { data: Map<string, string> } {
   const data = new Map(Object.entries(initial));
@@ -41,7 +41,7 @@ describe('provider: API keys from SecretStorage with an environment fallback', (
     assert.equal(maskApiKey('short'), '••••');
   });
 
-  it('the factory builds the adapter for each provider id; the model table lists each provider\'s models', () => {
+  it('the factory builds the adapter for each provider id; the one model table (src/context) lists each provider\'s models', () => {
     assert.equal(createProvider({ provider: 'anthropic', apiKey: 'k' }).id, 'anthropic');
     assert.equal(createProvider({ provider: 'openai', apiKey: 'k' }).id, 'openai');
     assert.equal(createProvider({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1' }).id, 'openai-compatible');
