@@ -31,8 +31,10 @@ function runLayer(layer) {
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
     child.on('close', (code) => {
-      const passing = [...out.matchAll(/^\s*(\d+) passing/gm)].reduce((s, m) => s + Number(m[1]), 0);
-      const failing = [...out.matchAll(/^\s*(\d+) failing/gm)].reduce((s, m) => s + Number(m[1]), 0);
+      // eslint-disable-next-line no-control-regex
+      const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
+      const passing = [...plain.matchAll(/^\s*(\d+) passing/gm)].reduce((s, m) => s + Number(m[1]), 0);
+      const failing = [...plain.matchAll(/^\s*(\d+) failing/gm)].reduce((s, m) => s + Number(m[1]), 0);
       resolve({ ...layer, code, passing, failing, seconds: Math.round((Date.now() - started) / 1000) });
     });
   });

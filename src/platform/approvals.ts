@@ -1,0 +1,109 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../common/disposable';
+import { Emitter } from '../common/emitter';
+import { newId } from '../common/ids';
+import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from '../tools/ports';
+
+export const PROPOSED_SCHEME = 'headroom-proposed';
+
+/** A request waiting for the user, as the panel shows it. */
+export interface PendingApproval {
+  id: string;
+  request: ApprovalRequest;
+}
+
+/**
+ * Asks the user to approve edits and commands. An edit opens VS Code's diff editor (current file ↔
+ * proposed content); every request also shows a notification with Approve / Reject and is offered to
+ * the panel (`onDidRequest`), and whichever answers first decides. Aborting the turn rejects it.
+ * Never rejects its promise.
+ */
+export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.TextDocumentContentProvider {
+  private readonly pending = new Map<string, { request: ApprovalRequest; resolve: (d: ApprovalDecision) => void }>();
+  private readonly proposed = new Map<string, string>();
+  private readonly _onDidRequest = this._register(new Emitter<PendingApproval>());
+  readonly onDidRequest = this._onDidRequest.event;
+  private readonly _onDidSettle = this._register(new Emitter<{ id: string; decision: ApprovalDecision }>());
+  readonly onDidSettle = this._onDidSettle.event;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this));
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.proposed.get(uri.query) ?? '';
+  }
+
+  /** The requests still waiting (for a panel that was hidden and shown again). */
+  list(): PendingApproval[] {
+    return [...this.pending].map(([id, p]) => ({ id, request: p.request }));
+  }
+
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const id = newId('apr');
+    return new Promise<ApprovalDecision>((resolve) => {
+      const onAbort = () => this.respond(id, { approved: false, reason: 'The turn was stopped.' });
+      this.pending.set(id, {
+        request,
+        resolve: (d) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(d);
+        },
+      });
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this._onDidRequest.fire({ id, request });
+      void this.present(id, request);
+    });
+  }
+
+  /** Settles a pending request (from the panel or the notification); later answers are ignored. */
+  respond(id: string, decision: ApprovalDecision): boolean {
+    const p = this.pending.get(id);
+    if (!p) return false;
+    this.pending.delete(id);
+    this.proposed.delete(id);
+    this.log.info(`approval ${id} (${p.request.kind} ${p.request.kind === 'edit' ? p.request.path : p.request.command}): ${decision.approved ? 'approved' : 'rejected'}`);
+    p.resolve(decision);
+    this._onDidSettle.fire({ id, decision });
+    return true;
+  }
+
+  /** Opens the diff for an edit. Exposed so the panel's "View diff" can reopen it. */
+  async showDiff(id: string): Promise<void> {
+    const p = this.pending.get(id);
+    if (!p || p.request.kind !== 'edit') return;
+    const r = p.request;
+    this.proposed.set(id, r.newContent);
+    const right = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${r.path}`, query: id });
+    const left =
+      r.oldContent === undefined
+        ? vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${r.path}`, query: `${id}-empty` })
+        : vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file('/'), r.path);
+    const title = vscode.l10n.t('{0} ↔ proposed by Headroom', r.path);
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+  }
+
+  private async present(id: string, request: ApprovalRequest): Promise<void> {
+    try {
+      if (request.kind === 'edit') await this.showDiff(id);
+      const approve = vscode.l10n.t('Approve');
+      const reject = vscode.l10n.t('Reject');
+      const text =
+        request.kind === 'edit'
+          ? vscode.l10n.t('Headroom wants to {0} {1}.', request.oldContent === undefined ? vscode.l10n.t('create') : vscode.l10n.t('edit'), request.path)
+          : vscode.l10n.t('Headroom wants to run: {0}', request.command);
+      const answer = await vscode.window.showInformationMessage(text, approve, reject);
+      if (answer === approve) this.respond(id, { approved: true });
+      else if (answer === reject) this.respond(id, { approved: false, reason: 'The user rejected it.' });
+    } catch (err) {
+      this.log.error(`Could not present approval ${id}: ${String(err)}`);
+    }
+  }
+
+  override dispose(): void {
+    for (const id of [...this.pending.keys()]) this.respond(id, { approved: false, reason: 'Headroom was closed.' });
+    super.dispose();
+  }
+}

@@ -1,0 +1,27 @@
+import * as vscode from 'vscode';
+import { createNodeWorkspace } from '../tools/node-workspace';
+import { findRipgrep } from '../tools/ripgrep-path';
+import type { WorkspacePort } from '../tools/ports';
+
+/**
+ * The workspace port for tools inside VS Code: file access and commands through the node
+ * implementation (paths confined to the folder), search through the ripgrep VS Code ships, and
+ * edits of existing files applied as one WorkspaceEdit so they are undoable in the editor and open
+ * editors stay in sync.
+ */
+export function createVscodeWorkspace(folder: vscode.WorkspaceFolder, log: vscode.LogOutputChannel): WorkspacePort {
+  const rgPath = findRipgrep(vscode.env.appRoot);
+  if (!rgPath) log.warn(`ripgrep not found under ${vscode.env.appRoot}; search_text uses the built-in fallback`);
+  const base = createNodeWorkspace(folder.uri.fsPath, { rgPath });
+  return {
+    ...base,
+    async applyEdit(path, newContent) {
+      const uri = vscode.Uri.file(await base.resolvePath(path));
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), newContent);
+      if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit to "${path}" (is the file read-only?)`);
+      if (!(await doc.save())) throw new Error(`The edit to "${path}" was applied but could not be saved`);
+    },
+  };
+}
