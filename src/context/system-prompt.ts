@@ -1,0 +1,40 @@
+/**
+ * Headroom's system prompt as ordered sections, static → dynamic, so the provider can cache the
+ * stable prefix: base instructions, then rules/memory files (AGENTS.md, .headroom/rules). Dynamic
+ * notes (context status, deferred tools) are appended by the loop after these. Pure.
+ */
+import type { SystemSection } from '../providers/types';
+
+/** A rules or memory file as read from the workspace. */
+export interface RulesFile {
+  path: string;
+  text: string;
+}
+
+/** Rules files above this size are cut (and say so), so one huge file cannot take the window. */
+export const MAX_RULES_BYTES = 32 * 1024;
+
+export const BASE_INSTRUCTIONS = `You are Headroom, an AI coding agent working inside the user's VS Code workspace.
+- Use the tools to read, list and search files before you change them; never guess file contents.
+- Edits (write_file, edit_file) and commands (run_command) are shown to the user for approval. If one is rejected, do not retry it unchanged: ask or take another approach.
+- Paths are relative to the workspace root; you cannot reach outside it.
+- Large tool outputs are stored and replaced by a short stub with a ref_id: use read_result with offset/limit/grep to read what you need instead of re-running the tool.
+- Some external tools may be deferred to save context; use tool_search to find and enable them.
+- When the context is getting full you will see a note; compact_context frees space while keeping decisions, instructions and finished work.
+- Be concise. Say what you changed and why, and what is left to do.`;
+
+/** Builds the system sections for one request. */
+export function buildSystemSections(input: { rules: RulesFile[]; workspaceName?: string }): SystemSection[] {
+  const sections: SystemSection[] = [{ id: 'base', text: BASE_INSTRUCTIONS + (input.workspaceName ? `\nWorkspace: ${input.workspaceName}` : '') }];
+  const rules = input.rules
+    .filter((r) => r.text.trim())
+    .map((r) => {
+      const bytes = Buffer.byteLength(r.text, 'utf8');
+      const text = bytes > MAX_RULES_BYTES ? Buffer.from(r.text, 'utf8').subarray(0, MAX_RULES_BYTES).toString('utf8') + `\n[… ${r.path} cut at ${MAX_RULES_BYTES} of ${bytes} bytes]` : r.text;
+      return `## ${r.path}\n${text.trim()}`;
+    });
+  if (rules.length) sections.push({ id: 'rules', text: `# Project rules and memory (follow them)\n\n${rules.join('\n\n')}` });
+  // One cache breakpoint after the last stable section.
+  sections[sections.length - 1] = { ...sections[sections.length - 1], cacheBreakpoint: true };
+  return sections;
+}
