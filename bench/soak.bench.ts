@@ -1,0 +1,271 @@
+/**
+ * Soak benchmark (issue 6, DESIGN §7): 300 scripted turns through the real agent loop, the real
+ * provider adapters (Anthropic twice, OpenAI once) and the fake provider (a 32k window, in a child
+ * process), with adversarial tools: a 10 MB log, a 1 MB single line, CJK documents, 15 small results
+ * in one step, deferred external tools called by name and through tool_search, read_result pages and
+ * greps. The token worker runs as in the extension. Compaction is the deterministic fallback behind
+ * the gate's hook (issue 7 replaces it). Prints:
+ *   soak_overflow_errors    requests the provider refused as too long (target 0)
+ *   soak_max_request_ratio  largest request as a share of the window, as the provider counted it (≤ 1.0)
+ *   soak_max_block_ms       longest event-loop block of the main thread (the extension host) caused by
+ *                           this process (lateness capped by its CPU time), median of three runs (≤ 50)
+ *   soak_peak_rss_mb        peak resident memory of the process, token worker included (reported)
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { createContextGate } from '../src/agent/context-gate';
+import type { AgentEvent } from '../src/agent/events';
+import { runTurn } from '../src/agent/run-turn';
+import type { TurnConfig, TurnContext } from '../src/agent/turn-config';
+import { resolveModelLimits } from '../src/context/models';
+import { TokenLedger } from '../src/context/token-ledger';
+import { TokenWorkerClient } from '../src/context/token-worker-client';
+import { createProvider } from '../src/providers/create-provider';
+import type { Message } from '../src/providers/types';
+import { createBuiltinTools } from '../src/tools/builtin/index';
+import { DeferralPolicy } from '../src/tools/deferral';
+import { createNodeWorkspace } from '../src/tools/node-workspace';
+import { ToolRegistry } from '../src/tools/registry';
+import { externalTools, user } from '../test/fixtures/agent/harness';
+import { SOAK_EXTERNAL_TOOLS, soakPrompt } from '../test/fixtures/agent/soak-plan';
+import type { SoakRequestStat } from '../test/fixtures/agent/soak-provider-process';
+import { createRetainingResultPort, createSoakTools } from '../test/fixtures/agent/soak-tools';
+import { recordingApproval, removeDir, tempWorkspace } from '../test/fixtures/tools/tool-context';
+import { median, r3, report } from './util';
+
+const TURNS = Number(process.env.SOAK_TURNS ?? 300);
+const WINDOW = 32_000;
+const MAX_OUTPUT = 4096;
+const MODEL = 'fake-model';
+const tsx = ['--require', 'tsx/cjs'];
+
+interface ProviderProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  call<T>(msg: object, reply: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Starts the fake provider in a child process (its CPU is not the extension host's). */
+function startProviderProcess(): Promise<ProviderProcess> {
+  const child = fork(join(__dirname, '..', 'test', 'fixtures', 'agent', 'soak-provider-process.ts'), ['--window', String(WINDOW), '--model', MODEL], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const call = <T>(msg: object, reply: string) =>
+    new Promise<T>((resolve) => {
+      const on = (m: { type: string }) => {
+        if (m.type === reply) {
+          child.off('message', on);
+          resolve(m as T);
+        }
+      };
+      child.on('message', on);
+      child.send(msg);
+    });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.send({ type: 'close' });
+    });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', (m: { type: string; baseUrl: string }) => resolve({ child, baseUrl: m.baseUrl, call, close }));
+  });
+}
+
+interface SoakRun {
+  protocol: 'anthropic' | 'openai';
+  overflows: number;
+  maxRatio: number;
+  maxEstimatedRatio: number;
+  maxBlockMs: number;
+  maxLatenessMs: number;
+  maxGcMs: number;
+  blocksOver20: number;
+  peakRss: number;
+  peakHeap: number;
+  requests: number;
+  loopErrors: number;
+  turnEnds: Record<string, number>;
+  compactions: number;
+  offloaded: number;
+  storedMb: number;
+  longestPageMs: number;
+  evicted: number;
+  seconds: number;
+}
+
+async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof createSoakTools>): Promise<SoakRun> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 5; i++) files[`src/module${i}.ts`] = Array.from({ length: 120 }, (_, j) => `export const value${j} = ${i * 1000 + j}; // module ${i}`).join('\n');
+  const root = await tempWorkspace(files);
+  const server = await startProviderProcess();
+  const dist = join(__dirname, '..', 'dist', 'token-worker.js');
+  const counter = new TokenWorkerClient(
+    existsSync(dist) ? { workerPath: dist } : { workerPath: join(__dirname, '..', 'src', 'context', 'token-worker.ts'), execArgv: tsx },
+  );
+  counter.start();
+
+  const providerId = protocol === 'anthropic' ? 'anthropic' : 'openai';
+  const provider = createProvider({
+    provider: providerId,
+    apiKey: 'soak',
+    baseUrl: protocol === 'anthropic' ? server.baseUrl : `${server.baseUrl}/v1`,
+    retry: { maxRetries: 0 },
+  });
+  const limits = resolveModelLimits(MODEL, providerId, {
+    models: { [MODEL]: { contextWindow: WINDOW, maxOutput: MAX_OUTPUT } },
+    providers: {},
+    bufferFraction: 0.02,
+  });
+  const policy = new DeferralPolicy();
+  const external = externalTools(SOAK_EXTERNAL_TOOLS);
+  const registry = new ToolRegistry({ builtins: [...createBuiltinTools({ toolSearch: policy }), ...tools], external, policy });
+  registry.setEffectiveWindow(limits.effectiveWindow);
+  const results = createRetainingResultPort(64 * 1024 * 1024);
+  const gate = createContextGate({ limits, ledger: new TokenLedger(counter) });
+  const config: TurnConfig = {
+    provider,
+    model: MODEL,
+    maxOutputTokens: limits.maxOutput,
+    tools: registry,
+    toolContext: { workspace: createNodeWorkspace(root), results, approve: recordingApproval(), trusted: true },
+    gate,
+    persist: async () => {},
+    maxIterations: 8,
+  };
+
+  let view: Message[] = [];
+  const system = [{ id: 'base', text: 'You are Headroom, a coding agent. Work carefully and report what you did.', cacheBreakpoint: true }];
+  const turnEnds: Record<string, number> = {};
+  const stats: SoakRequestStat[] = [];
+  let compactions = 0;
+  let offloaded = 0;
+  let loopErrors = 0;
+  let maxEstimatedRatio = 0;
+  let peakRss = process.memoryUsage().rss;
+  let peakHeap = process.memoryUsage().heapUsed;
+  const onEvent = (e: AgentEvent) => {
+    if (e.type === 'compaction') compactions++;
+    else if (e.type === 'tool_end' && e.offloaded) offloaded++;
+    else if (e.type === 'error') loopErrors++;
+    else if (e.type === 'context_usage') maxEstimatedRatio = Math.max(maxEstimatedRatio, e.usage.used / limits.contextWindow);
+  };
+
+  // One warm-up turn first: it loads the provider SDK and compiles modules on first use (activation
+  // costs, measured by their own benches), which is not what the soak measures.
+  await server.call({ type: 'turn', turn: 5 }, 'turn-ready');
+  await runTurn({ messages: [], system, prompt: user('warm up') }, config, new AbortController().signal, () => {});
+  await server.call({ type: 'stats' }, 'stats');
+
+  // The event loop is sampled every 5 ms over the whole soak: the largest lateness is the longest block.
+  let last = performance.now();
+  let maxBlock = 0;
+  let turn = -1;
+  const blocks: Array<{ ms: number; turn: number }> = [];
+  let maxGc = 0;
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) maxGc = Math.max(maxGc, e.duration);
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  // A tick that comes late by `late` ms means the main thread did not get back to the event loop for
+  // that long: either Headroom code ran, or the OS ran other processes (this machine's 2 cores are
+  // shared). The process's CPU time over the interval bounds the first, so the block Headroom caused
+  // is min(late, CPU time); the raw lateness is reported alongside.
+  let lastCpu = process.cpuUsage();
+  let maxOwnBlock = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    const cpu = process.cpuUsage(lastCpu);
+    lastCpu = process.cpuUsage();
+    const late = now - last - 5;
+    const own = Math.min(late, (cpu.user + cpu.system) / 1000);
+    if (own > 20) blocks.push({ ms: r3(own), turn });
+    maxBlock = Math.max(maxBlock, late);
+    maxOwnBlock = Math.max(maxOwnBlock, own);
+    last = now;
+  }, 5);
+  // Memory is sampled less often: process.memoryUsage() itself costs ~0.1 ms.
+  const memTicker = setInterval(() => {
+    const mem = process.memoryUsage();
+    peakRss = Math.max(peakRss, mem.rss);
+    peakHeap = Math.max(peakHeap, mem.heapUsed);
+  }, 100);
+
+  const started = performance.now();
+  for (let k = 0; k < TURNS; k++) {
+    turn = k;
+    await server.call({ type: 'turn', turn: k }, 'turn-ready');
+    const ctx: TurnContext = { messages: view, system, prompt: user(soakPrompt(k)) };
+    const r = await runTurn(ctx, config, new AbortController().signal, onEvent);
+    view = ctx.messages;
+    if (process.env.SOAK_DEBUG) process.stderr.write(`${protocol} turn ${k}: ${r.reason} maxBlock so far ${r3(maxBlock)} rss ${Math.round(process.memoryUsage().rss / 1e6)}MB view ${view.length}\n`);
+    turnEnds[r.reason] = (turnEnds[r.reason] ?? 0) + 1;
+    stats.push(...(await server.call<{ requests: SoakRequestStat[] }>({ type: 'stats' }, 'stats')).requests);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(ticker);
+  clearInterval(memTicker);
+  gcObserver.disconnect();
+  if (process.env.SOAK_DEBUG) process.stderr.write(`${protocol}: own blocks over 20 ms ${JSON.stringify(blocks)}; longest GC ${r3(maxGc)} ms\n`);
+
+  await server.close();
+  counter.dispose();
+  await removeDir(root);
+  return {
+    protocol,
+    overflows: stats.filter((s) => s.outcome === 'overflow').length,
+    maxRatio: Math.max(...stats.map((s) => s.inputTokens / WINDOW)),
+    maxEstimatedRatio,
+    maxBlockMs: maxOwnBlock,
+    maxLatenessMs: maxBlock,
+    maxGcMs: maxGc,
+    blocksOver20: blocks.length,
+    peakRss,
+    peakHeap,
+    requests: stats.length,
+    loopErrors,
+    turnEnds,
+    compactions,
+    offloaded,
+    storedMb: results.bytes / 1024 / 1024,
+    longestPageMs: results.longestPageMs,
+    evicted: results.evicted,
+    seconds,
+  };
+}
+
+async function main(): Promise<void> {
+  const tools = createSoakTools();
+  // Three soaks (both protocols, Anthropic twice): overflows, request size and memory are the worst of
+  // all runs; the longest block is the median of the runs' longest blocks, because on these shared
+  // 2-core machines a single run's figure also holds whatever the OS gave other processes.
+  const runs = [await soak('anthropic', tools), await soak('openai', tools), await soak('anthropic', tools)];
+  const worst = <K extends keyof SoakRun>(key: K) => Math.max(...runs.map((r) => r[key] as number));
+  const each = <K extends keyof SoakRun>(key: K, f: (v: number) => number = r3) => runs.map((r) => `${r.protocol}: ${f(r[key] as number)}`);
+  const common = { turns: TURNS, window: WINDOW, runs: runs.map((r) => r.protocol) };
+  report({ bench: 'soak_overflow_errors', value: worst('overflows'), unit: 'count', target: 0, better: 'lower', ...common, requests: each('requests'), loopErrors: each('loopErrors') });
+  report({ bench: 'soak_max_request_ratio', value: r3(worst('maxRatio')), unit: 'ratio', target: 1, better: 'lower', ...common, perRun: each('maxRatio'), maxEstimatedRatio: each('maxEstimatedRatio') });
+  report({
+    bench: 'soak_max_block_ms', value: r3(median(runs.map((r) => r.maxBlockMs))), unit: 'ms', target: 50, better: 'lower', ...common,
+    perRun: each('maxBlockMs'), eventLoopLatenessMs: each('maxLatenessMs'), longestGcMs: each('maxGcMs'),
+    longestReadResultPageMs: each('longestPageMs'), blocksOver20ms: each('blocksOver20'),
+  });
+  report({
+    bench: 'soak_peak_rss_mb', value: r3(worst('peakRss') / 1024 / 1024), unit: 'MB', ...common,
+    mainHeapPeakMb: each('peakHeap', (v) => r3(v / 1024 / 1024)),
+    turnEnds: runs.map((r) => r.turnEnds), compactions: each('compactions'), offloaded: each('offloaded'),
+    storedMb: each('storedMb'), evicted: each('evicted'), seconds: each('seconds'),
+  });
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`soak bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

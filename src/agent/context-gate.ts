@@ -1,0 +1,303 @@
+/**
+ * The default `ContextGate`: context accounting for the loop over the context engine (token ledger,
+ * calibration, guard). Before each request it projects system + tool definitions + messages against
+ * the effective window; at the compact or block threshold (or after a provider overflow error) it
+ * runs the compaction hook and re-checks, so a still-blocked request becomes a forced final turn.
+ * Tool results are admitted against the same live projection. Never throws.
+ */
+import { ContextBudget, type BudgetComponents } from '../context/budget';
+import { Calibration } from '../context/calibration';
+import { admit, awarenessNote, preflight, type GuardOptions, type GuardStatus, type PreflightResult } from '../context/guard';
+import { toolDefinitionParts, type MessageCount } from '../context/message-tokens';
+import type { ModelLimits } from '../context/models';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
+import { TokenLedger } from '../context/token-ledger';
+import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition } from '../providers/types';
+import type { AdmitDecision, ResultSizes } from '../tools/admission';
+import type { CompactPort } from '../tools/ports';
+import type { CompactionReport, ContextUsage } from './events';
+import { dropOldestTurns } from './fallback-compaction';
+import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
+
+/** What a compaction hook is given: the view, a token counter for its messages, and the target. */
+export interface CompactInput {
+  messages: readonly Message[];
+  /** Calibrated tokens of one message (memoized). */
+  tokensOf(message: Message): number;
+  /** Tokens the compacted messages should fit in (system and tools already subtracted). */
+  targetTokens: number;
+  trigger: 'threshold' | 'overflow' | 'tool';
+  /** What the summary should keep (from `compact_context` / `/compact <focus>`). */
+  focus?: string;
+}
+
+export interface CompactOutput {
+  messages: Message[];
+  strategies: string[];
+}
+
+/**
+ * Compacts the view (issue 7's chain plugs in here). Resolves undefined when it could not; may reject
+ * (treated as undefined). The result must keep every tool call with its result.
+ */
+export type CompactHook = (input: CompactInput, signal: AbortSignal) => Promise<CompactOutput | undefined>;
+
+/** The deterministic fallback: drop the oldest turns at safe boundaries. */
+export const dropOldestTurnsHook: CompactHook = async (input) => {
+  const r = dropOldestTurns(input.messages, input.tokensOf, input.targetTokens);
+  return r.dropped > 0 ? { messages: r.messages, strategies: ['drop_oldest_turns'] } : undefined;
+};
+
+export interface ContextGateOptions {
+  limits: ModelLimits;
+  /** Shared with the meter; without a counter every count is a byte estimate. */
+  ledger?: TokenLedger;
+  calibration?: Calibration;
+  thresholds?: Thresholds;
+  /** Default: `dropOldestTurnsHook`. */
+  compact?: CompactHook;
+  /** Share of the effective window a compaction aims for (default 0.3, DESIGN §7). */
+  compactTarget?: number;
+  /** How long a request waits for tokenizer counts before going on with byte estimates (default 2000 ms). */
+  exactCountTimeoutMs?: number;
+  /** Deferral state for the meter. */
+  deferred?: () => { count: number; savedTokens: number };
+  onTrace?: GuardOptions['onTrace'];
+}
+
+export interface DefaultContextGate extends ContextGate {
+  readonly calibration: Calibration;
+  readonly ledger: TokenLedger;
+  /** Asks for a compaction before the next request, whatever the thresholds say (the model's `compact_context`). */
+  requestCompaction(focus?: string): void;
+  /** Tokens of the context as last measured (0 before any measurement). */
+  readonly lastUsed: number;
+}
+
+export function createContextGate(options: ContextGateOptions): DefaultContextGate {
+  const { limits } = options;
+  const family = limits.family;
+  const ledger = options.ledger ?? new TokenLedger();
+  const calibration = options.calibration ?? new Calibration();
+  const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+  const compactHook = options.compact ?? dropOldestTurnsHook;
+  const compactTarget = options.compactTarget ?? 0.3;
+  const guardOptions: GuardOptions = { thresholds, offloadThresholdBytes: Infinity, onTrace: options.onTrace };
+  let lastSystem: readonly SystemSection[] = [];
+  let lastTools: readonly ToolDefinition[] = [];
+  let lastCacheShare: number | undefined;
+  let lastUsed = 0;
+  let requested: { focus?: string } | undefined;
+
+  const factor = () => calibration.factor(limits.model);
+  const scaled = (tokens: number) => Math.ceil(tokens * factor());
+  const rawTokens = (m: Message) => ledger.count(m, family).tokens;
+  const tokensOf = (m: Message) => scaled(rawTokens(m));
+  // System sections and tool definitions are re-measured after every message: memoized per array
+  // (the loop passes the same arrays until the next request) until their count is exact.
+  const fixedCounts = new WeakMap<object, MessageCount>();
+  const memoCount = (key: object, count: () => MessageCount): number => {
+    const hit = fixedCounts.get(key);
+    if (hit?.exact) return hit.tokens;
+    const c = count();
+    fixedCounts.set(key, c);
+    return c.tokens;
+  };
+  const systemRaw = (system: readonly SystemSection[]) =>
+    system.length ? memoCount(system, () => ledger.countTexts(system.map((s) => s.text), family)) : 0;
+  const toolsRaw = (tools: readonly ToolDefinition[]) => {
+    if (!tools.length) return 0;
+    return memoCount(tools, () => {
+      const parts = toolDefinitionParts(tools);
+      return ledger.countTexts(parts.texts, family, parts.fixed);
+    });
+  };
+
+  /** Calibrated components of a request. */
+  function components(messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]): BudgetComponents {
+    let conversation = 0;
+    let results = 0;
+    for (const m of messages) {
+      if (m.role === 'toolResult') results += rawTokens(m);
+      else conversation += rawTokens(m);
+    }
+    return {
+      system: scaled(systemRaw(system)),
+      rules: 0,
+      tools: scaled(toolsRaw(tools)),
+      deferredTools: 0,
+      summary: 0,
+      messages: scaled(conversation),
+      toolResults: scaled(results),
+    };
+  }
+
+  function check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {
+    return preflight(
+      { committed: c.messages + c.toolResults + c.summary, pending: c.system + c.rules, newTokens: 0, schema: c.tools + c.deferredTools, compactionAttempted, components: c },
+      limits,
+      guardOptions,
+    );
+  }
+
+  /** Tokenizer counts for what is about to be sent, within the timeout (the estimates stand otherwise). */
+  async function countExactly(input: PreflightInput): Promise<void> {
+    const waits: Array<Promise<unknown>> = input.messages.map((m) => ledger.countExact(m, family));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, options.exactCountTimeoutMs ?? 2000);
+    });
+    await Promise.race([Promise.all(waits), timeout]);
+    if (timer) clearTimeout(timer);
+  }
+
+  return {
+    ledger,
+    calibration,
+    get lastUsed() {
+      return lastUsed;
+    },
+
+    requestCompaction(focus?: string): void {
+      requested = { focus };
+    },
+
+    async preflight(input: PreflightInput, signal: AbortSignal): Promise<PreflightDecision> {
+      try {
+        lastSystem = input.system;
+        lastTools = input.tools;
+        await countExactly(input);
+        let messages = input.messages;
+        let c = components(messages, input.system, input.tools);
+        let r = check(c, false);
+        let compaction: CompactionReport | undefined;
+        let replaced: Message[] | undefined;
+        const asked = input.reason === 'request' ? requested : undefined;
+        requested = undefined;
+        const trigger = input.reason === 'overflow' ? 'overflow' : asked ? 'tool' : 'threshold';
+        const needs = input.reason === 'overflow' || asked !== undefined || (input.reason === 'request' && (r.status === 'compact' || r.status === 'block'));
+        if (needs && !signal.aborted) {
+          const started = Date.now();
+          const before = r.projection.total;
+          const fixed = c.system + c.tools + c.rules + c.deferredTools;
+          let targetTokens = Math.max(0, Math.floor(compactTarget * limits.effectiveWindow) - fixed);
+          // After an overflow our figures are not to be trusted, and a model that asks wants space now:
+          // either way free at least half.
+          if (trigger !== 'threshold') targetTokens = Math.min(targetTokens, Math.floor((c.messages + c.toolResults) / 2));
+          let out: CompactOutput | undefined;
+          try {
+            out = await compactHook({ messages, tokensOf, targetTokens, trigger, focus: asked?.focus }, signal);
+          } catch {
+            out = undefined;
+          }
+          if (out && out.messages !== messages) {
+            replaced = out.messages;
+            const beforeMessages = messages.length;
+            messages = out.messages;
+            c = components(messages, input.system, input.tools);
+            r = check(c, true);
+            compaction = {
+              beforeTokens: before,
+              afterTokens: r.projection.total,
+              beforeMessages,
+              afterMessages: messages.length,
+              strategies: out.strategies,
+              durationMs: Date.now() - started,
+              trigger,
+            };
+          } else {
+            r = check(c, true);
+          }
+        }
+        lastUsed = r.projection.total;
+        return {
+          status: r.status,
+          ratio: r.projection.ratio,
+          projection: r.projection,
+          note: awarenessNote(r.projection, thresholds),
+          messages: replaced,
+          compaction,
+        };
+      } catch {
+        // A broken ledger or hook must never let an unchecked request through.
+        return { status: 'final', ratio: Infinity };
+      }
+    },
+
+    admit(sizes: ResultSizes, view: readonly Message[]): AdmitDecision {
+      try {
+        const c = components(view, lastSystem, lastTools);
+        const r = check(c, false);
+        return admit({ bytes: sizes.bytes, tokens: scaled(sizes.estimatedTokens) }, r.projection, guardOptions).decision;
+      } catch {
+        return 'offload';
+      }
+    },
+
+    measure(view: readonly Message[]): ContextUsage {
+      const c = components(view, lastSystem, lastTools);
+      const deferred = safe(options.deferred);
+      const budget = new ContextBudget(limits, c, {
+        thresholds,
+        errorBand: calibration.errorBand(limits.model),
+        cacheReadShare: lastCacheShare,
+        deferredCount: deferred?.count,
+        deferredSavedTokens: deferred?.savedTokens,
+      });
+      const ratio = budget.used / limits.effectiveWindow;
+      lastUsed = budget.used;
+      return {
+        used: budget.used,
+        effectiveWindow: limits.effectiveWindow,
+        contextWindow: limits.contextWindow,
+        ratio,
+        status: statusOf(ratio, thresholds),
+        budget: budget.toViewModel(),
+      };
+    },
+
+    observe(request: ProviderRequest, reply: AssistantMessage): void {
+      if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
+      let raw = systemRaw(request.system) + toolsRaw(request.tools);
+      for (const m of request.messages) raw += rawTokens(m);
+      calibration.observe(limits.model, raw, reply.usage);
+      const u = reply.usage;
+      const prompt = u.input + u.cacheRead + u.cacheWrite;
+      if (prompt > 0) lastCacheShare = u.cacheRead / prompt;
+    },
+  };
+}
+
+/**
+ * The `CompactPort` for the `compact_context` tool over the default gate: the compaction is scheduled
+ * and runs before the model's next request (compacting in the middle of a tool batch could separate
+ * the running call from its result). The loop reports it with a `compaction` event.
+ */
+export function scheduledCompactPort(gate: DefaultContextGate): CompactPort {
+  return {
+    async compact({ focus }) {
+      gate.requestCompaction(focus);
+      return {
+        beforeTokens: gate.lastUsed,
+        afterTokens: gate.lastUsed,
+        strategies: [],
+        note: 'The compaction is scheduled: it runs before your next request, and the next context status shows what it freed.',
+      };
+    },
+  };
+}
+
+function statusOf(ratio: number, t: Thresholds): GuardStatus {
+  if (ratio >= t.block) return 'block';
+  if (ratio >= t.compact) return 'compact';
+  if (ratio >= t.note) return 'note';
+  return 'ok';
+}
+
+function safe<T>(fn: (() => T) | undefined): T | undefined {
+  try {
+    return fn?.();
+  } catch {
+    return undefined;
+  }
+}

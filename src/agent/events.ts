@@ -1,0 +1,79 @@
+/**
+ * Everything the agent loop reports while a turn runs. The UI (panel presenter) renders only from
+ * these events; the loop never touches the UI. All payloads are plain data.
+ */
+import type { ErrorKind } from '../common/errors';
+import type { BudgetViewModel } from '../context/budget';
+import type { GuardStatus } from '../context/guard';
+import type { AssistantMessage, Message, ProviderError, ToolCallPart, Usage, UserMessage } from '../providers/types';
+import type { ToolResult } from '../tools/tool-result';
+
+/** Why a turn ended. */
+export type TurnEndReason =
+  /** The model answered without tool calls. */
+  | 'done'
+  /** Stopped by the user (the turn's AbortSignal). */
+  | 'aborted'
+  /** The provider failed (see the `error` event before `turn_end`). */
+  | 'error'
+  /** `maxIterations` model requests were made and the model still wanted to call tools. */
+  | 'max_iterations'
+  /** The block threshold was reached and compaction could not get under it: a forced final answer was given. */
+  | 'context_full';
+
+/** The context as the meter shows it, after every message and tool result. */
+export interface ContextUsage {
+  /** Input tokens the next request would use (calibrated estimate). */
+  used: number;
+  effectiveWindow: number;
+  contextWindow: number;
+  /** used / effectiveWindow (what thresholds compare against). */
+  ratio: number;
+  status: GuardStatus;
+  /** The component breakdown for the meter, when the gate computes one. */
+  budget?: BudgetViewModel;
+}
+
+/** What a compaction did (shown in the chat; issue 7 fills in more). */
+export interface CompactionReport {
+  beforeTokens: number;
+  afterTokens: number;
+  beforeMessages: number;
+  afterMessages: number;
+  strategies: string[];
+  durationMs: number;
+  /** Why it ran: the threshold, a provider overflow error, the model's tool, the user. */
+  trigger: 'threshold' | 'overflow' | 'tool' | 'manual';
+}
+
+export type AgentEvent =
+  | { type: 'turn_start'; turnId: string; prompt: UserMessage }
+  /** A message begins. Assistant messages stream (deltas follow); user messages arrive whole. */
+  | { type: 'message_start'; role: 'assistant' }
+  | { type: 'message_start'; role: 'user'; message: UserMessage }
+  | { type: 'message_delta'; kind: 'text' | 'reasoning'; delta: string }
+  /** The model started a tool call (its arguments are still streaming). */
+  | { type: 'message_delta'; kind: 'toolCall'; toolCallId: string; name: string }
+  /**
+   * A message is complete. For the assistant this is the final message (possibly `partial`, or with
+   * `stopReason` 'error' / 'aborted'). A request refused for context overflow is retried once after a
+   * compaction: its (empty) `message_end` is then followed by a new `message_start`. Render failures
+   * from `error` events, not from `stopReason`.
+   */
+  | { type: 'message_end'; message: UserMessage | AssistantMessage }
+  | { type: 'tool_start'; call: ToolCallPart }
+  | { type: 'tool_output'; toolCallId: string; chunk: string }
+  /** A tool finished; `result` is what joined the context (a stub with `refId` when offloaded). */
+  | { type: 'tool_end'; call: ToolCallPart; result: ToolResult; offloaded: boolean }
+  /** Provider-reported usage of one model request. */
+  | { type: 'usage'; model: string; usage: Usage }
+  | { type: 'context_usage'; usage: ContextUsage }
+  | { type: 'compaction'; report: CompactionReport }
+  /** The provider is waiting before retrying a request (rate limit, overload, network). */
+  | { type: 'retry'; attempt: number; delayMs: number; error: ProviderError }
+  /** Something went wrong that a person can act on. The turn may still go on (e.g. persistence). */
+  | { type: 'error'; kind: ErrorKind; message: string }
+  | { type: 'turn_end'; turnId: string; reason: TurnEndReason; messages: Message[] };
+
+/** Receives events synchronously, in order. Must not throw (the loop guards against it anyway). */
+export type AgentEventSink = (event: AgentEvent) => void;

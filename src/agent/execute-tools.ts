@@ -1,0 +1,70 @@
+/**
+ * Runs the tool calls of one assistant message, in order: each is validated, approved and executed
+ * by the registry, then admitted against the live context (inlined, or stored with a stub) and
+ * appended to the view at once, so the next admission sees it. Every call gets exactly one result:
+ * after an abort the calls not yet run get an `aborted` result without running. Never throws.
+ */
+import type { Message, ToolCallPart } from '../providers/types';
+import { admitResult } from '../tools/admission';
+import { errorResult, type ToolResult } from '../tools/tool-result';
+import type { AgentEventSink } from './events';
+import type { TurnConfig } from './turn-config';
+
+export async function executeToolCalls(
+  calls: readonly ToolCallPart[],
+  view: Message[],
+  config: TurnConfig,
+  signal: AbortSignal,
+  emit: AgentEventSink,
+): Promise<ToolResult[]> {
+  const results: ToolResult[] = [];
+  for (const call of calls) {
+    emit({ type: 'tool_start', call });
+    let result: ToolResult;
+    if (signal.aborted) {
+      result = abortedResult(call);
+    } else {
+      const raw = await config.tools.invoke(call, {
+        ...config.toolContext,
+        signal,
+        onOutput: (chunk) => emit({ type: 'tool_output', toolCallId: call.id, chunk }),
+      });
+      result = await admitResult(raw, {
+        store: config.toolContext.results,
+        thresholdBytes: config.offloadThresholdBytes,
+        admit: (sizes) => config.gate.admit(sizes, view),
+      });
+    }
+    view.push(result);
+    results.push(result);
+    emit({ type: 'tool_end', call, result, offloaded: result.refId !== undefined });
+    emit({ type: 'context_usage', usage: config.gate.measure(view) });
+  }
+  return results;
+}
+
+/** Results for calls that will never run (aborted turn, failed response, forced final turn). */
+export function unrunResults(calls: readonly ToolCallPart[], why: 'aborted' | 'failed' | 'final' | 'max_iterations' | 'truncated'): ToolResult[] {
+  return calls.map((call) => {
+    switch (why) {
+      case 'aborted':
+        return abortedResult(call);
+      case 'failed':
+        return errorResult(call, 'tool_failed', `${call.name} was not run: the response that called it failed before it was complete.`);
+      case 'final':
+        return errorResult(call, 'tool_failed', `${call.name} was not run: tools are disabled because the context is full.`);
+      case 'truncated':
+        return errorResult(
+          call,
+          'invalid_tool_input',
+          `${call.name} was not run: your answer hit the output token limit, so its arguments may be cut off. Call it again with complete arguments (split large content into smaller steps).`,
+        );
+      case 'max_iterations':
+        return errorResult(call, 'tool_failed', `${call.name} was not run: the turn reached its maximum number of steps.`);
+    }
+  });
+}
+
+function abortedResult(call: ToolCallPart): ToolResult {
+  return errorResult(call, 'aborted', `${call.name} was stopped by the user before it ran.`);
+}

@@ -1,0 +1,219 @@
+/**
+ * The agent loop: one function with hooks and events (STYLE 1). A user message goes in; model
+ * requests alternate with tool execution until the model answers without tool calls, the turn is
+ * stopped, a request fails, `maxIterations` is reached, or the context is full (forced final turn).
+ *
+ * Invariants: every tool call in the view has exactly one result right after its message, and a
+ * call is persisted together with its results; no request is sent at or over the block threshold
+ * (the gate compacts first; if that does not help, one last request without tools, or none at all
+ * if even that would not fit); runTurn never throws.
+ */
+import { errorMessage, type ErrorKind } from '../common/errors';
+import { newId } from '../common/ids';
+import type { AssistantMessage, Message, ProviderRequest, ToolCallPart, UserMessage } from '../providers/types';
+import type { AgentEvent, AgentEventSink, TurnEndReason } from './events';
+import { executeToolCalls, unrunResults } from './execute-tools';
+import { streamResponse } from './stream-response';
+import { withDynamicNotes } from './system-notes';
+import type { PreflightDecision, PreflightReason, TurnConfig, TurnContext, TurnResult } from './turn-config';
+
+export const DEFAULT_MAX_ITERATIONS = 50;
+
+export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: AbortSignal, sink: AgentEventSink): Promise<TurnResult> {
+  const turnId = config.turnId ?? newId('turn');
+  const emit = safeSink(sink);
+  const newMessages: Message[] = [];
+  const maxIterations = Math.max(1, config.maxIterations ?? DEFAULT_MAX_ITERATIONS);
+
+  const persist = async (messages: Message[], startsTurn: boolean): Promise<void> => {
+    if (!config.persist || messages.length === 0) return;
+    try {
+      await config.persist(messages, { startsTurn });
+    } catch (err) {
+      emit({ type: 'error', kind: 'storage', message: `Could not save the conversation: ${errorMessage(err)}` });
+    }
+  };
+  const append = (...messages: Message[]): void => {
+    ctx.messages.push(...messages);
+    newMessages.push(...messages);
+  };
+  const deliver = async (message: UserMessage, startsTurn: boolean): Promise<void> => {
+    emit({ type: 'message_start', role: 'user', message });
+    append(message);
+    emit({ type: 'message_end', message });
+    await persist([message], startsTurn);
+    emit({ type: 'context_usage', usage: config.gate.measure(ctx.messages) });
+  };
+  const deliverSteering = async (): Promise<boolean> => {
+    let queued: UserMessage[] = [];
+    try {
+      queued = config.steering?.() ?? [];
+    } catch {
+      queued = [];
+    }
+    for (const m of queued) await deliver(m, false);
+    return queued.length > 0;
+  };
+  const end = (reason: TurnEndReason, error?: { kind: ErrorKind; message: string }): TurnResult => {
+    if (error) emit({ type: 'error', kind: error.kind, message: error.message });
+    emit({ type: 'turn_end', turnId, reason, messages: [...newMessages] });
+    return { turnId, reason, newMessages, messages: ctx.messages, error };
+  };
+
+  try {
+    emit({ type: 'turn_start', turnId, prompt: ctx.prompt });
+    config.tools.beginTurn();
+    await deliver(ctx.prompt, true);
+
+    for (let iteration = 0; ; iteration++) {
+      if (signal.aborted) return end('aborted');
+      if (iteration > 0) await deliverSteering();
+
+      const tools = config.tools.definitionsForRequest();
+      const deferral = config.tools.selection().note;
+      let decision = await gate(config, ctx, { tools, system: withDynamicNotes(ctx.system, { deferral }) }, 'request', signal, emit);
+      if (signal.aborted) return end('aborted');
+
+      const final = decision.status === 'block' || decision.status === 'final';
+      let request: ProviderRequest;
+      if (final) {
+        const system = withDynamicNotes(ctx.system, { final: true });
+        const check = await gate(config, ctx, { tools: [], system }, 'final', signal, emit);
+        if (check.ratio > 1) {
+          return end('context_full', {
+            kind: 'context_overflow',
+            message:
+              'The context is full and could not be compacted enough to send even a final request. ' +
+              'Compact the context (/compact), clear it (/clear) or start a new session.',
+          });
+        }
+        request = buildRequest(config, ctx, system, []);
+      } else {
+        if (iteration >= maxIterations) return end('max_iterations');
+        const system = withDynamicNotes(ctx.system, { deferral, awareness: decision.note });
+        request = buildRequest(config, ctx, system, tools);
+      }
+
+      let reply = await streamResponse(config.provider, request, signal, emit);
+      observe(config, request, reply, emit);
+      if (!final && reply.stopReason === 'error' && reply.error?.kind === 'context_overflow' && !signal.aborted) {
+        // The provider counted more than we did: compact and retry once.
+        decision = await gate(config, ctx, { tools, system: request.system }, 'overflow', signal, emit);
+        if (decision.status !== 'block' && decision.status !== 'final') {
+          const system = withDynamicNotes(ctx.system, { deferral, awareness: decision.note });
+          request = buildRequest(config, ctx, system, tools);
+          reply = await streamResponse(config.provider, request, signal, emit);
+          observe(config, request, reply, emit);
+        }
+      }
+
+      const calls = reply.content.filter((p): p is ToolCallPart => p.type === 'toolCall');
+      if (reply.content.length > 0) append(reply);
+      emit({ type: 'context_usage', usage: config.gate.measure(ctx.messages) });
+
+      if (reply.stopReason === 'aborted' || signal.aborted) {
+        await settle(reply, unrunResults(calls, 'aborted'));
+        return end('aborted');
+      }
+      if (reply.stopReason === 'error') {
+        await settle(reply, unrunResults(calls, 'failed'));
+        return end('error', { kind: reply.error?.kind ?? 'unknown', message: reply.error?.message ?? 'The model request failed.' });
+      }
+      if (final) {
+        await settle(reply, unrunResults(calls, 'final'));
+        return end('context_full');
+      }
+      if (calls.length === 0) {
+        await persist(reply.content.length ? [reply] : [], false);
+        // A message typed during the last request is answered in this turn.
+        if (await deliverSteering()) continue;
+        return end('done');
+      }
+      if (iteration + 1 >= maxIterations) {
+        await settle(reply, unrunResults(calls, 'max_iterations'));
+        return end('max_iterations');
+      }
+
+      if (reply.stopReason === 'maxTokens') {
+        // The answer was cut off at the output limit: its calls' arguments may be truncated. None is run;
+        // the model sees why and can issue them again.
+        await settle(reply, unrunResults(calls, 'truncated'));
+        continue;
+      }
+
+      const results = await executeToolCalls(calls, ctx.messages, config, signal, emit);
+      newMessages.push(...results);
+      await persist([reply, ...results], false);
+      if (signal.aborted) return end('aborted');
+    }
+  } catch (err) {
+    // Only reachable if a hook breaks its contract; the view may hold a call without its result.
+    repairDanglingCalls(ctx.messages, newMessages);
+    return end('error', { kind: 'unknown', message: `The agent loop failed: ${errorMessage(err)}` });
+  }
+
+  /** Appends results for calls that will not run and persists the message with them. */
+  async function settle(reply: AssistantMessage, results: Message[]): Promise<void> {
+    for (const r of results) {
+      append(r);
+      if (r.role === 'toolResult') {
+        const call = reply.content.find((p): p is ToolCallPart => p.type === 'toolCall' && p.id === r.toolCallId);
+        if (call) emit({ type: 'tool_end', call, result: r, offloaded: false });
+      }
+    }
+    await persist(reply.content.length ? [reply, ...results] : [], false);
+  }
+}
+
+/** Asks the gate, applies a compacted view and reports the compaction. */
+async function gate(
+  config: TurnConfig,
+  ctx: TurnContext,
+  request: Pick<ProviderRequest, 'system' | 'tools'>,
+  reason: PreflightReason,
+  signal: AbortSignal,
+  emit: (e: AgentEvent) => void,
+): Promise<PreflightDecision> {
+  const decision = await config.gate.preflight({ messages: ctx.messages, system: request.system, tools: request.tools, reason }, signal);
+  if (decision.messages) ctx.messages = decision.messages;
+  if (decision.compaction) emit({ type: 'compaction', report: decision.compaction });
+  if (decision.messages || decision.compaction) emit({ type: 'context_usage', usage: config.gate.measure(ctx.messages) });
+  return decision;
+}
+
+function buildRequest(config: TurnConfig, ctx: TurnContext, system: ProviderRequest['system'], tools: ProviderRequest['tools']): ProviderRequest {
+  return { ...config.request, model: config.model, system, messages: [...ctx.messages], tools, maxOutputTokens: config.maxOutputTokens };
+}
+
+/** Reports the request's usage and feeds it to calibration. */
+function observe(config: TurnConfig, request: ProviderRequest, reply: AssistantMessage, emit: (e: AgentEvent) => void): void {
+  if (reply.stopReason !== 'error' && reply.stopReason !== 'aborted') emit({ type: 'usage', model: reply.model, usage: reply.usage });
+  try {
+    config.gate.observe?.(request, reply);
+  } catch {
+    // Calibration is best effort.
+  }
+}
+
+/** Gives every call of the last assistant message without a result an aborted result (last-resort repair). */
+function repairDanglingCalls(view: Message[], newMessages: Message[]): void {
+  let i = view.length - 1;
+  while (i >= 0 && view[i].role === 'toolResult') i--;
+  const last = view[i];
+  if (last?.role !== 'assistant') return;
+  const answered = new Set(view.slice(i + 1).flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])));
+  const missing = last.content.filter((p): p is ToolCallPart => p.type === 'toolCall' && !answered.has(p.id));
+  const results = unrunResults(missing, 'aborted');
+  view.push(...results);
+  newMessages.push(...results);
+}
+
+function safeSink(sink: AgentEventSink): (e: AgentEvent) => void {
+  return (e) => {
+    try {
+      sink(e);
+    } catch {
+      // A broken listener must not break the turn.
+    }
+  };
+}

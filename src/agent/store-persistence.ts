@@ -1,0 +1,31 @@
+/**
+ * Wires a session's new messages to the session store: the prompt starts a store turn, everything
+ * else of the turn is added to it; each message is stored with its token count and content hash so
+ * a resumed session needs no recount.
+ */
+import type { MessageCount } from '../context/message-tokens';
+import type { Message } from '../providers/types';
+import type { AppendTurnOptions } from '../store/types';
+import type { SessionPersistence } from './session';
+
+/** The one store method the agent needs (`SessionStore.appendTurn`). */
+export interface TurnAppender {
+  appendTurn(id: string, messages: Message[], opts?: AppendTurnOptions): Promise<unknown>;
+}
+
+/**
+ * Persistence for one stored session. `count` (usually `ledger.count(m, family)`) supplies the token
+ * count and hash saved with each message. Rejections of the store propagate (the loop reports them).
+ */
+export function storePersistence(store: TurnAppender, sessionId: string, count?: (message: Message) => MessageCount): SessionPersistence {
+  return {
+    async append(messages, { startsTurn }) {
+      const counts = count ? messages.map(count) : undefined;
+      await store.appendTurn(sessionId, messages, {
+        continueTurn: !startsTurn,
+        tokens: counts?.map((c) => c.tokens),
+        contentHashes: counts?.map((c) => c.hash),
+      });
+    },
+  };
+}
