@@ -118,6 +118,15 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
       description: t.description,
       input_schema: { type: 'object', ...t.inputSchema } as Anthropic.Tool.InputSchema,
     }));
+  } else {
+    // A request without tools (the forced final turn) may still carry tool_use blocks in its history,
+    // which the Messages API refuses unless those tools are declared: declare minimal stubs for them
+    // and forbid tool use, so the model can only answer in text.
+    const used = [...new Set(req.messages.flatMap((m) => (m.role === 'assistant' ? m.content.filter((p) => p.type === 'toolCall').map((p) => p.name) : [])))];
+    if (used.length) {
+      params.tools = used.map((name) => ({ name, description: 'Not available in this request.', input_schema: { type: 'object' } as Anthropic.Tool.InputSchema }));
+      params.tool_choice = { type: 'none' };
+    }
   }
   // budget_tokens must be ≥ 1024 and below max_tokens; max_tokens itself is never raised, because the
   // context engine reserved exactly maxOutputTokens. Leave room for the visible answer too.
