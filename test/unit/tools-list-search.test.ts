@@ -25,9 +25,10 @@ const FILES = {
   'image.bin': 'helper\u0000binary',
 };
 
-// ripgrep ships with VS Code; the test VS Code download carries one.
+// ripgrep ships with VS Code; the cached code-server carries one (CI keeps its cache in HEADROOM_VSCODE_CACHE).
 const RG = path.resolve(
-  '.vscode-test/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg',
+  process.env.HEADROOM_VSCODE_CACHE ?? '.vscode-test',
+  'node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg',
 );
 
 describe('tools: list_files and search_text', () => {
