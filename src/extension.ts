@@ -14,6 +14,8 @@ import type { ChatViewProvider } from './panel/chat-view-provider';
 export interface HeadroomApi {
   /** The panel provider; loads the host on first access. */
   readonly panel: ChatViewProvider;
+  /** The host (session, approvals, commands); loads it on first access. */
+  readonly host: Host;
   readonly log: vscode.LogOutputChannel;
   readonly storagePath: string | undefined;
 }
@@ -28,6 +30,8 @@ export function activate(context: vscode.ExtensionContext): HeadroomApi {
       const { createHost } = require('./host') as typeof import('./platform/host');
       host = createHost(context, log);
       context.subscriptions.push(host);
+      const loaded = host;
+      flushOnDeactivate = () => loaded.session.flush();
     }
     return host;
   };
@@ -42,11 +46,17 @@ export function activate(context: vscode.ExtensionContext): HeadroomApi {
     get panel() {
       return getHost().panel;
     },
+    get host() {
+      return getHost();
+    },
     log,
     storagePath: context.storageUri?.fsPath,
   };
 }
 
-export function deactivate(): void {
-  // Everything is registered in context.subscriptions and disposed by VS Code.
+let flushOnDeactivate: (() => Promise<void>) | undefined;
+
+/** Flushes the store so nothing written is lost; everything else is disposed through subscriptions. */
+export async function deactivate(): Promise<void> {
+  await flushOnDeactivate?.();
 }

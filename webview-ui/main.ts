@@ -3,100 +3,219 @@
  * Every message from the host is validated; an invalid one is shown and reported, never rendered.
  */
 import './style.css';
-import { HostToWebview, parseHostMessage, PROTOCOL_VERSION, SnapshotView } from '../src/protocol/messages';
+import { createHostDispatcher, HostHandlers } from '../src/protocol/dispatch';
+import { PROTOCOL_VERSION } from '../src/protocol/messages';
+import { ChatView } from './chat-view';
+import { Composer } from './composer';
 import { h } from './dom';
+import { renderFirstRun } from './first-run';
+import { renderHistory } from './history-view';
+import { FREED_VISIBLE_MS, renderMeter } from './meter';
+import { throttled } from './schedule';
+import type { ComposerIntent } from './slash';
+import { saveUi, state } from './state';
 import { send } from './vscode-api';
 
 const app = document.getElementById('app')!;
-let snapshot: SnapshotView | undefined;
-let error: { message: string; detail?: string } | undefined;
+const top = h('header', { class: 'hr-top' });
+const banner = h('div', { class: 'hr-banner' });
+const main = h('main', { class: 'hr-main' });
+const expanded = new Set(state.ui.expanded);
 
-const PROVIDER_LABEL: Record<string, string> = {
-  anthropic: 'Anthropic',
-  openai: 'OpenAI',
-  'openai-compatible': 'OpenAI-compatible',
-};
-
-function render(): void {
-  const children: Node[] = [];
-  children.push(
-    h(
-      'header',
-      { class: 'hr-header' },
-      h('h1', { class: 'hr-title' }, 'Headroom'),
-      snapshot ? h('span', { class: 'hr-badge', title: 'Extension version' }, `v${snapshot.extensionVersion}`) : null,
-    ),
-  );
-  if (error) {
-    children.push(
-      h(
-        'div',
-        { class: 'hr-error', role: 'alert' },
-        h('strong', {}, error.message),
-        error.detail ? h('div', { class: 'hr-error-detail' }, error.detail) : null,
-        h('button', { class: 'hr-link', 'aria-label': 'Dismiss error', id: 'hr-dismiss' }, 'Dismiss'),
-      ),
-    );
-  }
-  if (!snapshot) {
-    children.push(h('p', { class: 'hr-muted', role: 'status' }, 'Connecting to Headroom…'));
-  } else {
-    const s = snapshot;
-    const rows: Array<[string, string]> = [
-      ['Session', `${s.session.title} · ${s.session.messageCount} messages`],
-      ['Provider', PROVIDER_LABEL[s.config.provider] ?? s.config.provider],
-      ['Model', s.config.model],
-      ['Workspace', s.workspaceName ?? 'No folder open'],
-      ['Storage', s.storageAvailable ? 'Workspace storage' : 'Unavailable (open a folder to keep sessions)'],
-      ['Trust', s.trusted ? 'Trusted: edits and commands allowed with approval' : 'Restricted: no edits or commands'],
-    ];
-    children.push(
-      h(
-        'section',
-        { class: 'hr-card', 'aria-label': 'Session status' },
-        h('h2', {}, 'Status'),
-        h(
-          'dl',
-          { class: 'hr-status', 'data-testid': 'status' },
-          ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
-        ),
-        h('div', { class: 'hr-actions' }, h('button', { id: 'hr-show-log', 'aria-label': 'Show the Headroom log' }, 'Show Log')),
-      ),
-    );
-  }
-  app.replaceChildren(...children);
-  document.getElementById('hr-dismiss')?.addEventListener('click', () => {
-    error = undefined;
-    render();
-  });
-  document.getElementById('hr-show-log')?.addEventListener('click', () => send({ type: 'command/run', command: 'showLog' }));
-}
-
-const handlers: { [T in HostToWebview['type']]: (m: Extract<HostToWebview, { type: T }>) => void } = {
-  'session/snapshot': (m) => {
-    snapshot = m.snapshot;
-    document.body.dataset.ready = 'true';
-    render();
+const chat = new ChatView(state.transcript, {
+  expanded,
+  onToggle: (id, open) => {
+    if (open) expanded.add(id);
+    else expanded.delete(id);
+    saveUi({ expanded: [...expanded] });
   },
-  'host/error': (m) => {
-    error = { message: m.message, detail: m.detail };
-    render();
-  },
-};
-
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const parsed = parseHostMessage(event.data);
-  if (!parsed.ok) {
-    error = { message: 'The panel received a message it could not read.', detail: parsed.error };
-    send({ type: 'webview/error', message: parsed.error });
-    render();
-    return;
-  }
-  const m = parsed.message;
-  (handlers[m.type] as (x: HostToWebview) => void)(m);
 });
 
-window.addEventListener('error', (e) => send({ type: 'webview/error', message: String(e.message) }));
+const composer = new Composer({
+  draft: state.ui.draft,
+  onDraft: (draft) => saveUi({ draft }),
+  onIntent: (intent) => runIntent(intent),
+  onStop: () => send({ type: 'prompt/stop' }),
+});
 
-render();
+app.replaceChildren(top, banner, main, composer.element);
+
+function runIntent(intent: ComposerIntent): boolean {
+  switch (intent.kind) {
+    case 'prompt':
+      if (state.running) return false;
+      send({ type: 'prompt/submit', text: intent.text });
+      showView('chat');
+      return true;
+    case 'compact':
+      send({ type: 'context/compact', focus: intent.focus });
+      return true;
+    case 'clear':
+      send({ type: 'context/clear' });
+      return true;
+    case 'new':
+      send({ type: 'session/new' });
+      showView('chat');
+      return true;
+    case 'history':
+      showView('history');
+      return true;
+    case 'empty':
+      return false;
+  }
+}
+
+function showView(view: 'chat' | 'history'): void {
+  if (state.ui.view === view) return;
+  saveUi({ view });
+  if (view === 'history') send({ type: 'session/list' });
+  renderTop();
+  renderMain();
+}
+
+let freedTimer: ReturnType<typeof setTimeout> | undefined;
+function renderTop(): void {
+  const s = state.snapshot;
+  const meter = renderMeter(state.meter, state.running, state.ui.view === 'history', {
+    compact: () => send({ type: 'context/compact' }),
+    clear: () => send({ type: 'context/clear' }),
+    toggleHistory: () => showView(state.ui.view === 'history' ? 'chat' : 'history'),
+  });
+  const facts = s
+    ? h(
+        'div',
+        { class: 'hr-session-line', 'data-testid': 'session-line' },
+        h('span', { class: 'hr-session-title', title: s.session.title }, s.session.title),
+        h('span', { class: 'hr-muted' }, ` · ${s.session.messageCount} messages · `),
+        modelButton(s.config.model || s.config.provider),
+        s.trusted ? null : h('span', { class: 'hr-warn' }, ' · Restricted mode: no edits or commands'),
+        s.storageNote
+          ? h('span', { class: 'hr-warn' }, ` · ${s.storageNote}`)
+          : s.storageAvailable
+            ? null
+            : h('span', { class: 'hr-warn' }, ' · Open a folder to keep sessions'),
+      )
+    : h('div', { class: 'hr-session-line hr-muted', role: 'status' }, 'Connecting to Headroom…');
+  top.replaceChildren(meter, facts);
+  clearTimeout(freedTimer);
+  const freed = state.meter?.freed;
+  if (freed) {
+    const left = freed.at + FREED_VISIBLE_MS - Date.now();
+    if (left > 0) freedTimer = setTimeout(renderTop, left + 50);
+  }
+}
+
+function modelButton(model: string): HTMLButtonElement {
+  const b = h('button', { class: 'hr-link hr-model', 'aria-label': `Model ${model}: select another`, title: 'Select Model' }, model);
+  b.addEventListener('click', () => send({ type: 'command/run', command: 'selectModel' }));
+  return b;
+}
+
+function renderBanner(): void {
+  const e = state.error;
+  if (!e) {
+    banner.replaceChildren();
+    return;
+  }
+  const dismiss = h('button', { class: 'hr-link', 'aria-label': 'Dismiss error' }, 'Dismiss');
+  dismiss.addEventListener('click', () => {
+    state.error = undefined;
+    renderBanner();
+    composer.focus();
+  });
+  banner.replaceChildren(
+    h('div', { class: 'hr-error', role: 'alert', 'data-testid': 'error' }, h('strong', {}, e.message), e.detail ? h('div', { class: 'hr-error-detail' }, e.detail) : null, dismiss),
+  );
+}
+
+function renderMain(): void {
+  const s = state.snapshot;
+  if (s && s.config.hasApiKey === false) {
+    main.replaceChildren(renderFirstRun(s.config));
+    composer.setEnabled(false, 'Set an API key above to start chatting.');
+    return;
+  }
+  composer.setEnabled(!!s, 'Connecting to Headroom…');
+  composer.setRunning(state.running);
+  if (state.ui.view === 'history') main.replaceChildren(renderHistory(state.history, renderMain));
+  else if (!chat.element.isConnected) main.replaceChildren(chat.element);
+}
+
+let restoreScroll = state.ui.scrollTop;
+const changed = new Set<string>();
+const flushChat = throttled(() => {
+  const ids = [...changed];
+  changed.clear();
+  chat.update(ids);
+});
+
+chat.element.addEventListener('scroll', () => {
+  const e = chat.element;
+  saveUi({ scrollTop: e.scrollHeight - e.scrollTop - e.clientHeight < 40 ? null : e.scrollTop });
+});
+
+const handlers: HostHandlers = {
+  'session/snapshot': (m) => {
+    state.snapshot = m.snapshot;
+    state.transcript.reset(m.snapshot.items ?? []);
+    state.meter = m.snapshot.meter ?? null;
+    state.running = m.snapshot.running ?? false;
+    chat.element.setAttribute('aria-busy', String(state.running));
+    changed.clear();
+    // The first snapshot after the webview was re-created goes back to where the user was reading.
+    chat.reset(restoreScroll);
+    restoreScroll = null;
+    renderTop();
+    renderMain();
+    if (state.ui.view === 'history') send({ type: 'session/list' });
+    document.body.dataset.ready = 'true';
+  },
+  'chat/ops': (m) => {
+    for (const op of m.ops) {
+      const id = state.transcript.apply(op);
+      if (id !== undefined) changed.add(id);
+    }
+    flushChat();
+  },
+  'turn/state': (m) => {
+    state.running = m.running;
+    // Screen readers announce the finished answer once instead of every streamed re-render.
+    chat.element.setAttribute('aria-busy', String(m.running));
+    composer.setRunning(m.running);
+    renderTop();
+  },
+  'session/info': (m) => {
+    if (!state.snapshot) return;
+    state.snapshot = { ...state.snapshot, session: m.session };
+    renderTop();
+  },
+  'context/usage': (m) => {
+    state.meter = m.meter;
+    renderTop();
+  },
+  'history/list': (m) => {
+    state.history = m.history;
+    if (state.ui.view === 'history') renderMain();
+  },
+  'host/error': (m) => {
+    state.error = { message: m.message, detail: m.detail };
+    renderBanner();
+  },
+};
+
+const dispatch = createHostDispatcher(
+  handlers,
+  (error) => {
+    state.error = { message: 'The panel received a message it could not read.', detail: error };
+    send({ type: 'webview/error', message: error });
+    renderBanner();
+  },
+  (err, type) => send({ type: 'webview/error', message: `Rendering "${type}" failed: ${String(err)}`.slice(0, 10_000) }),
+);
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => void dispatch(event.data));
+window.addEventListener('error', (e) => send({ type: 'webview/error', message: String(e.message).slice(0, 10_000) }));
+
+renderTop();
+renderMain();
 send({ type: 'webview/ready', protocolVersion: PROTOCOL_VERSION });

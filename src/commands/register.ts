@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import { CHAT_VIEW_ID } from '../panel/view-ids';
-import type { Host } from '../platform/host';
+import type { Host, HostCommand } from '../platform/host';
+
+/** Commands implemented by the lazily loaded host (ids `headroom.<name>`). */
+const HOST_COMMANDS: readonly HostCommand[] = [
+  'setApiKey', 'selectModel', 'compactContext', 'clearContext', 'newSession', 'stop', 'showContextBreakdown',
+  'openSession', 'saveSnapshot', 'restoreSnapshot', 'undoCompaction', 'openStoredResult',
+];
 
 export interface CommandDeps {
   readonly log: vscode.LogOutputChannel;
@@ -17,9 +23,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   const commands: Record<string, () => unknown> = {
     'headroom.focusPanel': () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
     'headroom.showLog': () => deps.log.show(true),
-    'headroom.setApiKey': () => deps.host().commands.setApiKey(),
-    'headroom.selectModel': () => deps.host().commands.selectModel(),
   };
+  for (const name of HOST_COMMANDS) commands[`headroom.${name}`] = () => deps.host().commands[name]();
   for (const [id, run] of Object.entries(commands)) {
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async () => {

@@ -1,26 +1,26 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../common/disposable';
+import type { AgentEvent, CompactionReport } from '../agent/events';
+import { Disposable, toDisposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { errorMessage } from '../common/errors';
+import type { BudgetViewModel } from '../context/budget';
+import type { Message } from '../providers/types';
 import { createWebviewDispatcher, WebviewHandlers } from '../protocol/dispatch';
-import { HostToWebview, PROTOCOL_VERSION, SnapshotView } from '../protocol/messages';
+import { HostToWebview, PROTOCOL_VERSION } from '../protocol/messages';
+import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
+import { ChatPresenter } from './chat-presenter';
+import { toHistoryView } from './history-view';
+import { MessageBatcher } from './message-batcher';
+import type { ChatViewDeps } from './panel-deps';
 import { renderWebviewHtml } from './webview-html';
 
 export { CHAT_VIEW_ID } from './view-ids';
-
-/** What the panel needs from the rest of the extension; supplied by the composition root. */
-export interface ChatViewDeps {
-  readonly extensionUri: vscode.Uri;
-  readonly log: vscode.LogOutputChannel;
-  /** Builds the current snapshot for the handshake; may be async (reads secrets). */
-  snapshot(): Promise<SnapshotView>;
-  /** Runs a Headroom command by its short name (same code as the palette). */
-  runCommand(name: 'showLog' | 'focusPanel'): Promise<void>;
-}
+export type { ChatViewDeps, PanelActions } from './panel-deps';
 
 /**
  * The side panel's webview view. Owns no agent state: it validates what the webview sends, hands it
- * to handlers, and posts view models back. Everything it registers is disposed with it.
+ * to the deps, and posts view models back — events through the presenter, batched. Everything it
+ * registers is disposed with it.
  */
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
@@ -28,23 +28,40 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Fires for every message posted to the webview (used by integration tests and the log). */
   readonly onDidPost = this._onDidPost.event;
   private readonly dispatch: (raw: unknown) => Promise<void>;
+  private readonly batcher = new MessageBatcher((m) => void this.post(m));
+  private readonly presenter = new ChatPresenter((m) => this.batcher.enqueue(m));
 
   constructor(private readonly deps: ChatViewDeps) {
     super();
+    this._register({ dispose: () => this.batcher.dispose() });
+    const d = deps;
+    const thenHistory = (p: Promise<void>) => p.then(() => this.refreshHistory());
     const handlers: WebviewHandlers = {
       'webview/ready': async (m) => {
         if (m.protocolVersion !== PROTOCOL_VERSION) {
-          this.showError(
-            `The panel speaks protocol v${m.protocolVersion} but the extension speaks v${PROTOCOL_VERSION}. Reload the window.`,
-          );
+          this.showError(`The panel speaks protocol v${m.protocolVersion} but the extension speaks v${PROTOCOL_VERSION}. Reload the window.`);
           return;
         }
         await this.postSnapshot();
       },
-      'webview/error': (m) => {
-        this.deps.log.error(`[webview] ${m.message}`);
-      },
-      'command/run': (m) => this.deps.runCommand(m.command),
+      'webview/error': (m) => d.log.error(`[webview] ${m.message}`),
+      'prompt/submit': (m) => d.submitPrompt(m.text),
+      'prompt/stop': () => d.stop(),
+      'context/compact': (m) => d.compact(m.focus?.trim() || undefined),
+      'context/clear': () => d.clear(),
+      'session/new': () => thenHistory(d.newSession()),
+      'session/list': () => this.refreshHistory(),
+      'session/open': (m) => thenHistory(d.openSession(m.id)),
+      'session/rename': (m) => thenHistory(d.renameSession(m.id, m.title)).then(() => this.refreshSessionInfo()),
+      'session/delete': (m) => thenHistory(d.deleteSession(m.id)),
+      'snapshot/save': (m) => thenHistory(d.saveSnapshot(m.name || undefined)),
+      'snapshot/restore': (m) => thenHistory(d.restoreSnapshot(m.id)),
+      'compaction/undo': () => thenHistory(d.undoCompaction()),
+      'approval/respond': (m) => d.approve(m.id, m.approved ? { approved: true } : { approved: false, reason: m.reason ?? 'The user rejected it.' }),
+      'approval/diff': (m) => d.showDiff(m.id),
+      'result/open': (m) => d.openResult(m.refId),
+      'config/update': (m) => d.updateConfig({ provider: m.provider, baseUrl: m.baseUrl }),
+      'command/run': (m) => d.runCommand(m.command),
     };
     this.dispatch = createWebviewDispatcher(
       handlers,
@@ -58,10 +75,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const media = vscode.Uri.joinPath(this.deps.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
     view.webview.html = renderWebviewHtml(view.webview, media);
-    this._register(view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
-    this._register(
+    // The view is resolved again each time it is shown after being disposed: its listeners go with it.
+    const listeners: vscode.Disposable[] = [view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw))];
+    const release = this._register(toDisposable(() => listeners.splice(0).forEach((l) => l.dispose())));
+    listeners.push(
       view.onDidDispose(() => {
         if (this.view === view) this.view = undefined;
+        release.dispose();
       }),
     );
   }
@@ -71,9 +91,76 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     return this.dispatch(raw);
   }
 
+  // ------------------------------------------------------------ push API (called by the host)
+
+  /** Every event of the agent loop, in order. Never throws; text deltas are batched (≤ 30 posts/s). */
+  pushEvent(event: AgentEvent): void {
+    this.presenter.handle(event);
+    if (event.type === 'turn_end') void this.refreshSessionInfo();
+  }
+
+  /** Re-sends the session's title and message count (after a turn; call it after a rename too). */
+  async refreshSessionInfo(): Promise<void> {
+    try {
+      const { session } = await this.deps.snapshot();
+      this.batcher.enqueue({ type: 'session/info', session });
+    } catch (err) {
+      this.deps.log.warn(`Could not refresh the session info: ${errorMessage(err)}`);
+    }
+  }
+
+  /** The meter outside a turn (after clear, open, restore): the context engine's view model. */
+  pushBudget(budget: BudgetViewModel): void {
+    this.presenter.setBudget(budget);
+  }
+
+  /**
+   * A compaction that ran outside a turn (the Compact button, `/compact`, the palette): adds its
+   * result to the chat and shows "freed …" on the meter. Call it after `loadTranscript`/`pushBudget`
+   * (a transcript reload replaces the chat items). Compactions inside a turn arrive via `pushEvent`.
+   */
+  showCompaction(report: CompactionReport): void {
+    this.presenter.handle({ type: 'compaction', report });
+  }
+
+  /** The loop breaker paused auto-compaction (its reason) or resumed it (null). */
+  setAutoCompactionPaused(reason: string | null): void {
+    this.presenter.setPausedReason(reason);
+  }
+
+  /** Replaces the transcript (session opened, cleared, restored, compaction undone) and re-sends the panel. */
+  async loadTranscript(messages: readonly Message[]): Promise<void> {
+    this.presenter.load(messages);
+    await this.postSnapshot();
+  }
+
+  /** Shows Approve / Reject (and View diff for edits) in the chat for a request the broker holds. */
+  showApproval(id: string, request: ApprovalRequest): void {
+    this.presenter.showApproval(id, request);
+  }
+
+  /** The request was decided (here, in the notification, or by stopping the turn). */
+  settleApproval(id: string, decision: ApprovalDecision, cancelled = false): void {
+    this.presenter.settleApproval(id, decision, cancelled);
+  }
+
+  /** Re-reads the session list and snapshots and sends them to the history view. */
+  async refreshHistory(): Promise<void> {
+    try {
+      const history = toHistoryView(await this.deps.listSessions());
+      this.batcher.enqueue({ type: 'history/list', history });
+    } catch (err) {
+      this.showError(`Could not read the session history: ${errorMessage(err)}`);
+    }
+  }
+
+  /** Sends everything the panel shows; queued updates are dropped because the snapshot contains them. */
   async postSnapshot(): Promise<void> {
     try {
-      await this.post({ type: 'session/snapshot', snapshot: await this.deps.snapshot() });
+      const base = await this.deps.snapshot();
+      const view = this.presenter.view();
+      this.batcher.discard();
+      await this.post({ type: 'session/snapshot', snapshot: { ...base, ...view } });
     } catch (err) {
       this.showError(`Could not build the session view: ${errorMessage(err)}`);
     }
@@ -82,6 +169,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Logs an error and shows it in the panel's banner. */
   showError(message: string, detail?: string): void {
     this.deps.log.error(detail ? `${message} ${detail}` : message);
+    this.batcher.flush();
     void this.post({ type: 'host/error', message, detail });
   }
 

@@ -1,68 +1,216 @@
 /**
  * The heavy half of the composition root, bundled separately as dist/host.js and required on first
  * use (the view resolving or a command running), so activation stays cheap: zod, the protocol, the
- * panel and later the engine, store and providers load here, never on the activation path.
+ * panel, the engine, the store and the providers load here, never on the activation path.
+ * It builds the object graph and connects it; behaviour lives in the objects.
  */
 import * as vscode from 'vscode';
-import { newId } from '../common/ids';
+import { errorMessage } from '../common/errors';
 import { readProviderSettings } from '../config/settings';
+import { selectModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { ChatViewProvider } from '../panel/chat-view-provider';
-import { PROTOCOL_VERSION, SnapshotView } from '../protocol/messages';
+import { PROTOCOL_VERSION, type SnapshotView } from '../protocol/messages';
 import { resolveApiKey } from '../providers/credentials';
-import { selectModel, setApiKey } from '../commands/provider-commands';
+import { ApprovalBroker } from './approvals';
+import { ResultDocuments } from './result-documents';
 import { vscodeSecretStore } from './secret-store';
+import { SessionHost } from './session-host';
 
 export interface Host extends vscode.Disposable {
   readonly panel: ChatViewProvider;
+  readonly session: SessionHost;
+  readonly approvals: ApprovalBroker;
   /** Implementations of the commands that need more than the activation bundle. */
-  readonly commands: {
-    setApiKey(): Promise<void>;
-    selectModel(): Promise<void>;
-  };
+  readonly commands: Record<HostCommand, () => Promise<void>>;
 }
 
+export type HostCommand =
+  | 'setApiKey'
+  | 'selectModel'
+  | 'compactContext'
+  | 'clearContext'
+  | 'newSession'
+  | 'stop'
+  | 'showContextBreakdown'
+  | 'openSession'
+  | 'saveSnapshot'
+  | 'restoreSnapshot'
+  | 'undoCompaction'
+  | 'openStoredResult';
+
 export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Host {
-  const sessionId = newId('ses');
   const disposables: vscode.Disposable[] = [];
   const secrets = vscodeSecretStore(context.secrets);
-  const panel = new ChatViewProvider({
+  const approvals = new ApprovalBroker(log);
+  disposables.push(approvals);
+  const session = new SessionHost({ context, log, secrets, approvals });
+  disposables.push(session);
+  const results = new ResultDocuments((refId) => session.readResult(refId));
+  disposables.push(results);
+
+  /** After anything that replaces the context view: the transcript, the meter and the history. */
+  const reload = async () => {
+    // The meter first: loadTranscript re-sends the whole panel, meter included.
+    const usage = session.measure();
+    if (usage.budget) panel.pushBudget(usage.budget);
+    await panel.loadTranscript(session.messages);
+  };
+
+  const panel: ChatViewProvider = new ChatViewProvider({
     extensionUri: context.extensionUri,
     log,
     snapshot: async (): Promise<SnapshotView> => {
+      await session.init();
       const settings = readProviderSettings();
       // OpenAI-compatible servers often need no key; they need a base URL instead.
       const hasApiKey =
-        settings.provider === 'openai-compatible'
-          ? settings.baseUrl !== undefined
-          : (await resolveApiKey(settings.provider, secrets)) !== undefined;
+        settings.provider === 'openai-compatible' ? settings.baseUrl !== undefined : (await resolveApiKey(settings.provider, secrets)) !== undefined;
+      const state = session.state();
       return {
         protocolVersion: PROTOCOL_VERSION,
         extensionVersion: String(context.extension.packageJSON.version ?? '0.0.0'),
         workspaceName: vscode.workspace.name ?? null,
-        storageAvailable: context.storageUri !== undefined,
+        storageAvailable: state.storage === 'workspace',
         trusted: vscode.workspace.isTrusted,
-        session: { id: sessionId, title: 'New session', messageCount: 0 },
+        session: { id: state.sessionId, title: state.title, messageCount: state.messageCount },
         config: { provider: settings.provider, model: settings.model, hasApiKey, baseUrl: settings.baseUrl },
       };
     },
+    submitPrompt: async (text) => {
+      await session.init();
+      void session.prompt(text).catch((err) => panel.showError(`The turn failed: ${errorMessage(err)}`));
+    },
+    stop: () => session.stop(),
+    compact: async (focus) => {
+      const report = await session.compact(focus);
+      if (!report) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
+        return;
+      }
+      // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
+      const usage = session.measure();
+      if (usage.budget) panel.pushBudget(usage.budget);
+      panel.showCompaction(report);
+    },
+    clear: async () => {
+      await session.clear();
+      await reload();
+    },
+    newSession: async () => {
+      await session.newSession();
+      await reload();
+    },
+    listSessions: () => session.history(),
+    openSession: async (id) => {
+      await session.openSession(id);
+      await reload();
+    },
+    renameSession: (id, title) => session.renameSession(id, title),
+    deleteSession: async (id) => {
+      await session.deleteSession(id);
+      await reload();
+    },
+    saveSnapshot: (name) => session.saveSnapshot(name),
+    restoreSnapshot: async (id) => {
+      await session.restoreSnapshot(id);
+      await reload();
+    },
+    undoCompaction: async () => {
+      await session.undoCompaction();
+      await reload();
+    },
+    openResult: (refId) => results.open(refId),
+    approve: (id, decision) => void approvals.respond(id, decision),
+    showDiff: (id) => approvals.showDiff(id),
+    updateConfig: async (change) => {
+      const cfg = vscode.workspace.getConfiguration('headroom');
+      if (change.baseUrl !== undefined) {
+        const problem = validateBaseUrl(change.baseUrl);
+        if (problem) throw new Error(problem);
+        await cfg.update('baseUrl', change.baseUrl.trim(), vscode.ConfigurationTarget.Global);
+      }
+      if (change.provider) await cfg.update('provider', change.provider, vscode.ConfigurationTarget.Global);
+    },
     runCommand: async (name) => {
-      await vscode.commands.executeCommand(`headroom.${name}`);
+      await vscode.commands.executeCommand(name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`, name === 'openSettings' ? 'headroom' : undefined);
     },
   });
   disposables.push(panel);
+  disposables.push(session.onDidEvent((e) => panel.pushEvent(e)));
+  disposables.push(approvals.onDidRequest((p) => panel.showApproval(p.id, p.request)));
+  disposables.push(approvals.onDidSettle((s) => panel.settleApproval(s.id, s.decision)));
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('headroom')) void panel.postSnapshot();
     }),
   );
   disposables.push(context.secrets.onDidChange(() => void panel.postSnapshot()));
+
+  const pickSession = async (): Promise<string | undefined> => {
+    const h = await session.history();
+    const picked = await vscode.window.showQuickPick(
+      h.sessions.map((s) => ({ label: s.title, description: `${s.messageCount} messages · ${new Date(s.updatedAt).toLocaleString()}`, id: s.id })),
+      { title: vscode.l10n.t('Headroom: Open Session') },
+    );
+    return picked?.id;
+  };
+
+  const commands: Host['commands'] = {
+    setApiKey: () => setApiKey(secrets, log),
+    selectModel: () => selectModel(),
+    compactContext: () => panel.receive({ type: 'context/compact' }),
+    clearContext: () => panel.receive({ type: 'context/clear' }),
+    newSession: () => panel.receive({ type: 'session/new' }),
+    stop: async () => session.stop(),
+    showContextBreakdown: async () => {
+      const usage = session.measure();
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: breakdownMarkdown(usage) });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    },
+    openSession: async () => {
+      const id = await pickSession();
+      if (id) await panel.receive({ type: 'session/open', id });
+    },
+    saveSnapshot: async () => {
+      const name = await vscode.window.showInputBox({ title: vscode.l10n.t('Headroom: Save Snapshot'), prompt: vscode.l10n.t('A short description (optional)') });
+      if (name !== undefined) await panel.receive({ type: 'snapshot/save', name });
+    },
+    restoreSnapshot: async () => {
+      const h = await session.history();
+      const picked = await vscode.window.showQuickPick(
+        h.snapshots.map((s) => ({ label: s.description ?? `${s.kind} snapshot`, description: `${s.messageCount} messages · ${new Date(s.createdAt).toLocaleString()}`, id: s.id })),
+        { title: vscode.l10n.t('Headroom: Restore Snapshot'), placeHolder: h.snapshots.length ? undefined : vscode.l10n.t('No snapshots in this session yet') },
+      );
+      if (picked) await panel.receive({ type: 'snapshot/restore', id: picked.id });
+    },
+    undoCompaction: () => panel.receive({ type: 'compaction/undo' }),
+    openStoredResult: async () => {
+      const refId = await vscode.window.showInputBox({ title: vscode.l10n.t('Headroom: Open Stored Result'), prompt: vscode.l10n.t('The ref_id of a stored tool result'), placeHolder: 'res_…' });
+      if (refId?.trim()) await results.open(refId.trim());
+    },
+  };
   log.info('Headroom host loaded');
   return {
     panel,
-    commands: {
-      setApiKey: () => setApiKey(secrets, log),
-      selectModel: () => selectModel(),
-    },
+    session,
+    approvals,
+    commands,
     dispose: () => disposables.splice(0).reverse().forEach((d) => d.dispose()),
   };
+}
+
+function breakdownMarkdown(usage: ReturnType<SessionHost['measure']>): string {
+  const rows = usage.budget
+    ? Object.entries(usage.budget.components ?? {}).map(([k, v]) => `| ${k} | ${Number(v).toLocaleString('en-US')} |`)
+    : [];
+  return [
+    '# Headroom context breakdown',
+    '',
+    `Used **${usage.used.toLocaleString('en-US')}** of **${usage.effectiveWindow.toLocaleString('en-US')}** effective tokens (window ${usage.contextWindow.toLocaleString('en-US')}), ${(usage.ratio * 100).toFixed(1)} % — status \`${usage.status}\`.`,
+    '',
+    '| component | tokens |',
+    '|---|---:|',
+    ...rows,
+    '',
+  ].join('\n');
 }

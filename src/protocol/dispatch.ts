@@ -1,9 +1,12 @@
-import { MessageOf, parseWebviewMessage, WebviewToHost } from './messages';
+import { HostToWebview, MessageOf, parseHostMessage, parseWebviewMessage, ParseResult, WebviewToHost } from './messages';
 
-/** One handler per webview message type: a `Record<type, handler>`, never a switch. */
-export type WebviewHandlers = {
-  [T in WebviewToHost['type']]: (message: MessageOf<WebviewToHost, T>) => void | Promise<void>;
+/** One handler per message type of a union: a `Record<type, handler>`, never a switch. */
+export type HandlerMap<U extends { type: string }, R = void | Promise<void>> = {
+  [T in U['type']]: (message: MessageOf<U, T>) => R;
 };
+
+export type WebviewHandlers = HandlerMap<WebviewToHost>;
+export type HostHandlers = HandlerMap<HostToWebview, void>;
 
 /**
  * Builds the host's single entry point for webview messages. Every raw message is validated first;
@@ -16,14 +19,32 @@ export function createWebviewDispatcher(
   onInvalid: (error: string, raw: unknown) => void,
   onHandlerError: (error: unknown, type: WebviewToHost['type']) => void,
 ): (raw: unknown) => Promise<void> {
+  return createDispatcher(parseWebviewMessage, handlers, onInvalid, onHandlerError);
+}
+
+/** The webview's counterpart: validates host messages and routes them; never throws. */
+export function createHostDispatcher(
+  handlers: HostHandlers,
+  onInvalid: (error: string, raw: unknown) => void,
+  onHandlerError: (error: unknown, type: HostToWebview['type']) => void,
+): (raw: unknown) => Promise<void> {
+  return createDispatcher(parseHostMessage, handlers, onInvalid, onHandlerError);
+}
+
+function createDispatcher<U extends { type: string }>(
+  parse: (raw: unknown) => ParseResult<U>,
+  handlers: HandlerMap<U, unknown>,
+  onInvalid: (error: string, raw: unknown) => void,
+  onHandlerError: (error: unknown, type: U['type']) => void,
+): (raw: unknown) => Promise<void> {
   return async (raw) => {
-    const parsed = parseWebviewMessage(raw);
+    const parsed = parse(raw);
     if (!parsed.ok) {
       onInvalid(parsed.error, raw);
       return;
     }
     const message = parsed.message;
-    const handler = handlers[message.type] as (m: WebviewToHost) => void | Promise<void>;
+    const handler = handlers[message.type as U['type']] as (m: U) => unknown;
     try {
       await handler(message);
     } catch (err) {

@@ -4,79 +4,66 @@
  * receive. Browser-safe: imports nothing but zod. View models only — never SDK or vscode objects.
  */
 import { z } from 'zod';
+import { ChatItem, ChatOp, HistoryView, MeterView, ProviderName, SessionView, SnapshotView } from './view-models';
+
+export * from './view-models';
 
 /** Bumped when a message changes shape incompatibly; the host refuses a webview of another version. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
-// ---------------------------------------------------------------- view models (host → webview)
-
-export const ConfigView = z.object({
-  provider: z.string(),
-  model: z.string(),
-  /** Whether an API key is available (SecretStorage or environment); null while unknown. */
-  hasApiKey: z.boolean().nullable(),
-  baseUrl: z.string().optional(),
-});
-export type ConfigView = z.infer<typeof ConfigView>;
-
-export const SessionView = z.object({
-  id: z.string(),
-  title: z.string(),
-  messageCount: z.number().int().nonnegative(),
-});
-export type SessionView = z.infer<typeof SessionView>;
-
-export const SnapshotView = z.object({
-  protocolVersion: z.number().int(),
-  extensionVersion: z.string(),
-  workspaceName: z.string().nullable(),
-  storageAvailable: z.boolean(),
-  trusted: z.boolean(),
-  session: SessionView,
-  config: ConfigView,
-});
-export type SnapshotView = z.infer<typeof SnapshotView>;
+const msg = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
+const refId = z.string().min(1).max(200);
 
 // ---------------------------------------------------------------- webview → host
 
-export const WebviewReady = z.object({
-  type: z.literal('webview/ready'),
-  protocolVersion: z.number().int(),
-});
+/** Commands the panel may run by name (the same code as the palette). */
+export const PanelCommand = z.enum(['showLog', 'focusPanel', 'setApiKey', 'selectModel', 'openSettings']);
+export type PanelCommand = z.infer<typeof PanelCommand>;
 
-/** The webview reports its own failure (a render error, a rejected host message) so the host logs it. */
-export const WebviewError = z.object({
-  type: z.literal('webview/error'),
-  message: z.string().max(10_000),
-});
-
-/** A command the user ran from the panel (buttons), mapped to the same code as the palette. */
-export const WebviewRunCommand = z.object({
-  type: z.literal('command/run'),
-  command: z.enum(['showLog', 'focusPanel']),
-});
-
-export const WebviewToHost = z.discriminatedUnion('type', [WebviewReady, WebviewError, WebviewRunCommand]);
+export const WebviewToHost = z.discriminatedUnion('type', [
+  msg('webview/ready', { protocolVersion: z.number().int() }),
+  /** The webview reports its own failure (a render error, a rejected host message) so the host logs it. */
+  msg('webview/error', { message: z.string().max(10_000) }),
+  msg('prompt/submit', { text: z.string().trim().min(1).max(500_000) }),
+  msg('prompt/stop', {}),
+  msg('context/compact', { focus: z.string().max(10_000).optional() }),
+  msg('context/clear', {}),
+  msg('session/new', {}),
+  msg('session/list', {}),
+  msg('session/open', { id: refId }),
+  msg('session/rename', { id: refId, title: z.string().trim().min(1).max(200) }),
+  msg('session/delete', { id: refId }),
+  msg('snapshot/save', { name: z.string().trim().max(200).optional() }),
+  msg('snapshot/restore', { id: refId }),
+  msg('compaction/undo', {}),
+  msg('approval/respond', { id: refId, approved: z.boolean(), reason: z.string().max(2_000).optional() }),
+  /** Show the proposed edit of a pending approval in VS Code's diff editor. */
+  msg('approval/diff', { id: refId }),
+  msg('result/open', { refId }),
+  msg('config/update', { provider: ProviderName.optional(), baseUrl: z.string().max(2_000).optional() }),
+  msg('command/run', { command: PanelCommand }),
+]);
 export type WebviewToHost = z.infer<typeof WebviewToHost>;
 
 // ---------------------------------------------------------------- host → webview
 
-export const SessionSnapshot = z.object({
-  type: z.literal('session/snapshot'),
-  snapshot: SnapshotView,
-});
-
-/** An error the panel shows in its banner. `detail` is optional technical text. */
-export const HostError = z.object({
-  type: z.literal('host/error'),
-  message: z.string(),
-  detail: z.string().optional(),
-});
-
-export const HostToWebview = z.discriminatedUnion('type', [SessionSnapshot, HostError]);
+export const HostToWebview = z.discriminatedUnion('type', [
+  /** Everything the panel shows; sent on ready, on session switch, and when config changes. */
+  msg('session/snapshot', { snapshot: SnapshotView }),
+  /** Transcript changes, batched (≤ 30 messages a second while text streams). */
+  msg('chat/ops', { ops: z.array(ChatOp).max(10_000) }),
+  msg('turn/state', { running: z.boolean() }),
+  /** The session's title and message count changed (after a turn, a rename). */
+  msg('session/info', { session: SessionView }),
+  msg('context/usage', { meter: MeterView }),
+  msg('history/list', { history: HistoryView }),
+  /** An error the panel shows in its banner. `detail` is optional technical text. */
+  msg('host/error', { message: z.string(), detail: z.string().optional() }),
+]);
 export type HostToWebview = z.infer<typeof HostToWebview>;
 
 export type MessageOf<U extends { type: string }, T extends U['type']> = Extract<U, { type: T }>;
+export type { ChatItem };
 
 // ---------------------------------------------------------------- parsing
 

@@ -1,32 +1,40 @@
 /// <reference lib="dom" />
 import * as assert from 'node:assert/strict';
-import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
+import type { Frame } from 'playwright-core';
+import type { HostToWebview } from '../../src/protocol/messages';
+import { sessionFixture } from './webview-harness';
+import { headroomFrame, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
+
+/** Posts host-shaped messages inside the real webview (its CSP and theme apply; the host is bypassed). */
+async function inject(frame: Frame, ...messages: HostToWebview[]): Promise<void> {
+  await frame.evaluate((ms) => ms.forEach((data) => window.dispatchEvent(new MessageEvent('message', { data }))), messages);
+}
 
 describe('Headroom in a real VS Code (code-server + Chromium)', () => {
   it('opens the Headroom view and renders the panel from the host snapshot', async () => {
     const { page, webviewProblems } = await openWorkbench('Default Dark Modern');
     try {
       const frame = await openHeadroomView(page);
-      const status = frame.locator('[data-testid=status]');
-      await status.waitFor();
-      const text = await status.innerText();
-      assert.match(text, /Session\s+New session · 0 messages/);
-      assert.match(text, /Provider\s+Anthropic/);
-      assert.match(text, /Storage\s+Workspace storage/);
+      await frame.locator('[data-testid=meter]').waitFor();
+      assert.match(await frame.locator('[data-testid=meter-label]').innerText(), /Context: no request yet/);
+      assert.match(await frame.locator('[data-testid=session-line]').innerText(), /· 0 messages ·/);
+      // No API key in this environment: the first-run view, not a dead composer.
+      await frame.locator('[data-testid=first-run]').waitFor();
+      assert.equal(await frame.getByRole('combobox', { name: 'Provider' }).inputValue(), 'anthropic');
+      assert.equal(await frame.getByRole('textbox', { name: 'Message to Headroom' }).isDisabled(), true);
       assert.deepEqual(webviewProblems, [], 'no console errors or CSP violations in the webview');
     } finally {
       await page.close();
     }
   });
 
-  it('round-trips a message: the panel button asks the host, which opens the Headroom log', async () => {
+  it('round-trips a message: "Set API Key…" in the panel runs the host command, which asks for the provider', async () => {
     const { page, webviewProblems } = await openWorkbench('Default Dark Modern');
     try {
       const frame = await openHeadroomView(page);
-      await frame.getByRole('button', { name: 'Show the Headroom log' }).click();
-      const output = page.locator('.part.panel .monaco-editor[data-uri*="Headroom"], .part.panel .monaco-editor').first();
-      await output.waitFor({ timeout: 20_000 });
-      await page.locator('.part.panel').getByText('Headroom activated', { exact: false }).first().waitFor({ timeout: 20_000 });
+      await frame.getByRole('button', { name: 'Set the API key' }).click();
+      await page.locator('.quick-input-widget', { hasText: 'Set API Key' }).waitFor({ timeout: 20_000 });
+      await page.keyboard.press('Escape');
       assert.deepEqual(webviewProblems, []);
     } finally {
       await page.close();
@@ -49,24 +57,23 @@ describe('Headroom in a real VS Code (code-server + Chromium)', () => {
     try {
       await page.keyboard.press('Control+Shift+E').catch(() => {});
       await runPaletteCommand(page, 'Headroom: Focus Panel');
-      const { headroomFrame } = await import('./workbench');
       const frame = await headroomFrame(page);
-      assert.equal(await frame.locator('[data-testid=status]').count(), 1);
+      assert.equal(await frame.locator('[data-testid=meter]').count(), 1);
     } finally {
       await page.close();
     }
   });
 
   for (const [theme, name] of [
-    ['Default Light Modern', 'panel-light'],
-    ['Default Dark Modern', 'panel-dark'],
-    ['Default High Contrast', 'panel-high-contrast'],
+    ['Default Light Modern', 'light'],
+    ['Default Dark Modern', 'dark'],
+    ['Default High Contrast', 'high-contrast'],
   ] as Array<[Theme, string]>) {
-    it(`looks right in the ${theme} theme (screenshot ${name}.png)`, async () => {
+    it(`looks right in the ${theme} theme (screenshots panel-${name}.png, panel-chat-${name}.png)`, async () => {
       const { page, webviewProblems } = await openWorkbench(theme);
       try {
         const frame = await openHeadroomView(page);
-        await frame.locator('[data-testid=status]').waitFor();
+        await frame.locator('[data-testid=meter]').waitFor();
         // The panel must use the theme's colours, not hard-coded ones: its text colour follows the theme.
         const color = await frame.locator('body').evaluate((b) => getComputedStyle(b).color);
         const [r, g, b] = (color.match(/\d+/g) ?? []).map(Number);
@@ -75,7 +82,18 @@ describe('Headroom in a real VS Code (code-server + Chromium)', () => {
         else assert.ok(luminance > 0.5, `light text on dark theme (${color})`);
         await page.mouse.move(700, 600); // no hover tooltip over the panel
         await page.waitForTimeout(300);
-        await page.screenshot({ path: screenshotPath(name) });
+        await page.screenshot({ path: screenshotPath(`panel-${name}`) });
+        // A full session (markdown, code, tool cards, meter, an approval) under the real CSP and theme.
+        const { snapshot } = sessionFixture(12);
+        await inject(frame, snapshot, {
+          type: 'chat/ops',
+          ops: [{ op: 'append', item: { kind: 'approval', id: 'apr_1', toolCallId: 'c9', toolName: 'edit_file', state: 'pending', request: { kind: 'edit', path: 'src/parse.ts', isNew: false, added: 3, removed: 1 } } }],
+        });
+        await frame.locator('[data-id="apr_1"]').waitFor();
+        await frame.locator('[data-testid=tool-card] summary').first().click();
+        await page.mouse.move(700, 600);
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: screenshotPath(`panel-chat-${name}`) });
         assert.deepEqual(webviewProblems, []);
       } finally {
         await page.close();

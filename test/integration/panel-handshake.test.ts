@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { HostToWebview } from '../../src/protocol/messages';
+import { PROTOCOL_VERSION, type HostToWebview } from '../../src/protocol/messages';
 import { activateHeadroom, waitFor } from './helpers';
 
 describe('the side panel in a real extension host', () => {
@@ -16,7 +16,7 @@ describe('the side panel in a real extension host', () => {
     await vscode.commands.executeCommand('workbench.view.explorer');
     await vscode.commands.executeCommand('headroom.focusPanel');
     const s = await snapshot;
-    assert.equal(s.protocolVersion, 1);
+    assert.equal(s.protocolVersion, PROTOCOL_VERSION);
     assert.equal(s.storageAvailable, true);
     assert.match(s.session.id, /^ses_/);
     assert.ok(['anthropic', 'openai', 'openai-compatible'].includes(s.config.provider));

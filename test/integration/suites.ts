@@ -6,4 +6,5 @@ export function registerSuites(): void {
   require('./activation.test');
   require('./panel-handshake.test');
   require('./commands.test');
+  require('./agent-edit-approval.test');
 }

@@ -1,0 +1,32 @@
+import * as vscode from 'vscode';
+import { parseContextSettings, type ContextSettings } from '../context/settings';
+
+/**
+ * Reads the context engine's settings (`headroom.thresholds`, `headroom.offloadThresholdBytes`,
+ * `headroom.bufferFraction`, `headroom.rollingWindowMinutes`, `headroom.models`, `headroom.debug`) and
+ * validates them. Bad values keep their defaults; the errors come back for the caller to show.
+ */
+export function readContextSettings(): { settings: ContextSettings; errors: string[] } {
+  const cfg = vscode.workspace.getConfiguration('headroom');
+  const raw: Record<string, unknown> = {};
+  const copy = (key: string, as = key) => {
+    const v = cfg.inspect(key);
+    const value = v?.workspaceFolderValue ?? v?.workspaceValue ?? v?.globalValue;
+    if (value !== undefined) raw[as] = value;
+  };
+  copy('thresholds');
+  copy('offloadThresholdBytes');
+  copy('bufferFraction');
+  copy('models');
+  copy('debug');
+  const minutes = cfg.get<unknown>('rollingWindowMinutes');
+  if (typeof minutes === 'number' && minutes > 0) raw.rollingWindowMs = minutes * 60_000;
+  else if (minutes !== undefined && minutes !== 0 && typeof minutes !== 'number') raw.rollingWindowMs = minutes;
+  return parseContextSettings(raw);
+}
+
+/** `headroom.maxIterations`: model requests per turn, 1–500 (default 50). */
+export function readMaxIterations(): number {
+  const v = vscode.workspace.getConfiguration('headroom').get<unknown>('maxIterations');
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 500 ? v : 50;
+}

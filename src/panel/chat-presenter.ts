@@ -1,0 +1,236 @@
+/**
+ * Turns the agent loop's events and the context budget into panel messages, and keeps the transcript
+ * view model so the host can re-send everything when the webview is shown again. Pure (no vscode):
+ * the clock and the sink are injected. `handle` never throws.
+ */
+import type { AgentEvent, ContextUsage } from '../agent/events';
+import type { BudgetViewModel } from '../context/budget';
+import type { Message } from '../providers/types';
+import { Transcript } from '../protocol/chat-ops';
+import { formatTokens } from '../protocol/format';
+import type { HostToWebview } from '../protocol/messages';
+import type { ChatItem, ChatItemOf, ChatOp, MeterView } from '../protocol/view-models';
+import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
+import { approvalItem, settledApproval } from './approvals';
+import { MeterExtras, meterFromBudget, meterFromUsage } from './meter-view';
+import { assistantText, messagesToItems, PREVIEW_CHARS, stopNote, toolItem, userText, withResult } from './transcript-items';
+
+type Source = { budget: BudgetViewModel } | { usage: ContextUsage };
+
+export class ChatPresenter {
+  readonly transcript = new Transcript();
+  private running = false;
+  private seq = 0;
+  private assistantId: string | undefined;
+  private retryId: string | undefined;
+  private readonly toolStarted = new Map<string, number>();
+  private readonly toolOutput = new Map<string, number>();
+  private source: Source | undefined;
+  private meter: MeterView | null = null;
+  private extras: MeterExtras = {};
+
+  /**
+   * @param emit receives every message for the webview, in order (the host batches them).
+   * @param now the clock (epoch ms), injectable for tests.
+   */
+  constructor(
+    private readonly emit: (message: HostToWebview) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** What a `session/snapshot` carries besides the host's static facts. */
+  view(): { items: ChatItem[]; meter: MeterView | null; running: boolean } {
+    return { items: [...this.transcript.items], meter: this.meter, running: this.running };
+  }
+
+  /** Replaces the transcript (a session was opened, cleared or restored). Posts nothing: send a snapshot after. */
+  load(messages: readonly Message[]): void {
+    this.transcript.reset(messagesToItems(messages));
+    this.assistantId = undefined;
+    this.retryId = undefined;
+    this.toolStarted.clear();
+    this.toolOutput.clear();
+  }
+
+  /** The meter from a budget (the host computed it outside a turn, e.g. after clear or open). */
+  setBudget(budget: BudgetViewModel): void {
+    this.source = { budget };
+    this.pushMeter();
+  }
+
+  /** The loop breaker paused (reason) or resumed (null) auto-compaction. */
+  setPausedReason(reason: string | null): void {
+    this.extras = { ...this.extras, pausedReason: reason };
+    this.pushMeter();
+  }
+
+  /** Appends or replaces an item the presenter does not derive from events (approvals). */
+  put(item: ChatItem): void {
+    this.op({ op: this.transcript.get(item.id) ? 'update' : 'append', item });
+  }
+
+  /** Shows an approval card for a request the host's broker is waiting on. */
+  showApproval(id: string, request: ApprovalRequest): void {
+    this.put(approvalItem(id, request));
+  }
+
+  /** Marks an approval card decided; ignores unknown ids. */
+  settleApproval(id: string, decision: ApprovalDecision, cancelled = false): void {
+    const item = this.transcript.get(id);
+    if (item?.kind === 'approval') this.put(settledApproval(item, decision, cancelled));
+  }
+
+  handle(event: AgentEvent): void {
+    try {
+      this.handlers[event.type](event as never);
+    } catch {
+      // A malformed event must not break the panel; the loop's own log has it.
+    }
+  }
+
+  private readonly handlers: { [T in AgentEvent['type']]: (e: Extract<AgentEvent, { type: T }>) => void } = {
+    turn_start: () => this.setRunning(true),
+    message_start: (e) => {
+      this.settleRetry();
+      if (e.role === 'user') {
+        this.op({ op: 'append', item: { kind: 'user', id: this.nextId('u'), text: userText(e.message) } });
+        return;
+      }
+      this.assistantId = this.nextId('a');
+      this.op({ op: 'append', item: { kind: 'assistant', id: this.assistantId, text: '', streaming: true } });
+    },
+    message_delta: (e) => {
+      if (e.kind === 'toolCall') {
+        if (!this.transcript.get(e.toolCallId)) this.op({ op: 'append', item: toolItem({ type: 'toolCall', id: e.toolCallId, name: e.name, arguments: {} }, 'preparing') });
+        return;
+      }
+      if (this.assistantId && e.delta) this.op({ op: 'delta', id: this.assistantId, field: e.kind, text: e.delta });
+    },
+    message_end: (e) => {
+      const m = e.message;
+      if (m.role !== 'assistant' || !this.assistantId) return;
+      const { text, reasoning } = assistantText(m);
+      const item: ChatItemOf<'assistant'> = { kind: 'assistant', id: this.assistantId, text, streaming: false };
+      if (reasoning) item.reasoning = reasoning;
+      const note = stopNote(m);
+      if (note) item.stopNote = note;
+      this.assistantId = undefined;
+      // A message that is only tool calls leaves no empty bubble behind.
+      if (!text && !reasoning && !note) this.op({ op: 'remove', id: item.id });
+      else this.op({ op: 'update', item });
+    },
+    tool_start: (e) => {
+      this.toolStarted.set(e.call.id, this.now());
+      this.op({ op: this.transcript.get(e.call.id) ? 'update' : 'append', item: toolItem(e.call, 'running') });
+    },
+    tool_output: (e) => {
+      const sent = this.toolOutput.get(e.toolCallId) ?? 0;
+      if (sent >= PREVIEW_CHARS || !this.transcript.get(e.toolCallId)) return;
+      const chunk = e.chunk.slice(0, PREVIEW_CHARS - sent);
+      this.toolOutput.set(e.toolCallId, sent + chunk.length);
+      this.op({ op: 'delta', id: e.toolCallId, field: 'output', text: chunk });
+    },
+    tool_end: (e) => {
+      const started = this.toolStarted.get(e.call.id);
+      this.toolStarted.delete(e.call.id);
+      this.toolOutput.delete(e.call.id);
+      const current = this.transcript.get(e.call.id);
+      const base = current?.kind === 'tool' ? current : toolItem(e.call, 'running');
+      this.op({ op: current ? 'update' : 'append', item: withResult(base, e.result, started === undefined ? undefined : this.now() - started) });
+    },
+    usage: () => {
+      // The meter follows context_usage (which includes calibration); raw usage is for the log.
+    },
+    context_usage: (e) => {
+      this.source = { usage: e.usage };
+      this.extras = { ...this.extras, status: e.usage.status };
+      this.pushMeter();
+    },
+    compaction: (e) => {
+      const r = e.report;
+      const freed = Math.max(0, r.beforeTokens - r.afterTokens);
+      const how = r.strategies.length ? ` (${r.strategies.join(', ')})` : '';
+      this.op({
+        op: 'append',
+        item: {
+          kind: 'compaction',
+          id: this.nextId('c'),
+          freedTokens: freed,
+          text: `${TRIGGER[r.trigger]}: ${formatTokens(r.beforeTokens)} → ${formatTokens(r.afterTokens)} tokens, freed ${formatTokens(freed)}${how}. ${r.beforeMessages} → ${r.afterMessages} messages in context; the full transcript is kept.`,
+        },
+      });
+      this.extras = { ...this.extras, lastCompaction: { freedTokens: freed, at: this.now() } };
+      this.pushMeter();
+    },
+    retry: (e) => {
+      this.settleRetry();
+      this.retryId = this.nextId('r');
+      this.op({
+        op: 'append',
+        item: { kind: 'notice', id: this.retryId, level: 'warning', text: e.error.message, retryAt: this.now() + Math.max(0, e.delayMs), attempt: e.attempt },
+      });
+    },
+    error: (e) => {
+      if (e.kind === 'aborted') return;
+      this.op({ op: 'append', item: { kind: 'notice', id: this.nextId('e'), level: 'error', text: e.message } });
+    },
+    turn_end: (e) => {
+      this.settleRetry();
+      if (this.assistantId) {
+        const a = this.transcript.get(this.assistantId);
+        if (a?.kind === 'assistant') this.op({ op: 'update', item: { ...a, streaming: false } });
+        this.assistantId = undefined;
+      }
+      for (const item of this.transcript.items) {
+        if (item.kind === 'tool' && (item.status === 'running' || item.status === 'preparing')) this.op({ op: 'update', item: { ...item, status: 'cancelled' } });
+      }
+      this.toolStarted.clear();
+      const note = END_NOTE[e.reason];
+      if (note) this.op({ op: 'append', item: { kind: 'notice', id: this.nextId('n'), level: note.level, text: note.text } });
+      this.setRunning(false);
+    },
+  };
+
+  private setRunning(running: boolean): void {
+    if (this.running === running) return;
+    this.running = running;
+    this.emit({ type: 'turn/state', running });
+  }
+
+  private settleRetry(): void {
+    if (!this.retryId) return;
+    const n = this.transcript.get(this.retryId);
+    this.retryId = undefined;
+    if (n?.kind === 'notice') this.op({ op: 'update', item: { kind: 'notice', id: n.id, level: 'info', text: `${n.text} — retried (attempt ${n.attempt ?? 1}).` } });
+  }
+
+  private pushMeter(): void {
+    if (!this.source) return;
+    this.meter = 'budget' in this.source ? meterFromBudget(this.source.budget, this.extras) : meterFromUsage(this.source.usage, this.extras);
+    this.emit({ type: 'context/usage', meter: this.meter });
+  }
+
+  private op(op: ChatOp): void {
+    if (this.transcript.apply(op) !== undefined) this.emit({ type: 'chat/ops', ops: [op] });
+  }
+
+  private nextId(prefix: string): string {
+    return `${prefix}${++this.seq}`;
+  }
+}
+
+const TRIGGER: Record<'threshold' | 'overflow' | 'tool' | 'manual', string> = {
+  threshold: 'Compacted automatically',
+  overflow: 'Compacted after the provider reported an overflow',
+  tool: 'Compacted at the model’s request',
+  manual: 'Compacted',
+};
+
+const END_NOTE: Partial<Record<Extract<AgentEvent, { type: 'turn_end' }>['reason'], { level: 'info' | 'warning'; text: string }>> = {
+  max_iterations: { level: 'info', text: 'Paused after the maximum number of model requests in one turn. Send a message to continue.' },
+  context_full: { level: 'warning', text: 'The context is full even after compaction, so the model gave a final answer. Compact with a focus, or clear, to continue.' },
+};

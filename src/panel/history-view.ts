@@ -1,0 +1,49 @@
+/** Maps the store's session and snapshot rows to the history view. Pure (no vscode); never throws. */
+import { formatBytes } from '../protocol/format';
+import type { HistoryView } from '../protocol/view-models';
+import type { SessionSummary, SnapshotInfo } from '../store/types';
+
+/** What the host's `listSessions` returns. */
+export interface HistoryData {
+  sessions: readonly SessionSummary[];
+  /** Snapshots of the current session, any order. */
+  snapshots: readonly SnapshotInfo[];
+  currentSessionId: string | null;
+  canUndoCompaction: boolean;
+}
+
+const KIND_LABEL: Record<SnapshotInfo['kind'], string> = { compaction: 'Compaction', named: 'Snapshot', restore: 'Restore point' };
+
+/** `formatDate` is injectable so tests do not depend on the machine's locale or time zone. */
+export function toHistoryView(d: HistoryData, formatDate: (epochMs: number) => string = defaultDate): HistoryView {
+  return {
+    sessions: [...d.sessions]
+      .sort((a, b) => b.updatedAt - a.updatedAt)
+      .map((s) => ({
+        id: s.id,
+        title: s.title.trim() || 'Untitled session',
+        date: formatDate(s.updatedAt),
+        messageCount: Math.max(0, Math.floor(s.messageCount)),
+        size: formatBytes(s.bytes),
+        current: s.id === d.currentSessionId,
+      })),
+    snapshots: [...d.snapshots]
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((s) => ({
+        id: s.id,
+        kind: s.kind,
+        label: s.description?.trim() || KIND_LABEL[s.kind],
+        date: formatDate(s.createdAt),
+        messageCount: Math.max(0, Math.floor(s.messageCount)),
+      })),
+    canUndoCompaction: d.canUndoCompaction,
+  };
+}
+
+function defaultDate(ms: number): string {
+  try {
+    return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  } catch {
+    return new Date(ms).toISOString();
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Maps the context engine's budget (or the loop's plain usage) to the meter's view model. Pure (no
+ * vscode); never throws: non-finite numbers count as 0.
+ */
+import type { ContextUsage } from '../agent/events';
+import type { BudgetViewModel } from '../context/budget';
+import type { GuardStatus } from '../context/guard';
+import { formatPercent, formatTokens } from '../protocol/format';
+import type { MeterSegment, MeterView } from '../protocol/view-models';
+
+export const SEGMENT_LABELS: Record<MeterSegment['key'], string> = {
+  system: 'System prompt',
+  rules: 'Rules',
+  tools: 'Tools',
+  deferredTools: 'Deferred tool stubs',
+  summary: 'Summary',
+  messages: 'Messages',
+  toolResults: 'Tool results',
+  context: 'Context',
+};
+
+/** Extra facts the meter shows that the budget does not carry. */
+export interface MeterExtras {
+  status?: GuardStatus;
+  /** The last compaction: tokens freed and when (epoch ms). */
+  lastCompaction?: { freedTokens: number; at: number } | null;
+  /** Why auto-compaction is paused by the loop breaker; null when it is not. */
+  pausedReason?: string | null;
+}
+
+const num = (n: number | null | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
+
+/** The meter for a budget with its component breakdown. */
+export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): MeterView {
+  const window = num(b.window);
+  const segments: MeterSegment[] = b.components.map((c) => segment(c.name, num(c.tokens), window));
+  const used = segments.reduce((s, c) => s + c.tokens, 0);
+  const cache = b.cacheReadShare;
+  return finish({
+    model: b.model,
+    window,
+    used,
+    segments,
+    outputTokens: num(b.maxOutput) + num(b.buffer),
+    outputTitle: `Reserved for output: ${formatTokens(num(b.maxOutput))} tokens + ${formatTokens(num(b.buffer))} safety buffer`,
+    markers: { compact: num(b.markers.compact), block: num(b.markers.block) },
+    confirmed: b.confirmed,
+    accuracy: b.accuracy,
+    cacheLabel: cache === null || !Number.isFinite(cache) ? null : `cache ${formatPercent(cache)} of input`,
+    deferredLabel:
+      b.deferred.count > 0
+        ? `${b.deferred.count} ${b.deferred.count === 1 ? 'tool' : 'tools'} deferred (${formatTokens(b.deferred.savedTokens)} tokens saved)`
+        : null,
+    freedTokens: extras.lastCompaction?.freedTokens ?? num(b.lastCompactionFreed),
+    extras,
+  });
+}
+
+/**
+ * The meter from the loop's `context_usage` event: the breakdown when the event carries a budget,
+ * otherwise a single "Context" segment (never hard-coded numbers).
+ */
+export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): MeterView {
+  const withStatus = { ...extras, status: extras.status ?? u.status };
+  if (u.budget) return meterFromBudget(u.budget, withStatus);
+  const window = num(u.contextWindow);
+  const outputTokens = Math.max(0, window - num(u.effectiveWindow));
+  return finish({
+    model: '',
+    window,
+    used: num(u.used),
+    segments: [segment('context', num(u.used), window)],
+    outputTokens,
+    outputTitle: `Reserved for output: ${formatTokens(outputTokens)} tokens`,
+    markers: { compact: 0, block: 0 },
+    confirmed: false,
+    accuracy: 'estimated',
+    cacheLabel: null,
+    deferredLabel: null,
+    freedTokens: extras.lastCompaction?.freedTokens ?? 0,
+    extras: withStatus,
+  });
+}
+
+function segment(key: MeterSegment['key'], tokens: number, window: number): MeterSegment {
+  const fraction = window > 0 ? tokens / window : 0;
+  return { key, label: SEGMENT_LABELS[key], tokens, fraction, title: `${SEGMENT_LABELS[key]}: ${formatTokens(tokens)} tokens (${formatPercent(fraction)})` };
+}
+
+interface Parts {
+  model: string;
+  window: number;
+  used: number;
+  segments: MeterSegment[];
+  outputTokens: number;
+  outputTitle: string;
+  markers: { compact: number; block: number };
+  confirmed: boolean;
+  accuracy: string;
+  cacheLabel: string | null;
+  deferredLabel: string | null;
+  freedTokens: number;
+  extras: MeterExtras;
+}
+
+function finish(p: Parts): MeterView {
+  const { window, used } = p;
+  const outputFraction = window > 0 ? p.outputTokens / window : 0;
+  const freeTokens = window - used - p.outputTokens;
+  const freeFraction = window > 0 ? Math.max(0, freeTokens) / window : 0;
+  const fraction = window > 0 ? used / window : 0;
+  const at = p.extras.lastCompaction?.at;
+  return {
+    model: p.model,
+    window,
+    used,
+    percent: Math.round(fraction * 100),
+    segments: p.segments,
+    output: { tokens: p.outputTokens, fraction: outputFraction, title: p.outputTitle },
+    free: { tokens: freeTokens, fraction: freeFraction, title: `Free: ${formatTokens(Math.max(0, freeTokens))} tokens` },
+    markers: p.markers,
+    usedLabel: `${formatTokens(used)} / ${formatTokens(window)} (${formatPercent(fraction)})`,
+    confirmed: p.confirmed,
+    accuracy: p.accuracy,
+    cacheLabel: p.cacheLabel,
+    deferredLabel: p.deferredLabel,
+    freed: p.freedTokens > 0 && at !== undefined ? { label: `freed ${formatTokens(p.freedTokens)}`, at } : null,
+    status: p.extras.status ?? statusFromMarkers(fraction, p.markers),
+    pausedReason: p.extras.pausedReason ?? null,
+  };
+}
+
+function statusFromMarkers(fraction: number, m: { compact: number; block: number }): MeterView['status'] {
+  if (m.block > 0 && fraction >= m.block) return 'block';
+  if (m.compact > 0 && fraction >= m.compact) return 'compact';
+  return 'ok';
+}

@@ -1,0 +1,111 @@
+/**
+ * Maps Headroom's neutral messages to the panel's chat items: for a session opened from history and
+ * for the presenter's live events. Pure (no vscode); never throws.
+ */
+import type { AssistantMessage, Message, ToolCallPart, ToolResultMessage, UserMessage } from '../providers/types';
+import type { ChatItem, ChatItemOf } from '../protocol/view-models';
+
+/** How much of a tool result the card shows (the whole result is a click away when offloaded). */
+export const PREVIEW_CHARS = 2_000;
+/** Longest argument JSON a card shows. */
+export const ARGS_CHARS = 4_000;
+
+export function userText(m: UserMessage): string {
+  return m.content.map((p) => (p.type === 'text' ? p.text : '[image]')).join('');
+}
+
+export function assistantText(m: AssistantMessage): { text: string; reasoning: string } {
+  let text = '';
+  let reasoning = '';
+  for (const p of m.content) {
+    if (p.type === 'text') text += p.text;
+    else if (p.type === 'reasoning') reasoning += p.text;
+  }
+  return { text, reasoning };
+}
+
+/** Why an answer ended early, shown under it; undefined for a normal end. */
+export function stopNote(m: AssistantMessage): string | undefined {
+  if (m.stopReason === 'aborted') return 'Stopped.';
+  if (m.stopReason === 'error') return `The answer broke off: ${m.error?.message ?? 'provider error'}`;
+  if (m.stopReason === 'maxTokens') return 'The answer reached the output limit.';
+  return undefined;
+}
+
+/** One-line summary of a call's arguments: the path, command or query when there is one. */
+export function toolSummary(call: Pick<ToolCallPart, 'arguments' | 'rawArguments'>): string {
+  const a = call.arguments ?? {};
+  for (const key of ['path', 'command', 'query', 'pattern', 'refId', 'url']) {
+    const v = a[key];
+    if (typeof v === 'string' && v) return oneLine(v, 120);
+  }
+  const first = Object.values(a).find((v) => typeof v === 'string');
+  return typeof first === 'string' ? oneLine(first, 120) : '';
+}
+
+export function toolArgs(call: Pick<ToolCallPart, 'arguments' | 'rawArguments'>): string {
+  let s: string;
+  try {
+    s = call.rawArguments ?? JSON.stringify(call.arguments ?? {}, null, 2);
+  } catch {
+    s = String(call.rawArguments ?? '');
+  }
+  return s.length > ARGS_CHARS ? `${s.slice(0, ARGS_CHARS)}\n… (${s.length - ARGS_CHARS} more characters)` : s;
+}
+
+export function resultPreview(r: Pick<ToolResultMessage, 'content'>): string {
+  let s = '';
+  for (const p of r.content) {
+    s += p.type === 'text' ? p.text : '[image]';
+    if (s.length > PREVIEW_CHARS) break;
+  }
+  return s.length > PREVIEW_CHARS ? `${s.slice(0, PREVIEW_CHARS)}\n…` : s;
+}
+
+export function toolItem(call: ToolCallPart, status: ChatItemOf<'tool'>['status']): ChatItemOf<'tool'> {
+  return { kind: 'tool', id: call.id, name: call.name, summary: toolSummary(call), args: toolArgs(call), status, output: '' };
+}
+
+export function withResult(item: ChatItemOf<'tool'>, r: ToolResultMessage & { errorKind?: string }, durationMs?: number): ChatItemOf<'tool'> {
+  const status = r.errorKind === 'aborted' ? 'cancelled' : r.isError ? 'error' : 'done';
+  const next: ChatItemOf<'tool'> = { ...item, status, output: resultPreview(r) };
+  if (r.refId) next.refId = r.refId;
+  if (durationMs !== undefined) next.durationMs = Math.max(0, durationMs);
+  return next;
+}
+
+/** A stored transcript as chat items; ids are stable for the same messages (`m<index>`, call ids). */
+export function messagesToItems(messages: readonly Message[]): ChatItem[] {
+  const items: ChatItem[] = [];
+  const tools = new Map<string, number>();
+  messages.forEach((m, i) => {
+    if (m.role === 'user') {
+      items.push({ kind: 'user', id: `m${i}`, text: userText(m) });
+    } else if (m.role === 'assistant') {
+      const { text, reasoning } = assistantText(m);
+      const note = stopNote(m);
+      if (text || reasoning || note) {
+        const item: ChatItemOf<'assistant'> = { kind: 'assistant', id: `m${i}`, text, streaming: false };
+        if (reasoning) item.reasoning = reasoning;
+        if (note) item.stopNote = note;
+        items.push(item);
+      }
+      for (const p of m.content) {
+        if (p.type !== 'toolCall') continue;
+        tools.set(p.id, items.length);
+        items.push(toolItem(p, 'cancelled'));
+      }
+    } else {
+      const at = tools.get(m.toolCallId);
+      const existing = at === undefined ? undefined : items[at];
+      if (at !== undefined && existing?.kind === 'tool') items[at] = withResult(existing, m);
+      else items.push(withResult({ kind: 'tool', id: m.toolCallId || `m${i}`, name: m.toolName, summary: '', args: '', status: 'done', output: '' }, m));
+    }
+  });
+  return items;
+}
+
+function oneLine(s: string, max: number): string {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

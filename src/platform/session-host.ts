@@ -1,0 +1,396 @@
+/**
+ * The running chat: one AgentSession wired to the store, the provider from settings and
+ * SecretStorage, the tools (workspace, approvals, vscode.lm tools) and the context gate. The panel
+ * and the commands call its actions; it reports through `onDidEvent` (agent events) and
+ * `onDidChangeState` (session switched, store problems). Owns nothing visual.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Disposable } from '../common/disposable';
+import { Emitter } from '../common/emitter';
+import { errorMessage, HeadroomError } from '../common/errors';
+import { AgentSession, createContextGate, dropOldestTurns, scheduledCompactPort, storePersistence, type AgentEvent, type CompactionReport, type DefaultContextGate } from '../agent';
+import { Calibration } from '../context/calibration';
+import { resolveModelLimits, type ModelLimits } from '../context/models';
+import { buildSystemSections, type RulesFile } from '../context/system-prompt';
+import { TokenLedger } from '../context/token-ledger';
+import { TokenWorkerClient } from '../context/token-worker-client';
+import { resolveApiKey, type SecretStore } from '../providers/credentials';
+import { createProvider } from '../providers/create-provider';
+import type { Message, SystemSection } from '../providers/types';
+import { openStore, type HeadroomStore, type SessionSummary, type SnapshotInfo } from '../store';
+import { createBuiltinTools, DeferralPolicy, resultPortOver, ToolRegistry, type ResultPort } from '../tools';
+import { createMemoryResultPort } from '../tools/memory-results';
+import { readContextSettings, readMaxIterations } from '../config/context-settings';
+import { readProviderSettings } from '../config/settings';
+import type { ApprovalBroker } from './approvals';
+import { createLmToolPort } from './lm-tools';
+import { createVscodeWorkspace } from './vscode-workspace';
+
+export interface SessionHostDeps {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  secrets: SecretStore;
+  approvals: ApprovalBroker;
+}
+
+/** What the panel shows about the current session and storage. */
+export interface SessionState {
+  sessionId: string;
+  title: string;
+  messageCount: number;
+  storage: 'workspace' | 'read-only' | 'memory';
+  storageNote?: string;
+  running: boolean;
+}
+
+const RULES_FILES = ['AGENTS.md', 'CLAUDE.md', '.headroom/rules.md'];
+
+export class SessionHost extends Disposable {
+  private store: HeadroomStore | undefined;
+  private storeNote: string | undefined;
+  private readonly worker: TokenWorkerClient;
+  private readonly ledger: TokenLedger;
+  private calibration = new Calibration();
+  /** The key for the next turn, resolved before it starts (turn wiring is synchronous). */
+  private apiKey: string | undefined;
+  private readonly policy = new DeferralPolicy();
+  private session: AgentSession | undefined;
+  private sessionSub: vscode.Disposable | undefined;
+  private summary: SessionSummary | undefined;
+  private gate: DefaultContextGate | undefined;
+  private memoryResults: ResultPort | undefined;
+  private ready: Promise<void> | undefined;
+
+  private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
+  readonly onDidEvent = this._onDidEvent.event;
+  private readonly _onDidChangeState = this._register(new Emitter<SessionState>());
+  readonly onDidChangeState = this._onDidChangeState.event;
+
+  constructor(private readonly deps: SessionHostDeps) {
+    super();
+    const dist = path.join(deps.context.extensionUri.fsPath, 'dist');
+    this.worker = this._register(
+      new TokenWorkerClient({ workerPath: path.join(dist, 'token-worker.js'), onError: (e) => deps.log.warn(`tokenizer worker: ${errorMessage(e)}; using byte estimates`) }),
+    );
+    this.ledger = new TokenLedger(this.worker);
+  }
+
+  /** Opens the store and the latest session (or a new one). Safe to call repeatedly. */
+  init(): Promise<void> {
+    return (this.ready ??= this.doInit());
+  }
+
+  private async doInit(): Promise<void> {
+    this.worker.start();
+    const storageUri = this.deps.context.storageUri;
+    if (storageUri) {
+      try {
+        this.store = await openStore({ root: path.join(storageUri.fsPath, 'headroom'), wasmPath: path.join(this.deps.context.extensionUri.fsPath, 'dist', 'sql-wasm.wasm') });
+        for (const p of this.store.problems) this.warn(p.message);
+        this._register({ dispose: () => void this.store?.close() });
+        this._register(this.store.onDidReportProblem((p) => this.warn(p.message)));
+        if (this.store.readOnly) this.storeNote = this.store.readOnlyReason ?? 'Another window holds this workspace\'s sessions: read-only.';
+        // Persisted factors (the store keeps no error band; start it at 0 and let new samples widen it).
+        this.calibration = new Calibration(this.store.calibration.all().map((c) => ({ model: c.model, factor: c.factor, samples: c.samples, error: 0 })));
+      } catch (err) {
+        this.storeNote = `Sessions are kept in memory only: ${errorMessage(err)}`;
+        this.warn(this.storeNote);
+      }
+    } else {
+      this.storeNote = 'No folder is open, so sessions are kept in memory only.';
+    }
+    const latest = this.store?.sessions.list()[0];
+    if (latest) await this.openSession(latest.id);
+    else await this.newSession();
+  }
+
+  state(): SessionState {
+    return {
+      sessionId: this.summary?.id ?? 'memory',
+      title: this.summary?.title ?? 'New session',
+      messageCount: this.session?.messages.length ?? 0,
+      storage: !this.store ? 'memory' : this.store.readOnly ? 'read-only' : 'workspace',
+      storageNote: this.storeNote,
+      running: this.session?.isRunning ?? false,
+    };
+  }
+
+  get messages(): readonly Message[] {
+    return this.session?.messages ?? [];
+  }
+
+  listSessions(): SessionSummary[] {
+    return this.store?.sessions.list() ?? (this.summary ? [this.summary] : []);
+  }
+
+  /** Sends a prompt (or steers the running turn). Resolves when the turn ends; never rejects. */
+  async prompt(text: string): Promise<void> {
+    await this.init();
+    const session = this.session!;
+    if (!session.isRunning && this.summary && this.summary.title === 'New session' && this.store && !this.store.readOnly) {
+      const title = text.trim().split('\n')[0].slice(0, 60) || 'New session';
+      await this.store.sessions.rename(this.summary.id, title).catch(() => {});
+      this.summary = { ...this.summary, title };
+    }
+    if (!session.isRunning) this.apiKey = (await resolveApiKey(readProviderSettings().provider, this.deps.secrets))?.apiKey;
+    const done = session.prompt(text);
+    this.fireState();
+    await done;
+    await this.saveCalibration();
+    this.fireState();
+  }
+
+  private async saveCalibration(): Promise<void> {
+    if (!this.store || this.store.readOnly) return;
+    for (const c of this.calibration.toJSON()) {
+      await this.store.calibration.set(c.model, c.factor, c.samples).catch((e) => this.deps.log.warn(`calibration not saved: ${errorMessage(e)}`));
+    }
+  }
+
+  stop(): void {
+    this.session?.stop();
+  }
+
+  /** Clear: advances the session's clear marker (nothing is deleted); the next request starts empty. */
+  async clear(): Promise<void> {
+    await this.init();
+    if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before clearing the context.');
+    if (this.store && this.summary && !this.store.readOnly) await this.store.sessions.clear(this.summary.id);
+    this.session?.replaceMessages([]);
+    this.fireState();
+  }
+
+  async newSession(): Promise<void> {
+    if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before starting a new session.');
+    const summary = this.store && !this.store.readOnly ? await this.store.sessions.create() : undefined;
+    this.attach(summary, []);
+  }
+
+  async openSession(id: string): Promise<void> {
+    if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before switching sessions.');
+    if (!this.store) throw new HeadroomError('not_found', 'Sessions are not stored in this window.');
+    const summary = this.store.sessions.get(id);
+    if (!summary) throw new HeadroomError('not_found', `No session ${id}.`);
+    const settings = readContextSettings().settings;
+    const view = await this.store.sessions.contextView(id, { rollingWindowMs: settings.rollingWindowMs || undefined });
+    this.attach(summary, view.messages);
+  }
+
+  async renameSession(id: string, title: string): Promise<void> {
+    if (!this.store) throw new HeadroomError('not_found', 'Sessions are not stored in this window.');
+    await this.store.sessions.rename(id, title);
+    if (this.summary?.id === id) this.summary = { ...this.summary, title };
+    this.fireState();
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    if (!this.store) throw new HeadroomError('not_found', 'Sessions are not stored in this window.');
+    if (this.summary?.id === id && this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before deleting its session.');
+    await this.store.sessions.delete(id);
+    if (this.summary?.id === id) {
+      const next = this.store.sessions.list()[0];
+      if (next) await this.openSession(next.id);
+      else await this.newSession();
+    }
+  }
+
+  /** Sessions, the current session's snapshots, and whether a compaction can be undone. */
+  async history(): Promise<{ sessions: SessionSummary[]; snapshots: SnapshotInfo[]; currentSessionId: string | null; canUndoCompaction: boolean }> {
+    await this.init();
+    const id = this.summary?.id;
+    const snapshots = this.store && id ? await this.store.sessions.listSnapshots(id) : [];
+    const compactions = this.store && id ? await this.store.sessions.listCompactions(id) : [];
+    return { sessions: this.listSessions(), snapshots, currentSessionId: id ?? null, canUndoCompaction: compactions.length > 0 };
+  }
+
+  /** Saves the current context view as a named snapshot (history entry); the view is unchanged. */
+  async saveSnapshot(name?: string): Promise<void> {
+    const { store, id } = this.writable();
+    await store.sessions.saveSnapshot(id, { kind: 'named', messages: [...this.messages], description: name?.trim() || undefined });
+  }
+
+  async restoreSnapshot(snapshotId: string): Promise<void> {
+    const { store, id } = this.writable();
+    this.assertIdle('restoring a snapshot');
+    await store.sessions.restoreSnapshot(id, snapshotId);
+    await this.openSession(id);
+  }
+
+  async undoCompaction(): Promise<void> {
+    const { store, id } = this.writable();
+    this.assertIdle('undoing a compaction');
+    await store.sessions.undoLastCompaction(id);
+    await this.openSession(id);
+  }
+
+  /**
+   * Manual compaction. Until the summarizing chain lands (issue 7) this runs the deterministic step:
+   * drop the oldest turns at safe boundaries down to 30 % of the effective window. Non-destructive:
+   * the transcript keeps everything, the compacted view is saved as a snapshot, and it can be undone.
+   */
+  async compact(_focus?: string): Promise<CompactionReport | undefined> {
+    await this.init();
+    this.assertIdle('compacting');
+    const started = Date.now();
+    const limits = this.limits();
+    const gate = (this.gate ??= this.makeGate(limits));
+    const before = [...this.messages];
+    const beforeTokens = gate.measure(before).used;
+    const family = limits.family;
+    const result = dropOldestTurns(before, (m) => this.ledger.count(m, family).tokens, Math.floor(limits.effectiveWindow * 0.3));
+    if (result.dropped === 0) return undefined;
+    const afterTokens = gate.measure(result.messages).used;
+    const report: CompactionReport = {
+      beforeTokens,
+      afterTokens,
+      beforeMessages: before.length,
+      afterMessages: result.messages.length,
+      strategies: ['drop_oldest_turns'],
+      durationMs: Date.now() - started,
+      trigger: 'manual',
+    };
+    if (this.store && this.summary && !this.store.readOnly) {
+      await this.store.sessions.recordCompaction(this.summary.id, { ...report, snapshot: { messages: result.messages, tokens: afterTokens } });
+    }
+    this.session?.replaceMessages(result.messages);
+    this.fireState();
+    return report;
+  }
+
+  private writable(): { store: HeadroomStore; id: string } {
+    if (!this.store || !this.summary) throw new HeadroomError('not_found', this.storeNote ?? 'Sessions are not stored in this window.');
+    if (this.store.readOnly) throw new HeadroomError('storage', this.storeNote ?? 'This window\'s session storage is read-only.');
+    return { store: this.store, id: this.summary.id };
+  }
+
+  private assertIdle(what: string): void {
+    if (this.session?.isRunning) throw new HeadroomError('invalid_request', `Stop the running turn before ${what}.`);
+  }
+
+  /** The full text of an offloaded tool result, for "Open full result". */
+  async readResult(refId: string): Promise<string> {
+    if (this.store) return this.store.results.read(refId);
+    const page = await this.memoryResults?.page(refId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    if (!page) throw new HeadroomError('not_found', `No stored result ${refId}.`);
+    return page.text;
+  }
+
+  /** The limits of the configured model (for the meter before any turn). */
+  limits(): ModelLimits {
+    const { provider, model } = readProviderSettings();
+    return resolveModelLimits(model, provider, readContextSettings().settings);
+  }
+
+  /** Current context usage as the gate measures it (for the meter between turns). */
+  measure() {
+    this.gate ??= this.makeGate(this.limits());
+    return this.gate.measure(this.messages);
+  }
+
+  async flush(): Promise<void> {
+    await this.store?.flush();
+  }
+
+  private attach(summary: SessionSummary | undefined, messages: Message[]): void {
+    this.sessionSub?.dispose();
+    this.session?.dispose();
+    this.summary = summary;
+    const sessionId = summary?.id;
+    const store = this.store;
+    const session = new AgentSession({
+      messages,
+      system: () => this.systemSections(),
+      turnConfig: () => this.turnConfig(),
+      persistence:
+        store && sessionId && !store.readOnly
+          ? storePersistence(store.sessions, sessionId, (m) => this.ledger.count(m, this.limits().family))
+          : undefined,
+    });
+    this.session = session;
+    const sub = session.onDidEvent((e) => this._onDidEvent.fire(e));
+    this.sessionSub = { dispose: () => sub.dispose() };
+    this.fireState();
+  }
+
+  private makeGate(limits: ModelLimits): DefaultContextGate {
+    const { settings } = readContextSettings();
+    return createContextGate({
+      limits,
+      ledger: this.ledger,
+      calibration: this.calibration,
+      thresholds: settings.thresholds,
+      deferred: () => {
+        const s = this.policy.select();
+        return { count: s.deferred.length, savedTokens: s.savedTokens };
+      },
+      onTrace: settings.debug ? (t) => this.deps.log.debug(`[guard] ${JSON.stringify(t)}`) : undefined,
+    });
+  }
+
+  private turnConfig() {
+    const { provider, model, baseUrl } = readProviderSettings();
+    const limits = this.limits();
+    const gate = (this.gate = this.makeGate(limits));
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
+    const store = this.store;
+    const sessionId = this.summary?.id;
+    const results: ResultPort =
+      store && sessionId && !store.readOnly
+        ? resultPortOver({
+            put: async (toolName, _id, content) => (await store.results.put(sessionId, toolName, content)).refId,
+            read: async (refId) => {
+              try {
+                return { toolName: store.results.getMeta(refId).toolName, content: await store.results.read(refId) };
+              } catch {
+                return undefined;
+              }
+            },
+          })
+        : (this.memoryResults ??= createMemoryResultPort());
+    // Built without `admission`: the loop admits every result itself against the live context.
+    const tools = new ToolRegistry({
+      builtins: createBuiltinTools({ toolSearch: this.policy, compact: scheduledCompactPort(gate) }),
+      external: createLmToolPort(),
+      policy: this.policy,
+    });
+    tools.setEffectiveWindow(limits.effectiveWindow);
+    return {
+      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey }),
+      model,
+      maxOutputTokens: limits.maxOutput,
+      tools,
+      toolContext: { workspace: createVscodeWorkspace(folder, this.deps.log), results, approve: this.deps.approvals, trusted: vscode.workspace.isTrusted },
+      gate,
+      maxIterations: readMaxIterations(),
+      offloadThresholdBytes: readContextSettings().settings.offloadThresholdBytes,
+      request: { cacheTail: true, promptCacheKey: sessionId },
+    };
+  }
+
+  private systemSections(): SystemSection[] {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const rules: RulesFile[] = [];
+    if (folder) {
+      const fs = require('node:fs') as typeof import('node:fs');
+      for (const rel of RULES_FILES) {
+        try {
+          rules.push({ path: rel, text: fs.readFileSync(path.join(folder.uri.fsPath, rel), 'utf8') });
+        } catch {
+          // absent: fine
+        }
+      }
+    }
+    return buildSystemSections({ rules, workspaceName: vscode.workspace.name });
+  }
+
+  private warn(message: string): void {
+    this.deps.log.warn(message);
+    void vscode.window.showWarningMessage(`Headroom: ${message}`);
+  }
+
+  private fireState(): void {
+    this._onDidChangeState.fire(this.state());
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Applies transcript ops to a list of items. Shared by the host (which keeps the transcript to
+ * re-send it when the webview is shown again) and the webview (which renders it). Pure; never throws:
+ * an op for an unknown id is ignored, an append of a known id replaces the item.
+ */
+import type { ChatItem, ChatOp } from './view-models';
+
+/** Mutable transcript state: ordered items with an index by id. */
+export class Transcript {
+  private readonly list: ChatItem[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(items: readonly ChatItem[] = []) {
+    for (const item of items) this.apply({ op: 'append', item });
+  }
+
+  get items(): readonly ChatItem[] {
+    return this.list;
+  }
+
+  get(id: string): ChatItem | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : this.list[i];
+  }
+
+  /** Applies one op; returns the id it touched, or undefined when it was ignored. */
+  apply(op: ChatOp): string | undefined {
+    switch (op.op) {
+      case 'append':
+      case 'update': {
+        const i = this.index.get(op.item.id);
+        if (i !== undefined) this.list[i] = op.item;
+        else if (op.op === 'append') {
+          this.index.set(op.item.id, this.list.length);
+          this.list.push(op.item);
+        } else return undefined;
+        return op.item.id;
+      }
+      case 'delta': {
+        const i = this.index.get(op.id);
+        if (i === undefined) return undefined;
+        const item = this.list[i];
+        const field = op.field;
+        if (field === 'text' && (item.kind === 'assistant' || item.kind === 'user')) this.list[i] = { ...item, text: item.text + op.text };
+        else if (field === 'reasoning' && item.kind === 'assistant') this.list[i] = { ...item, reasoning: (item.reasoning ?? '') + op.text };
+        else if (field === 'output' && item.kind === 'tool') this.list[i] = { ...item, output: item.output + op.text };
+        else return undefined;
+        return op.id;
+      }
+      case 'remove': {
+        const i = this.index.get(op.id);
+        if (i === undefined) return undefined;
+        this.list.splice(i, 1);
+        this.index.delete(op.id);
+        for (let j = i; j < this.list.length; j++) this.index.set(this.list[j].id, j);
+        return op.id;
+      }
+    }
+  }
+
+  /** Replaces everything (a session was opened, cleared or restored). */
+  reset(items: readonly ChatItem[]): void {
+    this.list.length = 0;
+    this.index.clear();
+    for (const item of items) this.apply({ op: 'append', item });
+  }
+}

@@ -1,0 +1,40 @@
+/** Number formatting shared by the host's view-model mapping and the panel. Pure; never throws. */
+
+/** 850 → "850", 8_300 → "8.3k", 83_200 → "83.2k", 117_000 → "117k", 1_050_000 → "1.05M". */
+export function formatTokens(n: number): string {
+  if (!Number.isFinite(n)) return '?';
+  const sign = n < 0 ? '−' : '';
+  const a = Math.abs(n);
+  if (a < 1_000) return `${sign}${Math.round(a)}`;
+  if (a < 100_000) return `${sign}${trim((a / 1_000).toFixed(1))}k`;
+  if (a < 999_500) return `${sign}${Math.round(a / 1_000)}k`;
+  return `${sign}${trim((a / 1_000_000).toFixed(2))}M`;
+}
+
+/** 0.416 → "42 %" (a whole percent; "<1 %" for small non-zero shares). */
+export function formatPercent(fraction: number): string {
+  if (!Number.isFinite(fraction) || fraction <= 0) return '0 %';
+  const p = Math.round(fraction * 100);
+  return p === 0 ? '<1 %' : `${p} %`;
+}
+
+/** 1_234_567 → "1.2 MB". */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '?';
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${trim((n / 1024).toFixed(1))} KB`;
+  if (n < 1024 ** 3) return `${trim((n / 1024 ** 2).toFixed(1))} MB`;
+  return `${trim((n / 1024 ** 3).toFixed(2))} GB`;
+}
+
+/** 1_250 → "1.3 s", 420 → "420 ms". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '?';
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${trim((ms / 1_000).toFixed(1))} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1_000)} s`;
+}
+
+function trim(s: string): string {
+  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+}

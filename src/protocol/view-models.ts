@@ -1,0 +1,185 @@
+/**
+ * View models the host sends to the side panel: plain JSON, already formatted where text is shown,
+ * never SDK or vscode objects. Browser-safe: imports nothing but zod.
+ */
+import { z } from 'zod';
+
+export const ProviderName = z.enum(['anthropic', 'openai', 'openai-compatible']);
+export type ProviderName = z.infer<typeof ProviderName>;
+
+export const ConfigView = z.object({
+  provider: z.string(),
+  model: z.string(),
+  /** Whether an API key is available (SecretStorage or environment); null while unknown. */
+  hasApiKey: z.boolean().nullable(),
+  baseUrl: z.string().optional(),
+});
+export type ConfigView = z.infer<typeof ConfigView>;
+
+export const SessionView = z.object({
+  id: z.string(),
+  title: z.string(),
+  messageCount: z.number().int().nonnegative(),
+});
+export type SessionView = z.infer<typeof SessionView>;
+
+// ---------------------------------------------------------------- chat items
+
+const id = z.string().min(1).max(200);
+
+export const UserItem = z.object({ kind: z.literal('user'), id, text: z.string() });
+export const AssistantItem = z.object({
+  kind: z.literal('assistant'),
+  id,
+  text: z.string(),
+  reasoning: z.string().optional(),
+  streaming: z.boolean(),
+  /** Set when the answer ended with an error or was stopped (shown under the text). */
+  stopNote: z.string().optional(),
+});
+export const ToolStatus = z.enum(['preparing', 'running', 'done', 'error', 'cancelled']);
+export const ToolItem = z.object({
+  kind: z.literal('tool'),
+  /** The tool call id. */
+  id,
+  name: z.string(),
+  /** One-line summary of the arguments (e.g. the path) and their pretty JSON. */
+  summary: z.string(),
+  args: z.string(),
+  status: ToolStatus,
+  durationMs: z.number().nonnegative().optional(),
+  /** Live output while running, then the start of what joined the context. */
+  output: z.string(),
+  /** Set when the full result was offloaded: "Open full result" opens it. */
+  refId: z.string().optional(),
+});
+export const ApprovalRequestView = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('edit'), path: z.string(), isNew: z.boolean(), added: z.number().int(), removed: z.number().int() }),
+  z.object({ kind: z.literal('command'), command: z.string(), cwd: z.string() }),
+]);
+export const ApprovalItem = z.object({
+  kind: z.literal('approval'),
+  id,
+  toolCallId: z.string(),
+  toolName: z.string(),
+  request: ApprovalRequestView,
+  state: z.enum(['pending', 'approved', 'rejected', 'cancelled']),
+  /** Why it was rejected or cancelled. */
+  note: z.string().optional(),
+});
+export const NoticeItem = z.object({
+  kind: z.literal('notice'),
+  id,
+  level: z.enum(['info', 'warning', 'error']),
+  text: z.string(),
+  /** Epoch ms when the provider retries; the panel counts down to it. */
+  retryAt: z.number().optional(),
+  attempt: z.number().int().optional(),
+});
+export const CompactionItem = z.object({
+  kind: z.literal('compaction'),
+  id,
+  text: z.string(),
+  freedTokens: z.number(),
+});
+export const ChatItem = z.discriminatedUnion('kind', [UserItem, AssistantItem, ToolItem, ApprovalItem, NoticeItem, CompactionItem]);
+export type ChatItem = z.infer<typeof ChatItem>;
+export type ChatItemOf<K extends ChatItem['kind']> = Extract<ChatItem, { kind: K }>;
+
+/** One change to the transcript. `delta` appends text to a field of an existing item. */
+export const ChatOp = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('append'), item: ChatItem }),
+  z.object({ op: z.literal('update'), item: ChatItem }),
+  z.object({ op: z.literal('delta'), id, field: z.enum(['text', 'reasoning', 'output']), text: z.string() }),
+  z.object({ op: z.literal('remove'), id }),
+]);
+export type ChatOp = z.infer<typeof ChatOp>;
+
+// ---------------------------------------------------------------- meter
+
+export const MeterSegmentKey = z.enum(['system', 'rules', 'tools', 'deferredTools', 'summary', 'messages', 'toolResults', 'context']);
+export const MeterSegment = z.object({
+  key: MeterSegmentKey,
+  label: z.string(),
+  tokens: z.number().nonnegative(),
+  /** Share of the whole window, for the bar width. */
+  fraction: z.number().nonnegative(),
+  /** "Messages: 41.2k tokens (21 %)" — tooltip and aria-label. */
+  title: z.string(),
+});
+export type MeterSegment = z.infer<typeof MeterSegment>;
+
+export const MeterView = z.object({
+  model: z.string(),
+  window: z.number().nonnegative(),
+  used: z.number().nonnegative(),
+  /** used / window as a whole percent (aria-valuenow). */
+  percent: z.number().nonnegative(),
+  segments: z.array(MeterSegment),
+  output: z.object({ tokens: z.number().nonnegative(), fraction: z.number().nonnegative(), title: z.string() }),
+  free: z.object({ tokens: z.number(), fraction: z.number().nonnegative(), title: z.string() }),
+  markers: z.object({ compact: z.number().nonnegative(), block: z.number().nonnegative() }),
+  /** "83.2k / 200k (42 %)" */
+  usedLabel: z.string(),
+  confirmed: z.boolean(),
+  /** "confirmed" or "estimated ±x %" */
+  accuracy: z.string(),
+  cacheLabel: z.string().nullable(),
+  deferredLabel: z.string().nullable(),
+  /** "freed 117k" and when (epoch ms): the panel shows it for a while after a compaction. */
+  freed: z.object({ label: z.string(), at: z.number() }).nullable(),
+  status: z.enum(['ok', 'note', 'compact', 'block', 'final']),
+  /** Why auto-compaction is paused (the loop breaker), when it is. */
+  pausedReason: z.string().nullable(),
+});
+export type MeterView = z.infer<typeof MeterView>;
+
+// ---------------------------------------------------------------- history
+
+export const HistoryEntry = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** "22 Nov 2026, 10:41" — formatted by the host in the user's locale. */
+  date: z.string(),
+  messageCount: z.number().int().nonnegative(),
+  /** "1.2 MB" */
+  size: z.string(),
+  current: z.boolean(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const SnapshotEntry = z.object({
+  id: z.string(),
+  kind: z.enum(['compaction', 'named', 'restore']),
+  label: z.string(),
+  date: z.string(),
+  messageCount: z.number().int().nonnegative(),
+});
+export type SnapshotEntry = z.infer<typeof SnapshotEntry>;
+
+export const HistoryView = z.object({
+  sessions: z.array(HistoryEntry),
+  snapshots: z.array(SnapshotEntry),
+  canUndoCompaction: z.boolean(),
+});
+export type HistoryView = z.infer<typeof HistoryView>;
+
+// ---------------------------------------------------------------- the whole panel
+
+export const SnapshotView = z.object({
+  protocolVersion: z.number().int(),
+  extensionVersion: z.string(),
+  workspaceName: z.string().nullable(),
+  storageAvailable: z.boolean(),
+  /** Shown next to the session when storage is degraded ("read-only: another window…"). */
+  storageNote: z.string().optional(),
+  trusted: z.boolean(),
+  session: SessionView,
+  config: ConfigView,
+  /** The transcript as the panel shows it (absent: empty). */
+  items: z.array(ChatItem).optional(),
+  meter: MeterView.nullable().optional(),
+  /** A turn is running (the Stop button shows). */
+  running: z.boolean().optional(),
+});
+export type SnapshotView = z.infer<typeof SnapshotView>;

@@ -1,0 +1,316 @@
+/// <reference lib="dom" />
+/**
+ * The panel's UI behaviour in Chromium, driven through its protocol: the built bundle runs in a
+ * harness page with a stub webview API (test/e2e/webview-harness.ts), the test posts host messages
+ * and checks what the panel renders and sends. Keyboard-only throughout.
+ */
+import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { HostToWebview, WebviewToHost } from '../../src/protocol/messages';
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/code-server.mjs';
+import { screenshotPath } from './workbench';
+import { loadPanel, sessionFixture } from './webview-harness';
+
+let browser: Browser;
+before(async () => {
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+});
+after(async () => {
+  await browser?.close();
+});
+
+type Win = { __sent: WebviewToHost[]; __state: unknown };
+
+async function post(page: Page, ...messages: HostToWebview[]): Promise<void> {
+  await page.evaluate((ms) => ms.forEach((data) => window.dispatchEvent(new MessageEvent('message', { data }))), messages);
+}
+const sent = (page: Page) => page.evaluate(() => (window as unknown as Win).__sent);
+const lastSent = async (page: Page) => (await sent(page)).at(-1);
+
+async function freshPanel(messages = 6): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 420, height: 800 } });
+  page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
+  await loadPanel(page);
+  await post(page, sessionFixture(messages).snapshot);
+  await page.locator('body[data-ready="true"]').waitFor();
+  return page;
+}
+
+describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', () => {
+  it('sends a prompt on Enter, keeps Shift+Enter as a newline, and shows Stop while a turn runs', async () => {
+    const page = await freshPanel(0);
+    try {
+      const box = page.getByRole('textbox', { name: 'Message to Headroom' });
+      await box.focus();
+      await page.keyboard.type('first line');
+      await page.keyboard.press('Shift+Enter');
+      await page.keyboard.type('second line');
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'prompt/submit', text: 'first line\nsecond line' });
+      assert.equal(await box.inputValue(), '');
+      await post(page, { type: 'turn/state', running: true });
+      const stop = page.getByRole('button', { name: 'Stop the running turn' });
+      await stop.waitFor();
+      await stop.focus();
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'prompt/stop' });
+      await post(page, { type: 'turn/state', running: false });
+      await stop.waitFor({ state: 'hidden' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('completes slash commands from the keyboard and sends /compact with its focus', async () => {
+    const page = await freshPanel(0);
+    try {
+      await page.getByRole('textbox', { name: 'Message to Headroom' }).focus();
+      await page.keyboard.type('/c');
+      const options = page.getByRole('option');
+      const texts = await options.allInnerTexts();
+      assert.equal(texts.length, 2);
+      assert.match(texts[0], /^\/compact \[focus\]/);
+      assert.match(texts[1], /^\/clear/);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('keep the parser work');
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'context/compact', focus: 'keep the parser work' });
+      await page.keyboard.type('/c');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'context/clear' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('streams markdown with code blocks, batching deltas, and never renders raw HTML from the model', async () => {
+    const page = await freshPanel(0);
+    try {
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'assistant', id: 'a1', text: '', streaming: true } }] });
+      const parts = ['Here is **the fix**:\n\n', '```ts\nconst x = 1;\n', '```\n', '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'];
+      for (const text of parts) await post(page, { type: 'chat/ops', ops: [{ op: 'delta', id: 'a1', field: 'text', text }] });
+      const answer = page.locator('.hr-assistant[data-id="a1"]');
+      await answer.locator('pre code').waitFor();
+      // textContent: an item may not be laid out yet (content-visibility: auto) when the test reads it.
+      assert.equal(await answer.locator('strong').textContent(), 'the fix');
+      assert.equal((await answer.locator('pre code').textContent())?.trim(), 'const x = 1;');
+      assert.equal(await answer.locator('img, script').count(), 0);
+      assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('opens a tool card with the keyboard and asks the host to open an offloaded result', async () => {
+    const page = await freshPanel(0);
+    try {
+      await post(page, {
+        type: 'chat/ops',
+        ops: [{ op: 'append', item: { kind: 'tool', id: 'c1', name: 'read_file', summary: 'src/big.ts', args: '{"path":"src/big.ts"}', status: 'done', durationMs: 1250, output: '[stored as res_7]', refId: 'res_7' } }],
+      });
+      const summary = page.locator('[data-testid=tool-card] summary');
+      await summary.waitFor();
+      assert.match((await summary.textContent()) ?? '', /read_file\s*src\/big\.ts\s*done · 1\.3 s/);
+      await summary.focus();
+      await page.keyboard.press('Enter');
+      const open = page.getByRole('button', { name: 'Open the full result of read_file in an editor' });
+      await open.focus();
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'result/open', refId: 'res_7' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('approves an edit, rejects a command, and shows the decided state', async () => {
+    const page = await freshPanel(0);
+    try {
+      const edit = { kind: 'approval' as const, id: 'apr_1', toolCallId: 'c1', toolName: 'edit_file', state: 'pending' as const, request: { kind: 'edit' as const, path: 'src/a.ts', isNew: false, added: 3, removed: 1 } };
+      const cmd = { kind: 'approval' as const, id: 'apr_2', toolCallId: 'c2', toolName: 'run_command', state: 'pending' as const, request: { kind: 'command' as const, command: 'npm test', cwd: '/ws' } };
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: edit }, { op: 'append', item: cmd }] });
+      await page.getByRole('button', { name: 'Show the proposed change in a diff editor' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'approval/diff', id: 'apr_1' });
+      await page.getByRole('button', { name: 'Approve the edit' }).focus();
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'approval/respond', id: 'apr_1', approved: true });
+      await page.getByRole('button', { name: 'Reject the command' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'approval/respond', id: 'apr_2', approved: false });
+      await post(page, { type: 'chat/ops', ops: [{ op: 'update', item: { ...edit, state: 'approved' } }] });
+      await page.locator('[data-id="apr_1"]', { hasText: 'Approved.' }).waitFor();
+      assert.equal(await page.locator('[data-id="apr_1"] button').count(), 0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('counts down to a retry', async () => {
+    const page = await freshPanel(0);
+    try {
+      const retryAt = await page.evaluate(() => Date.now() + 3_000);
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'notice', id: 'r1', level: 'warning', text: 'Rate limited.', retryAt, attempt: 2 } }] });
+      const retry = page.locator('.hr-retry');
+      assert.match((await retry.textContent()) ?? '', /Retrying in [23] s \(attempt 2\)/);
+      await page.waitForFunction(() => /Retrying in 1 s|Retrying now/.test(document.querySelector('.hr-retry')?.textContent ?? ''), undefined, { timeout: 5_000 });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('exposes the meter to keyboard and screen readers: value, breakdown on focus, Compact and Clear', async () => {
+    const page = await freshPanel(6);
+    try {
+      const bar = page.getByRole('meter', { name: 'Context window' });
+      assert.equal(await bar.getAttribute('aria-valuenow'), '42');
+      assert.match((await bar.getAttribute('aria-valuetext')) ?? '', /^83\.2k \/ 200k \(42 %\), estimated ±5 %$/);
+      const breakdown = page.locator('[data-testid=breakdown]');
+      assert.equal(await breakdown.isVisible(), false);
+      await bar.focus();
+      await breakdown.waitFor();
+      assert.match(await breakdown.innerText(), /Messages: 41k[\s\S]*Tool results: 27\.8k[\s\S]*Reserved for output/);
+      assert.equal(await page.locator('[data-testid=meter-deferred]').innerText(), '4 tools deferred (5.2k tokens saved)');
+      assert.equal(await page.locator('.hr-marker').count(), 2);
+      await page.getByRole('button', { name: 'Compact the context now' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'context/compact' });
+      await page.getByRole('button', { name: /^Clear the context/ }).click();
+      assert.deepEqual(await lastSent(page), { type: 'context/clear' });
+      await page.screenshot({ path: screenshotPath('panel-harness-meter-focus') });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows "freed" after a compaction for a while, and the loop breaker reason', async () => {
+    const page = await freshPanel(0);
+    try {
+      const { snapshot } = sessionFixture(0);
+      const meter = snapshot.type === 'session/snapshot' ? snapshot.snapshot.meter! : undefined!;
+      const now = await page.evaluate(() => Date.now());
+      await post(page, { type: 'context/usage', meter: { ...meter, freed: { label: 'freed 117k', at: now }, pausedReason: 'the last two compactions freed less than 10 %' } });
+      assert.equal(await page.locator('[data-testid=meter-freed]').innerText(), 'freed 117k');
+      assert.match(await page.locator('[data-testid=meter-paused]').innerText(), /Auto-compaction paused: the last two compactions/);
+      await post(page, { type: 'context/usage', meter: { ...meter, freed: { label: 'freed 117k', at: now - 61_000 } } });
+      assert.equal(await page.locator('[data-testid=meter-freed]').count(), 0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('manages history: open, rename, delete with confirmation, save and restore snapshots, undo compaction', async () => {
+    const page = await freshPanel(6);
+    try {
+      await page.getByRole('button', { name: 'Session history and snapshots' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'session/list' });
+      await post(page, {
+        type: 'history/list',
+        history: {
+          sessions: [
+            { id: 's1', title: 'Parser fixes', date: '22 Nov 2026, 10:41', messageCount: 42, size: '1.2 MB', current: true },
+            { id: 's2', title: 'Old work', date: '21 Nov 2026, 09:00', messageCount: 7, size: '20 KB', current: false },
+          ],
+          snapshots: [{ id: 'snap1', kind: 'compaction', label: 'Compaction', date: '22 Nov 2026, 10:30', messageCount: 40 }],
+          canUndoCompaction: true,
+        },
+      });
+      const history = page.locator('[data-testid=history]');
+      assert.match(await history.innerText(), /Parser fixes \(current\)\s+22 Nov 2026, 10:41 · 42 messages · 1\.2 MB/);
+      await page.getByRole('button', { name: 'Open session Old work' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'session/open', id: 's2' });
+      await page.getByRole('button', { name: 'Rename session Old work' }).click();
+      const title = page.getByRole('textbox', { name: 'New title for Old work' });
+      await title.fill('Older work');
+      await title.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'session/rename', id: 's2', title: 'Older work' });
+      await page.getByRole('button', { name: 'Delete session Old work' }).click();
+      assert.notEqual((await lastSent(page))?.type, 'session/delete');
+      await page.getByRole('button', { name: 'Confirm deleting session Old work' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'session/delete', id: 's2' });
+      await page.getByRole('textbox', { name: 'Snapshot name' }).fill('before refactor');
+      await page.getByRole('button', { name: 'Save a snapshot of the current context' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'snapshot/save', name: 'before refactor' });
+      await page.getByRole('button', { name: /^Restore snapshot Compaction/ }).click();
+      assert.deepEqual(await lastSent(page), { type: 'snapshot/restore', id: 'snap1' });
+      await page.getByRole('button', { name: 'Undo the last compaction of this session' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'compaction/undo' });
+      await page.screenshot({ path: screenshotPath('panel-harness-history') });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('offers a first-run setup when no API key is set, with no dead ends', async () => {
+    const page = await browser.newPage({ viewport: { width: 420, height: 800 } });
+    try {
+      await loadPanel(page);
+      await post(page, sessionFixture(0, false).snapshot);
+      await page.locator('[data-testid=first-run]').waitFor();
+      assert.equal(await page.getByRole('textbox', { name: 'Message to Headroom' }).isDisabled(), true);
+      await page.getByRole('combobox', { name: 'Provider' }).selectOption('openai-compatible');
+      assert.deepEqual(await lastSent(page), { type: 'config/update', provider: 'openai-compatible' });
+      await page.getByRole('textbox', { name: 'Base URL' }).fill('http://localhost:11434/v1');
+      await page.getByRole('textbox', { name: 'Base URL' }).press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'config/update', baseUrl: 'http://localhost:11434/v1' });
+      await page.getByRole('button', { name: 'Set the API key' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'command/run', command: 'setApiKey' });
+      await page.screenshot({ path: screenshotPath('panel-harness-first-run') });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('follows the newest message after a long session loads, unless the user scrolled up', async () => {
+    const page = await freshPanel(120);
+    try {
+      const chat = page.locator('[data-testid=chat]');
+      const gap = () => chat.evaluate((e) => e.scrollHeight - e.scrollTop - e.clientHeight);
+      const settled = () => page.waitForFunction(() => {
+        const e = document.querySelector('[data-testid=chat]')!;
+        return e.scrollHeight - e.scrollTop - e.clientHeight < 40;
+      }, undefined, { timeout: 2_000 });
+      await settled();
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'assistant', id: 'new1', text: 'A new answer\n\n'.repeat(20), streaming: false } }] });
+      await page.locator('[data-id="new1"]').waitFor();
+      await page.waitForTimeout(300); // the new item renders lazily and grows after a frame or two
+      assert.ok((await gap()) < 40, `still at the bottom after a new message (gap ${await gap()})`);
+      await chat.evaluate((e) => {
+        e.scrollTop = 0;
+      });
+      await page.waitForTimeout(50);
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'user', id: 'new2', text: 'another' } }] });
+      await page.locator('[data-id="new2"]').waitFor({ state: 'attached' });
+      assert.equal(await chat.evaluate((e) => e.scrollTop), 0, 'the reading position is kept');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('restores the draft, scroll position and expanded cards after the webview is hidden and shown again', async () => {
+    const page = await freshPanel(60);
+    try {
+      await page.locator('[data-testid=chat]').evaluate((el) => {
+        el.scrollTop = 120;
+        el.dispatchEvent(new Event('scroll'));
+      });
+      await page.getByRole('textbox', { name: 'Message to Headroom' }).fill('half-written prompt');
+      await page.getByRole('textbox', { name: 'Message to Headroom' }).dispatchEvent('input');
+      await page.locator('[data-testid=tool-card] summary').first().click();
+      await page.waitForFunction(() => (window as unknown as Win).__state !== undefined);
+      await page.waitForTimeout(300);
+      const saved = await page.evaluate(() => (window as unknown as Win).__state);
+      // A new webview document, as VS Code creates when the view is shown again, with the saved state.
+      await loadPanelWithState(page, saved);
+      await post(page, sessionFixture(60).snapshot);
+      assert.equal(await page.getByRole('textbox', { name: 'Message to Headroom' }).inputValue(), 'half-written prompt');
+      assert.equal(await page.locator('[data-testid=chat]').evaluate((el) => el.scrollTop), 120);
+      assert.equal(await page.locator('[data-testid=tool-card][open]').count(), 1);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+async function loadPanelWithState(page: Page, state: unknown): Promise<void> {
+  await loadPanel(page, state);
+}

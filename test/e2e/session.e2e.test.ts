@@ -1,0 +1,200 @@
+/// <reference lib="dom" />
+/**
+ * A scripted session end to end: real VS Code (code-server) with the packaged extension, the panel in
+ * Chromium, and the fake provider (test/fixtures/fake-provider) answering as an OpenAI-compatible
+ * server. Everything the panel shows here comes from the real host, loop, tools and store.
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { startFakeProvider, type FakeProvider, type FakeStep } from '../fixtures/fake-provider';
+import { e2e } from './setup';
+import { openHeadroomView, openWorkbench, screenshotPath } from './workbench';
+
+let fake: FakeProvider;
+let page: Page;
+let frame: Frame;
+let problems: string[];
+
+/** The meter's "used" figure in tokens, parsed from "83.2k / 128k (65 %)"; 0 before any request. */
+async function meterUsed(): Promise<number> {
+  const text = await frame.locator('[data-testid=meter-label]').innerText();
+  const m = /^([\d.]+)(k|M)? \//.exec(text);
+  if (!m) return 0;
+  return Number(m[1]) * (m[2] === 'k' ? 1_000 : m[2] === 'M' ? 1_000_000 : 1);
+}
+
+/** Every meter label the panel showed since the last call (a MutationObserver inside the webview). */
+async function meterHistory(): Promise<string[]> {
+  return frame.evaluate(() => {
+    const w = window as unknown as { __labels?: string[] };
+    const out = w.__labels ?? [];
+    w.__labels = [];
+    return out;
+  });
+}
+
+async function send(text: string): Promise<void> {
+  const box = frame.getByRole('textbox', { name: 'Message to Headroom' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/**
+ * Sends `prompt` with the provider scripted to answer `steps`, and waits until the provider got all
+ * its requests, the last answer is on screen, and the panel is idle again.
+ */
+async function turn(prompt: string, steps: FakeStep[], lastText: string): Promise<void> {
+  const target = fake.requests.length + steps.length;
+  fake.script.push(...steps);
+  await send(prompt);
+  const deadline = Date.now() + 60_000;
+  while (fake.requests.length < target) {
+    if (Date.now() > deadline) throw new Error(`the provider got ${fake.requests.length} of ${target} requests`);
+    await page.waitForTimeout(100);
+  }
+  await frame.locator('.hr-assistant', { hasText: lastText }).first().waitFor({ timeout: 30_000 });
+  await frame.locator('[data-testid=stop]').waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/** Resolves when the meter shows less than `tokens` used. */
+async function meterBelow(tokens: number): Promise<void> {
+  await frame.waitForFunction((b) => {
+    const t = document.querySelector('[data-testid=meter-label]')?.textContent ?? '';
+    const m = /^([\d.]+)(k)? \//.exec(t);
+    return m !== null && Number(m[1]) * (m[2] ? 1000 : 1) < b;
+  }, tokens, { timeout: 30_000 });
+}
+
+describe('a scripted session in a real VS Code with the fake provider', function () {
+  this.timeout(180_000);
+
+  before(async () => {
+    // Events 40 ms apart: slower than the panel's 33 ms batching, so each meter update is visible.
+    fake = await startFakeProvider({ eventDelayMs: 40 });
+    const ws = e2e().workspace;
+    writeFileSync(join(ws, 'medium.txt'), Array.from({ length: 80 }, (_, i) => `entry ${i}: a medium sized line of text`).join('\n'));
+    writeFileSync(join(ws, 'big.txt'), Array.from({ length: 300 }, (_, i) => `line ${String(i).padStart(4, '0')} of big.txt ${'.'.repeat(30)}`).join('\n'));
+    const opened = await openWorkbench('Default Dark Modern', {
+      'headroom.provider': 'openai-compatible',
+      'headroom.baseUrl': fake.openaiBaseUrl,
+      'headroom.model': 'fake-model',
+      'headroom.models': { 'fake-model': { contextWindow: 32_000, maxOutput: 4_000 } },
+    });
+    page = opened.page;
+    problems = opened.webviewProblems;
+    frame = await openHeadroomView(page);
+    await frame.getByRole('textbox', { name: 'Message to Headroom' }).waitFor();
+    await frame.evaluate(() => {
+      const w = window as unknown as { __labels: string[] };
+      w.__labels = [];
+      const top = document.querySelector('.hr-top')!;
+      new MutationObserver(() => {
+        const t = document.querySelector('[data-testid=meter-label]')?.textContent ?? '';
+        if (w.__labels.at(-1) !== t) w.__labels.push(t);
+      }).observe(top, { childList: true, subtree: true });
+    });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await page?.screenshot({ path: screenshotPath(`failure-session-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`) }).catch(() => {});
+  });
+
+  after(async () => {
+    await page?.close().catch(() => {});
+    await fake?.close();
+  });
+
+  it('streams a turn with a tool call, and the meter moves after the messages and the tool result', async () => {
+    await turn(
+      'What does medium.txt say?',
+      [
+        { text: `Let me read it. ${'I will look at the whole file first. '.repeat(40)}`, toolCalls: [{ id: 'call_r1', name: 'read_file', arguments: { path: 'medium.txt' } }] },
+        { text: `It lists **${'numbered lines'}**:\n\n\`\`\`ts\nexport const greeting = "hello";\n\`\`\`\n\n${'The file is a plain list of numbered lines. '.repeat(40)}` },
+      ],
+      'It lists',
+    );
+    assert.equal(await frame.locator('.hr-assistant strong', { hasText: 'numbered lines' }).count(), 1);
+    assert.equal(await frame.locator('.hr-assistant pre code', { hasText: 'export const greeting' }).count(), 1);
+    const card = frame.locator('[data-testid=tool-card]', { hasText: 'read_file' });
+    assert.match((await card.locator('summary').textContent()) ?? '', /read_file\s*medium\.txt\s*done/);
+    const labels = (await meterHistory()).filter((l) => / \/ /.test(l));
+    assert.ok(new Set(labels).size >= 3, `the meter moved during the turn: ${JSON.stringify(labels)}`);
+  });
+
+  it('offloads a big tool result and opens it in an editor', async () => {
+    await turn('Read big.txt', [{ toolCalls: [{ id: 'call_big', name: 'read_file', arguments: { path: 'big.txt' } }] }, { text: 'That file is big.' }], 'That file is big.');
+    const card = frame.locator('[data-testid=tool-card]', { hasText: 'big.txt' });
+    await card.locator('summary').click();
+    await card.getByRole('button', { name: /Open the full result of read_file/ }).click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'line 0000 of big.txt' }).first().waitFor({ timeout: 20_000 });
+    assert.ok(await page.locator('.tabs-container .tab', { hasText: '.txt' }).count());
+  });
+
+  it('asks before writing a file, and approving writes it', async () => {
+    const target = join(e2e().workspace, 'created.ts');
+    fake.script.push({ toolCalls: [{ id: 'call_w1', name: 'write_file', arguments: { path: 'created.ts', content: 'export const created = true;\n' } }] }, { text: 'Created it.' });
+    await send('Create created.ts');
+    const approval = frame.locator('[data-testid=approval]');
+    await approval.waitFor({ timeout: 30_000 });
+    assert.match((await approval.textContent()) ?? '', /Create\s*created\.ts\s*\+1 −0 lines/);
+    assert.equal(existsSync(target), false);
+    await frame.getByRole('button', { name: 'Approve the edit' }).click();
+    await frame.locator('.hr-assistant', { hasText: 'Created it.' }).waitFor({ timeout: 30_000 });
+    assert.equal(readFileSync(target, 'utf8'), 'export const created = true;\n');
+    await frame.locator('[data-testid=approval]', { hasText: 'Approved.' }).waitFor();
+    await frame.locator('[data-testid=stop]').waitFor({ state: 'hidden', timeout: 30_000 });
+  });
+
+  it('compacts with the Compact button, and /compact compacts too', async () => {
+    const long = (label: string): FakeStep => ({ text: `${label}: ${'words '.repeat(1_500)}`, chunkChars: 8_000 });
+    for (let i = 0; i < 5; i++) await turn(`Question ${i}: ${'context '.repeat(300)}`, [long(`Answer ${i}`)], `Answer ${i}:`);
+    const before = await meterUsed();
+    await frame.getByRole('button', { name: 'Compact the context now' }).click();
+    await meterBelow(before);
+    for (let i = 0; i < 5; i++) await turn(`Again ${i}: ${'context '.repeat(300)}`, [long(`More ${i}`)], `More ${i}:`);
+    const beforeSlash = await meterUsed();
+    await send('/compact keep the greeting');
+    await meterBelow(beforeSlash);
+    await page.screenshot({ path: screenshotPath('session-after-compact') });
+  });
+
+  it('crossing the compact threshold compacts during a turn and shows what it freed', async () => {
+    const long = (label: string): FakeStep => ({ text: `${label}: ${'words '.repeat(2_500)}`, chunkChars: 8_000 });
+    // Earlier tests compacted by hand (those cards say "Compacted:"); this one waits for the automatic one.
+    const automatic = frame.locator('[data-testid=compaction]', { hasText: 'Compacted automatically' });
+    for (let i = 0; i < 12 && (await automatic.count()) === 0; i++) {
+      await turn(`Round ${i}: ${'context '.repeat(500)}`, [long(`Reply ${i}`)], `Reply ${i}:`);
+    }
+    const item = automatic.first();
+    await item.waitFor({ timeout: 5_000 });
+    assert.match((await item.textContent()) ?? '', /Compacted automatically: [\d.]+k → [\d.]+k tokens, freed [\d.]+k/);
+    assert.match(await frame.locator('[data-testid=meter-freed]').innerText(), /^freed [\d.]+k$/);
+    await page.screenshot({ path: screenshotPath('session-auto-compaction') });
+  });
+
+  it('saves and restores a snapshot from the history view', async () => {
+    await frame.getByRole('button', { name: 'Session history and snapshots' }).click();
+    const history = frame.locator('[data-testid=history]');
+    await frame.getByRole('textbox', { name: 'Snapshot name' }).fill('e2e snapshot');
+    await frame.getByRole('button', { name: 'Save a snapshot of the current context' }).click();
+    const restore = history.getByRole('button', { name: /^Restore snapshot e2e snapshot/ });
+    await restore.waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: screenshotPath('session-history') });
+    await restore.click();
+    await frame.getByRole('button', { name: 'Back to the chat' }).click();
+    await frame.locator('.hr-user').first().waitFor({ timeout: 20_000 });
+  });
+
+  it('clears the context: the meter drops back', async () => {
+    if (await frame.getByRole('button', { name: 'Back to the chat' }).count()) await frame.getByRole('button', { name: 'Back to the chat' }).click();
+    const before = await meterUsed();
+    await frame.getByRole('button', { name: /^Clear the context/ }).click();
+    await frame.locator('.hr-empty').waitFor({ timeout: 20_000 });
+    await meterBelow(before);
+    const after = await meterUsed();
+    assert.ok(after < before / 2, `Clear reset the meter: ${before} → ${after}`);
+    assert.deepEqual(problems, [], 'no console errors or CSP violations in the webview');
+  });
+});

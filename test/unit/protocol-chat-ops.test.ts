@@ -1,0 +1,48 @@
+import * as assert from 'node:assert/strict';
+import { Transcript } from '../../src/protocol/chat-ops';
+
+describe('protocol: transcript ops apply the same way on both sides', () => {
+  it('appends, streams text into an item, and updates it in place', () => {
+    const t = new Transcript();
+    t.apply({ op: 'append', item: { kind: 'user', id: 'u1', text: 'hi' } });
+    t.apply({ op: 'append', item: { kind: 'assistant', id: 'a1', text: '', streaming: true } });
+    t.apply({ op: 'delta', id: 'a1', field: 'text', text: 'Hel' });
+    t.apply({ op: 'delta', id: 'a1', field: 'text', text: 'lo' });
+    t.apply({ op: 'delta', id: 'a1', field: 'reasoning', text: 'think' });
+    assert.deepEqual(t.get('a1'), { kind: 'assistant', id: 'a1', text: 'Hello', reasoning: 'think', streaming: true });
+    t.apply({ op: 'update', item: { kind: 'assistant', id: 'a1', text: 'Hello!', streaming: false } });
+    assert.deepEqual(t.items.map((i) => i.id), ['u1', 'a1']);
+    assert.deepEqual(t.get('a1'), { kind: 'assistant', id: 'a1', text: 'Hello!', streaming: false });
+  });
+
+  it('ignores ops for unknown ids and deltas to fields an item does not have', () => {
+    const t = new Transcript([{ kind: 'tool', id: 'c1', name: 'read_file', summary: '', args: '', status: 'running', output: '' }]);
+    assert.equal(t.apply({ op: 'delta', id: 'nope', field: 'text', text: 'x' }), undefined);
+    assert.equal(t.apply({ op: 'update', item: { kind: 'user', id: 'nope', text: 'x' } }), undefined);
+    assert.equal(t.apply({ op: 'delta', id: 'c1', field: 'text', text: 'x' }), undefined);
+    assert.equal(t.apply({ op: 'delta', id: 'c1', field: 'output', text: 'line\n' }), 'c1');
+    assert.equal(t.items.length, 1);
+    assert.equal((t.get('c1') as { output: string }).output, 'line\n');
+  });
+
+  it('removes an item and keeps the index right for the items after it', () => {
+    const t = new Transcript([
+      { kind: 'user', id: 'u1', text: '1' },
+      { kind: 'user', id: 'u2', text: '2' },
+      { kind: 'user', id: 'u3', text: '3' },
+    ]);
+    t.apply({ op: 'remove', id: 'u2' });
+    t.apply({ op: 'delta', id: 'u3', field: 'text', text: '!' });
+    assert.deepEqual(t.items.map((i) => (i as { text: string }).text), ['1', '3!']);
+    t.reset([]);
+    assert.equal(t.items.length, 0);
+    assert.equal(t.get('u1'), undefined);
+  });
+
+  it('treats an append of a known id as a replacement (a re-sent item never duplicates)', () => {
+    const t = new Transcript();
+    t.apply({ op: 'append', item: { kind: 'user', id: 'u1', text: 'a' } });
+    t.apply({ op: 'append', item: { kind: 'user', id: 'u1', text: 'b' } });
+    assert.deepEqual(t.items, [{ kind: 'user', id: 'u1', text: 'b' }]);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The conversation: a keyed list of item elements. A reset builds everything in one fragment; an
+ * update touches only the items whose ids changed (a streaming answer re-renders itself only).
+ * Follows the bottom while the user has not scrolled up.
+ */
+import type { Transcript } from '../src/protocol/chat-ops';
+import { h } from './dom';
+import { ItemContext, renderItem, retryText } from './item-views';
+
+export class ChatView {
+  readonly element = h('div', { class: 'hr-chat', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0', 'data-testid': 'chat' });
+  private readonly elements = new Map<string, HTMLElement>();
+  private readonly empty = h(
+    'div',
+    { class: 'hr-empty' },
+    h('p', {}, 'Ask Headroom to read, search, edit or run things in this workspace.'),
+    h('p', { class: 'hr-muted' }, 'The meter above shows what fills the context window. Type / for commands: /compact [focus], /clear, /new, /history.'),
+  );
+  private countdown: ReturnType<typeof setInterval> | undefined;
+  /**
+   * Follow the newest item. Set from the user's scrolling, not measured at update time: items render
+   * lazily (content-visibility), so heights change under a list that has not scrolled.
+   */
+  private stick = true;
+  /** Where the list last scrolled itself to. */
+  private autoTop = 0;
+  private autoHeight = 0;
+
+  constructor(
+    private readonly transcript: Transcript,
+    private readonly ctx: ItemContext,
+  ) {
+    this.element.addEventListener('scroll', () => {
+      // Scrolling up from where we last put the list is the user's; reaching the end re-attaches.
+      // (A scrollTop clamped because lazily rendered items shrank is not the user: the height changed.)
+      if (this.element.scrollTop < this.autoTop - 2 && this.element.scrollHeight === this.autoHeight) this.stick = false;
+      else if (this.atBottom()) this.stick = true;
+    });
+  }
+
+  /** Rebuilds every item (a snapshot arrived); scrolls to `scrollTop`, or to the bottom when null. */
+  reset(scrollTop: number | null = null): void {
+    this.elements.clear();
+    const frag = document.createDocumentFragment();
+    for (const item of this.transcript.items) {
+      const el = renderItem(item, this.ctx);
+      this.elements.set(item.id, el);
+      frag.append(el);
+    }
+    this.element.replaceChildren(this.transcript.items.length ? frag : this.empty);
+    this.stick = scrollTop === null;
+    if (scrollTop !== null) this.element.scrollTop = scrollTop;
+    else this.toBottom();
+    if (scrollTop !== null) [this.autoTop, this.autoHeight] = [this.element.scrollTop, this.element.scrollHeight];
+    this.syncCountdown();
+  }
+
+  /** Re-renders the items with these ids (added, changed or removed). */
+  update(ids: Iterable<string>): void {
+    if (this.empty.isConnected) this.empty.remove();
+    for (const id of ids) {
+      const item = this.transcript.get(id);
+      const old = this.elements.get(id);
+      if (!item) {
+        old?.remove();
+        this.elements.delete(id);
+        continue;
+      }
+      const el = renderItem(item, this.ctx);
+      this.elements.set(id, el);
+      if (old) old.replaceWith(el);
+      else this.insert(id, el);
+    }
+    if (!this.transcript.items.length) this.element.replaceChildren(this.empty);
+    if (this.stick) this.toBottom();
+    this.syncCountdown();
+  }
+
+  private insert(id: string, el: HTMLElement): void {
+    const items = this.transcript.items;
+    const at = items.findIndex((i) => i.id === id);
+    for (let j = at + 1; j > 0 && j < items.length; j++) {
+      const next = this.elements.get(items[j].id);
+      if (next?.isConnected) {
+        next.before(el);
+        return;
+      }
+    }
+    this.element.append(el);
+  }
+
+  /**
+   * Scrolls to the end, then again each frame while lazily rendered items near the end grow to their
+   * real heights (they get them only after the frame's rAF callbacks, so it waits for three quiet frames).
+   */
+  private toBottom(frames = 20, quiet = 0): void {
+    const e = this.element;
+    const height = e.scrollHeight;
+    e.scrollTop = height;
+    this.autoTop = e.scrollTop;
+    this.autoHeight = e.scrollHeight;
+    if (frames <= 0 || quiet >= 3) return;
+    requestAnimationFrame(() => {
+      if (!this.stick) return;
+      const still = e.scrollHeight === height && e.scrollHeight - e.scrollTop - e.clientHeight <= 1;
+      this.toBottom(frames - 1, still ? quiet + 1 : 0);
+    });
+  }
+
+  private atBottom(): boolean {
+    const e = this.element;
+    return e.scrollHeight - e.scrollTop - e.clientHeight < 40;
+  }
+
+  /** Ticks the retry countdowns once a second while any is shown. */
+  private syncCountdown(): void {
+    const any = () => this.element.querySelector('[data-retry-at]') !== null;
+    if (this.countdown === undefined && any()) {
+      this.countdown = setInterval(() => {
+        const spans = this.element.querySelectorAll<HTMLElement>('[data-retry-at]');
+        if (!spans.length) {
+          clearInterval(this.countdown);
+          this.countdown = undefined;
+          return;
+        }
+        for (const s of spans) s.textContent = retryText(Number(s.dataset.retryAt), Number(s.dataset.attempt));
+      }, 1000);
+    }
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The prompt box: Enter sends, Shift+Enter adds a line, `/` offers the slash commands (↑/↓ to pick,
+ * Tab or Enter to take, Escape to close). A Stop button replaces Send while a turn runs.
+ */
+import { h } from './dom';
+import { ComposerIntent, completeSlash, parseComposer, SlashCommand } from './slash';
+
+export interface ComposerOptions {
+  draft: string;
+  onDraft(text: string): void;
+  /** Returns false when the intent could not be carried out (the text then stays). */
+  onIntent(intent: ComposerIntent): boolean;
+  onStop(): void;
+}
+
+export class Composer {
+  readonly element: HTMLElement;
+  private readonly input: HTMLTextAreaElement;
+  private readonly list = h('ul', { class: 'hr-completions', role: 'listbox', id: 'hr-completions', 'aria-label': 'Slash commands', hidden: true });
+  private readonly send: HTMLButtonElement;
+  private readonly stop: HTMLButtonElement;
+  private options: SlashCommand[] = [];
+  private selected = 0;
+
+  constructor(private readonly o: ComposerOptions) {
+    this.input = h('textarea', {
+      class: 'hr-input',
+      rows: '3',
+      placeholder: 'Ask Headroom…  (Enter to send, Shift+Enter for a new line, / for commands)',
+      'aria-label': 'Message to Headroom',
+      'aria-autocomplete': 'list',
+      'aria-controls': 'hr-completions',
+      'data-testid': 'composer',
+    });
+    this.input.value = o.draft;
+    this.send = h('button', { class: 'hr-send', 'aria-label': 'Send the message', 'data-testid': 'send' }, 'Send');
+    this.stop = h('button', { class: 'hr-stop', 'aria-label': 'Stop the running turn', 'data-testid': 'stop', hidden: true }, 'Stop');
+    this.element = h('footer', { class: 'hr-composer' }, this.list, this.input, h('div', { class: 'hr-composer-actions' }, this.stop, this.send));
+    this.input.addEventListener('input', () => {
+      this.o.onDraft(this.input.value);
+      this.refreshCompletions();
+    });
+    this.input.addEventListener('keydown', (e) => this.onKey(e));
+    this.send.addEventListener('click', () => this.submit());
+    this.stop.addEventListener('click', () => this.o.onStop());
+  }
+
+  setRunning(running: boolean): void {
+    this.stop.hidden = !running;
+    this.send.disabled = running;
+    this.send.title = running ? 'Wait for the turn to finish, or press Stop' : '';
+  }
+
+  setEnabled(enabled: boolean, reason = ''): void {
+    this.input.disabled = !enabled;
+    this.send.disabled = !enabled;
+    this.input.placeholder = enabled ? 'Ask Headroom…  (Enter to send, Shift+Enter for a new line, / for commands)' : reason;
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.isComposing) return;
+    const open = !this.list.hidden;
+    if (open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      e.preventDefault();
+      this.selected = (this.selected + (e.key === 'ArrowDown' ? 1 : -1) + this.options.length) % this.options.length;
+      this.paintCompletions();
+    } else if (open && (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey))) {
+      e.preventDefault();
+      this.take(this.options[this.selected]);
+    } else if (open && e.key === 'Escape') {
+      e.preventDefault();
+      this.closeCompletions();
+    } else if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      this.submit();
+    }
+  }
+
+  private submit(): void {
+    if (this.send.disabled) return;
+    const intent = parseComposer(this.input.value);
+    if (intent.kind === 'empty') return;
+    if (!this.o.onIntent(intent)) return;
+    this.input.value = '';
+    this.o.onDraft('');
+    this.closeCompletions();
+  }
+
+  private take(c: SlashCommand | undefined): void {
+    if (!c) return;
+    this.input.value = c.args ? `${c.name} ` : c.name;
+    this.o.onDraft(this.input.value);
+    this.closeCompletions();
+    this.input.focus();
+  }
+
+  private refreshCompletions(): void {
+    this.options = completeSlash(this.input.value);
+    this.selected = 0;
+    if (!this.options.length || (this.options.length === 1 && this.options[0].name === this.input.value.trim() && !this.options[0].args)) {
+      this.closeCompletions();
+      return;
+    }
+    this.list.hidden = false;
+    this.input.setAttribute('aria-expanded', 'true');
+    this.paintCompletions();
+  }
+
+  private paintCompletions(): void {
+    this.list.replaceChildren(
+      ...this.options.map((c, i) => {
+        const li = h(
+          'li',
+          { role: 'option', id: `hr-opt-${i}`, 'aria-selected': i === this.selected ? 'true' : 'false', class: i === this.selected ? 'hr-selected' : undefined },
+          h('span', { class: 'hr-cmd' }, c.name, c.args ? ` ${c.args}` : ''),
+          h('span', { class: 'hr-muted' }, c.description),
+        );
+        li.addEventListener('mousedown', (e) => {
+          e.preventDefault();
+          this.take(c);
+        });
+        return li;
+      }),
+    );
+    this.input.setAttribute('aria-activedescendant', `hr-opt-${this.selected}`);
+  }
+
+  private closeCompletions(): void {
+    this.options = [];
+    this.list.hidden = true;
+    this.list.replaceChildren();
+    this.input.setAttribute('aria-expanded', 'false');
+    this.input.removeAttribute('aria-activedescendant');
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * One element per chat item: user and assistant messages (sanitized markdown), collapsible tool
+ * cards, approval cards, notices with a retry countdown, compaction results. Text is never parsed
+ * as HTML except through the markdown sanitizer.
+ */
+import { formatDuration } from '../src/protocol/format';
+import type { ChatItem, ChatItemOf } from '../src/protocol/messages';
+import { h } from './dom';
+import { renderMarkdown } from './markdown';
+import { send } from './vscode-api';
+
+export interface ItemContext {
+  expanded: ReadonlySet<string>;
+  onToggle(id: string, open: boolean): void;
+}
+
+const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContext) => HTMLElement } = {
+  user: (item) => h('article', { class: 'hr-msg hr-user', 'aria-label': 'You' }, h('div', { class: 'hr-user-text' }, item.text)),
+  assistant: (item) => {
+    const body = h('div', { class: 'hr-md' }, renderMarkdown(item.text));
+    return h(
+      'article',
+      { class: 'hr-msg hr-assistant', 'aria-label': 'Headroom', 'aria-busy': item.streaming ? 'true' : undefined },
+      item.reasoning ? h('details', { class: 'hr-reasoning' }, h('summary', {}, 'Reasoning'), h('div', { class: 'hr-pre' }, item.reasoning)) : null,
+      body,
+      item.streaming && !item.text ? h('span', { class: 'hr-muted hr-typing' }, 'Thinking…') : null,
+      item.stopNote ? h('p', { class: 'hr-stop-note' }, item.stopNote) : null,
+    );
+  },
+  tool: (item, ctx) => {
+    const details = h(
+      'details',
+      { class: `hr-tool hr-tool-${item.status}`, open: ctx.expanded.has(item.id), 'data-testid': 'tool-card' },
+      h(
+        'summary',
+        { 'aria-label': `Tool ${item.name} ${item.summary}: ${STATUS_TEXT[item.status]}` },
+        h('span', { class: 'hr-tool-status', 'aria-hidden': 'true' }, STATUS_ICON[item.status]),
+        h('span', { class: 'hr-tool-name' }, item.name),
+        item.summary ? h('span', { class: 'hr-tool-summary' }, item.summary) : null,
+        h('span', { class: 'hr-tool-meta' }, STATUS_TEXT[item.status], item.durationMs !== undefined ? ` · ${formatDuration(item.durationMs)}` : ''),
+      ),
+      item.args ? h('div', { class: 'hr-tool-section' }, h('div', { class: 'hr-label' }, 'Arguments'), h('pre', { class: 'hr-pre' }, item.args)) : null,
+      item.output ? h('div', { class: 'hr-tool-section' }, h('div', { class: 'hr-label' }, item.status === 'running' ? 'Output' : 'Result'), h('pre', { class: 'hr-pre' }, item.output)) : null,
+      item.refId ? action('Open full result', `Open the full result of ${item.name} in an editor`, () => send({ type: 'result/open', refId: item.refId! }), 'hr-link') : null,
+    );
+    details.addEventListener('toggle', () => ctx.onToggle(item.id, details.open));
+    return details;
+  },
+  approval: (item) => {
+    const r = item.request;
+    const what =
+      r.kind === 'edit'
+        ? h('div', {}, h('strong', {}, r.isNew ? 'Create ' : 'Edit '), h('code', {}, r.path), h('span', { class: 'hr-muted' }, ` +${r.added} −${r.removed} lines`))
+        : h('div', {}, h('strong', {}, 'Run '), h('code', {}, r.command), h('span', { class: 'hr-muted' }, ` in ${r.cwd}`));
+    const pending = item.state === 'pending';
+    return h(
+      'section',
+      { class: `hr-approval hr-approval-${item.state}`, role: 'group', 'aria-label': `Approval for ${item.toolName}`, 'data-testid': 'approval' },
+      what,
+      pending
+        ? h(
+            'div',
+            { class: 'hr-actions' },
+            action('Approve', `Approve ${r.kind === 'edit' ? 'the edit' : 'the command'}`, () => send({ type: 'approval/respond', id: item.id, approved: true })),
+            action('Reject', `Reject ${r.kind === 'edit' ? 'the edit' : 'the command'}`, () => send({ type: 'approval/respond', id: item.id, approved: false }), 'hr-secondary'),
+            r.kind === 'edit' ? action('View diff', 'Show the proposed change in a diff editor', () => send({ type: 'approval/diff', id: item.id }), 'hr-secondary') : null,
+          )
+        : h('p', { class: 'hr-muted', role: 'status' }, APPROVAL_TEXT[item.state], item.note ? ` ${item.note}` : ''),
+    );
+  },
+  notice: (item) =>
+    h(
+      'div',
+      { class: `hr-notice hr-notice-${item.level}`, role: item.level === 'error' ? 'alert' : 'status', 'data-testid': 'notice' },
+      h('span', {}, item.text),
+      item.retryAt !== undefined ? h('span', { class: 'hr-retry', 'data-retry-at': String(item.retryAt), 'data-attempt': String(item.attempt ?? 1) }, retryText(item.retryAt, item.attempt)) : null,
+    ),
+  compaction: (item) => h('div', { class: 'hr-compaction', role: 'status', 'data-testid': 'compaction' }, item.text),
+};
+
+export function renderItem(item: ChatItem, ctx: ItemContext): HTMLElement {
+  const el = (builders[item.kind] as (i: ChatItem, c: ItemContext) => HTMLElement)(item, ctx);
+  el.dataset.id = item.id;
+  el.classList.add('hr-item');
+  return el;
+}
+
+/** " Retrying in 4 s (attempt 2)…" — refreshed every second by the chat view. */
+export function retryText(retryAt: number, attempt = 1, now = Date.now()): string {
+  const s = Math.ceil((retryAt - now) / 1000);
+  return s > 0 ? ` Retrying in ${s} s (attempt ${attempt})…` : ` Retrying now (attempt ${attempt})…`;
+}
+
+const STATUS_TEXT: Record<ChatItemOf<'tool'>['status'], string> = {
+  preparing: 'preparing',
+  running: 'running',
+  done: 'done',
+  error: 'failed',
+  cancelled: 'cancelled',
+};
+const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = { preparing: '…', running: '⟳', done: '✓', error: '✕', cancelled: '–' };
+const APPROVAL_TEXT: Record<ChatItemOf<'approval'>['state'], string> = { pending: '', approved: 'Approved.', rejected: 'Rejected.', cancelled: 'Cancelled.' };
+
+function action(text: string, label: string, onClick: () => void, cls?: string): HTMLButtonElement {
+  const b = h('button', { class: cls, 'aria-label': label }, text);
+  b.addEventListener('click', onClick);
+  return b;
+}
