@@ -15,6 +15,8 @@ import { ApprovalBroker } from './approvals';
 import { ResultDocuments } from './result-documents';
 import { vscodeSecretStore } from './secret-store';
 import { SessionHost } from './session-host';
+import { ContextStatusBar } from './status-bar';
+import { readContextSettings } from '../config/context-settings';
 
 export interface Host extends vscode.Disposable {
   readonly panel: ChatViewProvider;
@@ -48,10 +50,15 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   const results = new ResultDocuments((refId) => session.readResult(refId));
   disposables.push(results);
 
+  const statusBar = new ContextStatusBar();
+  disposables.push(statusBar);
+  const showUsage = (usage: ReturnType<SessionHost['measure']>) => statusBar.update(usage, readContextSettings().settings.thresholds);
+
   /** After anything that replaces the context view: the transcript, the meter and the history. */
   const reload = async () => {
     // The meter first: loadTranscript re-sends the whole panel, meter included.
     const usage = session.measure();
+    showUsage(usage);
     if (usage.budget) panel.pushBudget(usage.budget);
     await panel.loadTranscript(session.messages);
   };
@@ -89,6 +96,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       }
       // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
       const usage = session.measure();
+      showUsage(usage);
       if (usage.budget) panel.pushBudget(usage.budget);
       panel.showCompaction(report);
     },
@@ -136,7 +144,17 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     },
   });
   disposables.push(panel);
-  disposables.push(session.onDidEvent((e) => panel.pushEvent(e)));
+  disposables.push(
+    session.onDidEvent((e) => {
+      panel.pushEvent(e);
+      if (e.type === 'context_usage') showUsage(e.usage);
+    }),
+  );
+  // The status bar shows the stored session's figure as soon as the host is up.
+  void session.init().then(
+    () => showUsage(session.measure()),
+    (err) => log.error(`Could not open the session: ${errorMessage(err)}`),
+  );
   disposables.push(approvals.onDidRequest((p) => panel.showApproval(p.id, p.request)));
   disposables.push(approvals.onDidSettle((s) => panel.settleApproval(s.id, s.decision)));
   disposables.push(

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startFakeProvider, type FakeProvider, type FakeStep } from '../fixtures/fake-provider';
 import { e2e } from './setup';
-import { openHeadroomView, openWorkbench, screenshotPath } from './workbench';
+import { headroomFrame, openHeadroomView, openWorkbench, screenshotPath } from './workbench';
 
 let fake: FakeProvider;
 let page: Page;
@@ -121,6 +121,21 @@ describe('a scripted session in a real VS Code with the fake provider', function
     assert.match((await card.locator('summary').textContent()) ?? '', /read_file\s*medium\.txt\s*done/);
     const labels = (await meterHistory()).filter((l) => / \/ /.test(l));
     assert.ok(new Set(labels).size >= 3, `the meter moved during the turn: ${JSON.stringify(labels)}`);
+  });
+
+  it('shows the context percentage in the status bar, matching the meter, and opens the panel from it', async () => {
+    const item = page.locator('.statusbar-item[aria-label^="Headroom context"]');
+    await item.waitFor({ timeout: 20_000 });
+    const label = (await item.getAttribute('aria-label')) ?? '';
+    const pct = Number(/(\d+) percent used/.exec(label)?.[1]);
+    assert.ok(pct > 0 && pct < 100, `a percentage after a turn (${label})`);
+    assert.match(await item.innerText(), new RegExp(`${pct} %`));
+    await page.keyboard.press('Control+Shift+E');
+    await item.click();
+    // Hiding the view disposed its webview; the reopened panel is a new frame, restored from the host.
+    frame = await headroomFrame(page);
+    await frame.locator('[data-testid=meter-label]').waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await frame.locator('.hr-assistant', { hasText: 'It lists' }).count(), 1, 'the transcript came back');
   });
 
   it('offloads a big tool result and opens it in an editor', async () => {
