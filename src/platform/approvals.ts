@@ -64,6 +64,7 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
     if (!p) return false;
     this.pending.delete(id);
     this.proposed.delete(id);
+    void this.closeDiff(id);
     this.log.info(`approval ${id} (${p.request.kind} ${p.request.kind === 'edit' ? p.request.path : p.request.command}): ${decision.approved ? 'approved' : 'rejected'}`);
     p.resolve(decision);
     this._onDidSettle.fire({ id, decision });
@@ -83,6 +84,14 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
         : vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file('/'), r.path);
     const title = vscode.l10n.t('{0} ↔ proposed by Headroom', r.path);
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+  }
+
+  /** Closes the diff tab of a decided edit (the file itself now shows the outcome). */
+  private async closeDiff(id: string): Promise<void> {
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSED_SCHEME && t.input.modified.query === id);
+    if (tabs.length) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
   }
 
   private async present(id: string, request: ApprovalRequest): Promise<void> {

@@ -53,6 +53,8 @@ describe('agent turn with an approved edit, in a real VS Code', () => {
     assert.equal(host.approvals.respond(pending.id, { approved: true }), true);
     await turn;
     assert.equal(fs.readFileSync(file, 'utf8'), 'hello headroom\n');
+    for (let i = 0; i < 40 && diffOpen(); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!diffOpen(), 'the diff tab closes once the edit is decided');
 
     const second = server.requests.at(-1)!;
     const messages = second.body.messages as Array<{ role: string; content: unknown }>;
