@@ -39,17 +39,29 @@ export function pageBuffer(content: Uint8Array, options: ResultPageOptions, tool
 
 function grepPage(content: Uint8Array, grep: string, offset: number, limit: number, toolName?: string): ResultPage {
   const re = searchRegex(grep, false);
+  // One global scan finds candidate lines (a per-line match is always also a match of the whole text,
+  // so no matching line is skipped); each candidate line is then re-checked on its own, which keeps
+  // per-line semantics. Far cheaper on a 10 MB result than testing every line.
+  const scan = new RegExp(re.source, re.flags.replace(/[gmy]/g, '') + 'gm');
   const text = Buffer.from(content.buffer, content.byteOffset, content.length).toString('utf8');
   const out: string[] = [];
   let bytes = 0;
   let matchIndex = 0;
   let nextOffset: number | undefined;
-  let lineNo = 0;
+  let lineNo = 1;
+  let counted = 0; // text position up to which newlines are counted into lineNo
   let pos = 0;
   while (pos <= text.length) {
-    const nl = text.indexOf('\n', pos);
-    const line = text.slice(pos, nl < 0 ? text.length : nl);
-    lineNo++;
+    scan.lastIndex = pos;
+    const m = scan.exec(text);
+    if (!m) break;
+    // (lastIndexOf clamps a negative start to 0, which would look at the first character.)
+    const lineStart = m.index === 0 ? 0 : text.lastIndexOf('\n', m.index - 1) + 1;
+    const nl = text.indexOf('\n', m.index);
+    const lineEnd = nl < 0 ? text.length : nl;
+    for (let i = text.indexOf('\n', counted); i >= 0 && i < lineStart; i = text.indexOf('\n', i + 1)) lineNo++;
+    counted = lineStart;
+    const line = text.slice(lineStart, lineEnd);
     if (re.test(line)) {
       if (matchIndex >= offset && nextOffset === undefined) {
         const shown = line.length > MAX_GREP_LINE ? `${line.slice(0, MAX_GREP_LINE)}… [${line.length - MAX_GREP_LINE} more chars]` : line;
