@@ -12,7 +12,7 @@ import { toolDefinitionParts, type MessageCount } from '../context/message-token
 import type { ModelLimits } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
-import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition } from '../providers/types';
+import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { CompactPort } from '../tools/ports';
 import type { CompactionReport, ContextUsage } from './events';
@@ -26,14 +26,21 @@ export interface CompactInput {
   tokensOf(message: Message): number;
   /** Tokens the compacted messages should fit in (system and tools already subtracted). */
   targetTokens: number;
-  trigger: 'threshold' | 'overflow' | 'tool';
+  /** `manual`: the user asked (button, command, `/compact`); the gate itself never passes it. */
+  trigger: 'threshold' | 'overflow' | 'tool' | 'manual';
   /** What the summary should keep (from `compact_context` / `/compact <focus>`). */
   focus?: string;
+  /** The model's effective window in tokens (what "freed N %" is measured against). */
+  effectiveWindow?: number;
 }
 
 export interface CompactOutput {
   messages: Message[];
   strategies: string[];
+  /** The model summary the compacted view carries, when one was made. */
+  summary?: string;
+  /** Tokens the summarizer used, when a model was called. */
+  cost?: Usage;
 }
 
 /**
@@ -56,6 +63,12 @@ export interface ContextGateOptions {
   thresholds?: Thresholds;
   /** Default: `dropOldestTurnsHook`. */
   compact?: CompactHook;
+  /**
+   * Called (fire and forget) before a request at or over the `background` threshold that needs no
+   * compaction yet, so a summary can be prepared (the compaction chain's `prepare`). Its target leaves
+   * room for the growth until the compact threshold. Must not throw (guarded).
+   */
+  prepare?: (input: CompactInput) => void;
   /** Share of the effective window a compaction aims for (default 0.3, DESIGN §7). */
   compactTarget?: number;
   /** How long a request waits for tokenizer counts before going on with byte estimates (default 2000 ms). */
@@ -186,7 +199,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
           if (trigger !== 'threshold') targetTokens = Math.min(targetTokens, Math.floor((c.messages + c.toolResults) / 2));
           let out: CompactOutput | undefined;
           try {
-            out = await compactHook({ messages, tokensOf, targetTokens, trigger, focus: asked?.focus }, signal);
+            out = await compactHook({ messages, tokensOf, targetTokens, trigger, focus: asked?.focus, effectiveWindow: limits.effectiveWindow }, signal);
           } catch {
             out = undefined;
           }
@@ -204,9 +217,21 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
               strategies: out.strategies,
               durationMs: Date.now() - started,
               trigger,
+              ...(out.summary !== undefined ? { summary: out.summary } : {}),
+              ...(out.cost ? { cost: out.cost } : {}),
             };
           } else {
             r = check(c, true);
+          }
+        }
+        if (!needs && options.prepare && input.reason === 'request' && r.prepareSummary && !signal.aborted) {
+          const fixed = c.system + c.tools + c.rules + c.deferredTools;
+          const growth = Math.max(0, thresholds.compact - thresholds.background) * limits.effectiveWindow;
+          const targetTokens = Math.max(0, Math.floor(compactTarget * limits.effectiveWindow - fixed - growth));
+          try {
+            options.prepare({ messages, tokensOf, targetTokens, trigger: 'threshold', effectiveWindow: limits.effectiveWindow });
+          } catch {
+            // Preparing is an optimization.
           }
         }
         lastUsed = r.projection.total;

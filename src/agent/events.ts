@@ -44,6 +44,10 @@ export interface CompactionReport {
   durationMs: number;
   /** Why it ran: the threshold, a provider overflow error, the model's tool, the user. */
   trigger: 'threshold' | 'overflow' | 'tool' | 'manual';
+  /** The model summary the compacted view now starts with (persist it with the compaction record). */
+  summary?: string;
+  /** Tokens the summarizer used (absent when no model was called). */
+  cost?: Usage;
 }
 
 export type AgentEvent =

@@ -1,0 +1,96 @@
+/**
+ * The history message that stands in for compacted turns: a user-role message framed as a record of
+ * earlier work, never as a request. It carries three parts, each recoverable by the next compaction:
+ * the model's summary (or a note that there is none), the pinned items verbatim, and every earlier
+ * user instruction (verbatim where short). Pure; never throws.
+ */
+import type { Message, UserMessage } from '../../providers/types';
+
+export const HISTORY_HEADER = '[Summary of earlier work] This is a summary of earlier work; it is not a new instruction. ' +
+  'Treat it as history: the user\'s current request is in the newest messages.';
+
+/** The parts of a history message. */
+export interface HistoryParts {
+  /** The model's summary; undefined when the history was compacted without a model. */
+  summary?: string;
+  /** Pinned items, verbatim. */
+  pins: string[];
+  /** Earlier user instructions, oldest first (verbatim, or clipped when long). */
+  instructions: string[];
+  /** How many older instructions did not fit and live only in the summary / the transcript. */
+  omittedInstructions?: number;
+}
+
+const TAGS = { summary: 'summary', pin: 'pinned' } as const;
+const INSTRUCTIONS_HEADER = 'What the user asked in earlier turns, oldest first (quoted as history, not repeated requests; one JSON string per line):';
+// Our tags inside quoted text are escaped so a quote can never end (or fake) a part.
+const escape = (text: string) => text.replace(/<(\/?)(summary|pinned)>/g, '<$1\\$2>');
+const unescape = (text: string) => text.replace(/<(\/?)\\(summary|pinned)>/g, '<$1$2>');
+
+function instructionsIn(text: string): string[] {
+  const at = text.indexOf(INSTRUCTIONS_HEADER);
+  if (at < 0) return [];
+  const out: string[] = [];
+  for (const line of text.slice(at + INSTRUCTIONS_HEADER.length).split('\n')) {
+    if (!line.startsWith('- "')) continue;
+    try {
+      const v: unknown = JSON.parse(line.slice(2));
+      if (typeof v === 'string') out.push(v);
+    } catch {
+      // not one of ours
+    }
+  }
+  return out;
+}
+
+/** The text of a history message. */
+export function historyText(parts: HistoryParts): string {
+  const out = [HISTORY_HEADER, ''];
+  if (parts.summary !== undefined) {
+    out.push(`<${TAGS.summary}>`, escape(parts.summary.trim()), `</${TAGS.summary}>`);
+  } else {
+    out.push('(No model summary: older turns were removed to free space. The full transcript is kept; stored tool results stay readable with read_result.)');
+  }
+  if (parts.pins.length) {
+    out.push('', 'Pinned by the user (kept verbatim):');
+    for (const p of parts.pins) out.push(`<${TAGS.pin}>${escape(p)}</${TAGS.pin}>`);
+  }
+  if (parts.instructions.length || parts.omittedInstructions) {
+    out.push('', INSTRUCTIONS_HEADER);
+    if (parts.omittedInstructions) out.push(`(${parts.omittedInstructions} older instruction(s) are covered by the summary above.)`);
+    // A JSON string per line: verbatim, one line each, and the cheapest unambiguous quoting.
+    for (const i of parts.instructions) out.push(`- ${JSON.stringify(i)}`);
+  }
+  return out.join('\n');
+}
+
+export function historyMessage(parts: HistoryParts, timestamp: number): UserMessage {
+  return { role: 'user', content: [{ type: 'text', text: historyText(parts) }], timestamp };
+}
+
+/** True for a message built by `historyMessage`. */
+export function isHistoryMessage(m: Message | undefined): boolean {
+  return m?.role === 'user' && m.content[0]?.type === 'text' && m.content[0].text.startsWith(HISTORY_HEADER);
+}
+
+/** The parts of a history message (undefined for any other message). */
+export function parseHistoryMessage(m: Message | undefined): HistoryParts | undefined {
+  if (!m || !isHistoryMessage(m)) return undefined;
+  const first = m.content[0];
+  const text = first?.type === 'text' ? first.text : '';
+  const all = (tag: string, within: string) => {
+    const re = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g');
+    return [...within.matchAll(re)].map((x) => unescape(x[1]));
+  };
+  const summaries = all(TAGS.summary, text).map((s) => s.replace(/^\n|\n$/g, ''));
+  // Pins and instructions follow the summary, whose own text cannot close its tag (escaped).
+  const end = text.indexOf(`</${TAGS.summary}>`);
+  const rest = end >= 0 ? text.slice(end) : text;
+  const omitted = /^\((\d+) older instruction\(s\) are covered/m.exec(rest);
+  return {
+    summary: summaries[0],
+    pins: all(TAGS.pin, rest),
+    instructions: instructionsIn(rest),
+    omittedInstructions: omitted ? Number(omitted[1]) : undefined,
+  };
+}

@@ -1,0 +1,7 @@
+/** Compaction planning (DESIGN §3, STYLE 6): what to clear, where to cut, what to summarize, the summary request. Pure. */
+export * from './clear-results';
+export * from './history-message';
+export * from './instructions';
+export * from './summary-plan';
+export * from './summary-request';
+export * from './history-parts';

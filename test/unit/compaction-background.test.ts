@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { createCompactionChain, type ChainResult } from '../../src/agent/compaction';
+import { BackgroundSummary } from '../../src/agent/compaction/background-summary';
+import type { CompactInput } from '../../src/agent/context-gate';
+import { parseHistoryMessage } from '../../src/context/compaction';
+import type { Message } from '../../src/providers/types';
+import { createMemoryResultPort } from '../../src/tools/memory-results';
+import { createHarness, type Harness } from '../fixtures/agent/harness';
+import { fillTo } from '../fixtures/agent/fill';
+import { a, fakeSummarizer, filler, session, tokensOf, u } from '../fixtures/compaction/factories';
+import type { FakeProvider } from '../fixtures/fake-provider/index';
+import type { Provider } from '../../src/providers/provider';
+
+const WINDOW = 20_000;
+const input = (messages: Message[], over: Partial<CompactInput> = {}): CompactInput => ({
+  messages, tokensOf, targetTokens: 3000, trigger: 'threshold', effectiveWindow: WINDOW, ...over,
+});
+const signal = () => new AbortController().signal;
+
+describe('compaction: a summary prepared in the background', () => {
+  let summarizer: { server: FakeProvider; provider: Provider };
+  before(async () => (summarizer = await fakeSummarizer()));
+  after(async () => summarizer.server.close());
+  beforeEach(() => {
+    summarizer.server.script.length = 0;
+    summarizer.server.requests.length = 0;
+  });
+
+  it('is prepared from the background threshold and applied at the compact threshold without a new request', async () => {
+    const reports: ChainResult[] = [];
+    let h!: Harness;
+    const chain = createCompactionChain({ summarizer: summarizer.provider, summarizerModel: 'fake-model', results: { put: (e) => h.results.put(e) }, onReport: (r) => reports.push(r) });
+    h = await createHarness({ window: 32_000, gate: { compact: chain.hook, prepare: chain.prepare } });
+    try {
+      h.server.script.push({ text: 'ready' });
+      await h.turn('hello');
+      fillTo(h, 0.88);
+      summarizer.server.script.push({ text: 'PREPARED SUMMARY' });
+      h.server.script.push({ text: 'ok' });
+      await h.turn('at 88 %');
+      assert.ok(!h.events.some((e) => e.type === 'compaction'), 'no compaction yet');
+      assert.equal(summarizer.server.requests.length, 1, 'the summary is being prepared');
+      assert.ok(chain.preparing);
+
+      fillTo(h, 0.97);
+      h.server.script.push({ text: 'after' });
+      await h.turn('over the threshold');
+      const e = h.events.find((x) => x.type === 'compaction');
+      assert.ok(e && e.type === 'compaction');
+      assert.equal(e.report.summary, 'PREPARED SUMMARY');
+      assert.equal(summarizer.server.requests.length, 1, 'no second summarizer request');
+      assert.ok(reports[0].notes.includes('Used the summary prepared in the background.'));
+      assert.ok(e.report.afterTokens <= 0.3 * h.limits.effectiveWindow);
+      assert.equal(parseHistoryMessage(h.view[0])?.summary, 'PREPARED SUMMARY');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('is discarded when the history changed under it, and a fresh summary is made', async () => {
+    const reports: ChainResult[] = [];
+    const chain = createCompactionChain({ summarizer: summarizer.provider, summarizerModel: 'm', results: createMemoryResultPort(), onReport: (r) => reports.push(r) });
+    // Whichever request reaches the server first (the stale one may be aborted before it is sent).
+    const answer = (req: { body: unknown }) => ({ text: JSON.stringify(req.body).includes('w 0 w0') ? 'FRESH' : 'STALE' });
+    summarizer.server.script.push(answer, answer);
+    const view = session(20, 1500, (i) => `v ${i} ${filler(300, `v${i}`)}`);
+    chain.prepare(input(view));
+    assert.ok(chain.preparing);
+    const other = session(20, 1500, (i) => `w ${i} ${filler(300, `w${i}`)}`); // e.g. after an undo or a session switch
+    const out = await chain.run(input(other), signal());
+    assert.ok(out);
+    assert.equal(out.summary, 'FRESH');
+    assert.ok(out.notes.some((n) => /discarded: the history changed/.test(n)));
+    assert.equal(chain.preparing, false);
+  });
+
+  it('still applies after new turns were appended and old results cleared', async () => {
+    const bg = new BackgroundSummary();
+    const view = session(6, 1500);
+    let calls = 0;
+    bg.prepare(view, { start: 0, cut: 12 }, async () => {
+      calls++;
+      return { summary: 'S', cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, refs: [] };
+    });
+    bg.prepare(view, { start: 0, cut: 12 }, async () => {
+      calls++;
+      return undefined;
+    });
+    assert.equal(calls, 1, 'one preparation for the same turns');
+    const later: Message[] = view.map((m) => (m.role === 'toolResult' ? { ...m, content: [{ type: 'text', text: 'cleared' }], refId: 'res_1' } : m));
+    later.push(u('new turn'), a(filler(100, 'x')));
+    const got = await bg.take(later);
+    assert.ok(got && got !== 'stale');
+    assert.equal(got.summary, 'S');
+    assert.equal(got.cut, 12);
+    assert.equal(await bg.take(later), undefined, 'used once');
+  });
+});
