@@ -30,3 +30,15 @@ export function readMaxIterations(): number {
   const v = vscode.workspace.getConfiguration('headroom').get<unknown>('maxIterations');
   return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 500 ? v : 50;
 }
+
+/** Compaction settings: `headroom.summarizerModel`, `headroom.compaction.keepTurns`, `headroom.compaction.resummarizeEvery`. */
+export function readCompactionSettings(): { summarizerModel: string | undefined; keepTurns: number; resummarizeEvery: number } {
+  const cfg = vscode.workspace.getConfiguration('headroom');
+  const int = (v: unknown, min: number, max: number, dflt: number) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : dflt);
+  const model = cfg.get<unknown>('summarizerModel');
+  return {
+    summarizerModel: typeof model === 'string' && model.trim() && !/\s/.test(model.trim()) ? model.trim() : undefined,
+    keepTurns: int(cfg.get('compaction.keepTurns'), 0, 1000, 0),
+    resummarizeEvery: int(cfg.get('compaction.resummarizeEvery'), 0, 1000, 10),
+  };
+}

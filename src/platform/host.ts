@@ -156,6 +156,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     (err) => log.error(`Could not open the session: ${errorMessage(err)}`),
   );
   disposables.push(approvals.onDidRequest((p) => panel.showApproval(p.id, p.request)));
+  disposables.push(session.onDidChangePause((reason) => panel.setAutoCompactionPaused(reason)));
   disposables.push(approvals.onDidSettle((s) => panel.settleApproval(s.id, s.decision)));
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {

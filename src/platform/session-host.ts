@@ -9,7 +9,9 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
-import { AgentSession, createContextGate, dropOldestTurns, scheduledCompactPort, storePersistence, type AgentEvent, type CompactionReport, type DefaultContextGate } from '../agent';
+import { AgentSession, createContextGate, scheduledCompactPort, storePersistence, type AgentEvent, type CompactionReport, type DefaultContextGate } from '../agent';
+import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
+import type { Provider } from '../providers/provider';
 import { Calibration } from '../context/calibration';
 import { resolveModelLimits, type ModelLimits } from '../context/models';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
@@ -21,7 +23,7 @@ import type { Message, SystemSection } from '../providers/types';
 import { openStore, type HeadroomStore, type SessionSummary, type SnapshotInfo } from '../store';
 import { createBuiltinTools, DeferralPolicy, resultPortOver, ToolRegistry, type ResultPort } from '../tools';
 import { createMemoryResultPort } from '../tools/memory-results';
-import { readContextSettings, readMaxIterations } from '../config/context-settings';
+import { readCompactionSettings, readContextSettings, readMaxIterations } from '../config/context-settings';
 import { readProviderSettings } from '../config/settings';
 import type { ApprovalBroker } from './approvals';
 import { createLmToolPort } from './lm-tools';
@@ -59,6 +61,9 @@ export class SessionHost extends Disposable {
   private sessionSub: vscode.Disposable | undefined;
   private summary: SessionSummary | undefined;
   private gate: DefaultContextGate | undefined;
+  private chain: CompactionChain | undefined;
+  /** Compaction records are written in order, one after another. */
+  private persisting: Promise<void> = Promise.resolve();
   private memoryResults: ResultPort | undefined;
   private ready: Promise<void> | undefined;
 
@@ -66,6 +71,9 @@ export class SessionHost extends Disposable {
   readonly onDidEvent = this._onDidEvent.event;
   private readonly _onDidChangeState = this._register(new Emitter<SessionState>());
   readonly onDidChangeState = this._onDidChangeState.event;
+  private readonly _onDidChangePause = this._register(new Emitter<string | null>());
+  /** The loop breaker paused automatic compaction (its reason) or it resumed (null). */
+  readonly onDidChangePause = this._onDidChangePause.event;
 
   constructor(private readonly deps: SessionHostDeps) {
     super();
@@ -157,6 +165,7 @@ export class SessionHost extends Disposable {
     await this.init();
     if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before clearing the context.');
     if (this.store && this.summary && !this.store.readOnly) await this.store.sessions.clear(this.summary.id);
+    this.chain?.discardPrepared();
     this.session?.replaceMessages([]);
     this.fireState();
   }
@@ -225,37 +234,106 @@ export class SessionHost extends Disposable {
   }
 
   /**
-   * Manual compaction. Until the summarizing chain lands (issue 7) this runs the deterministic step:
-   * drop the oldest turns at safe boundaries down to 30 % of the effective window. Non-destructive:
-   * the transcript keeps everything, the compacted view is saved as a snapshot, and it can be undone.
+   * Manual compaction (button, command, `/compact focus`): one pass of the chain (clear old results →
+   * summary → drop oldest turns) aimed at 30 % of the effective window. Non-destructive: the transcript
+   * keeps everything, the compacted view is saved as a snapshot, and it can be undone. A manual pass
+   * that reaches its target also resumes automatic compaction paused by the loop breaker.
    */
-  async compact(_focus?: string): Promise<CompactionReport | undefined> {
+  async compact(focus?: string): Promise<CompactionReport | undefined> {
     await this.init();
     this.assertIdle('compacting');
-    const started = Date.now();
+    if (!this.session?.messages.length) return undefined;
+    this.apiKey = (await resolveApiKey(readProviderSettings().provider, this.deps.secrets))?.apiKey;
     const limits = this.limits();
-    const gate = (this.gate ??= this.makeGate(limits));
-    const before = [...this.messages];
-    const beforeTokens = gate.measure(before).used;
-    const family = limits.family;
-    const result = dropOldestTurns(before, (m) => this.ledger.count(m, family).tokens, Math.floor(limits.effectiveWindow * 0.3));
-    if (result.dropped === 0) return undefined;
-    const afterTokens = gate.measure(result.messages).used;
-    const report: CompactionReport = {
-      beforeTokens,
-      afterTokens,
-      beforeMessages: before.length,
-      afterMessages: result.messages.length,
-      strategies: ['drop_oldest_turns'],
-      durationMs: Date.now() - started,
-      trigger: 'manual',
-    };
-    if (this.store && this.summary && !this.store.readOnly) {
-      await this.store.sessions.recordCompaction(this.summary.id, { ...report, snapshot: { messages: result.messages, tokens: afterTokens } });
-    }
+    const gate = (this.gate = this.makeGate(limits));
+    const view = [...this.messages];
+    const before = gate.measure(view);
+    const tokensOf = (m: Message) => Math.ceil(gate.ledger.count(m, limits.family).tokens * gate.calibration.factor(limits.model));
+    const messageTokens = view.reduce((sum, m) => sum + tokensOf(m), 0);
+    const overhead = before.used - messageTokens;
+    const result = await this.compactionChain().run(
+      { messages: view, tokensOf, trigger: 'manual', focus, effectiveWindow: limits.effectiveWindow, targetTokens: Math.max(0, Math.floor(0.3 * limits.effectiveWindow) - overhead) },
+      new AbortController().signal,
+    );
+    this._onDidChangePause.fire(this.chain?.paused?.reason ?? null);
+    if (!result) return undefined;
+    await this.persisting;
     this.session?.replaceMessages(result.messages);
+    const after = gate.measure(result.messages);
     this.fireState();
-    return report;
+    return {
+      beforeTokens: before.used,
+      afterTokens: after.used,
+      beforeMessages: result.beforeMessages,
+      afterMessages: result.afterMessages,
+      strategies: result.strategies,
+      durationMs: result.durationMs,
+      trigger: 'manual',
+      ...(result.summary !== undefined ? { summary: result.summary } : {}),
+      cost: result.cost,
+    };
+  }
+
+  /** The session's compaction chain (one per session: it holds the loop breaker and background work). */
+  private compactionChain(): CompactionChain {
+    if (this.chain) return this.chain;
+    const store = this.store;
+    const sessionId = this.summary?.id;
+    const settings = readCompactionSettings();
+    const summarizer: Provider = {
+      id: readProviderSettings().provider,
+      stream: (req, signal) => {
+        const { provider, baseUrl } = readProviderSettings();
+        return createProvider({ provider, baseUrl, apiKey: this.apiKey }).stream(req, signal);
+      },
+    };
+    this.chain = createCompactionChain({
+      summarizer,
+      summarizerModel: settings.summarizerModel || readProviderSettings().model,
+      results: this.resultPort(),
+      keepTurns: settings.keepTurns,
+      resummarizeEvery: settings.resummarizeEvery,
+      pins: async () => (store && sessionId ? (await store.sessions.pins(sessionId)).map((p) => p.text) : []),
+      history:
+        store && sessionId
+          ? async () => {
+              const loaded = await store.sessions.load(sessionId);
+              const from = loaded.marker ? loaded.marker.afterSeq + 1 : undefined;
+              return (await store.sessions.transcript(sessionId, { fromSeq: from })).map((e) => e.message);
+            }
+          : undefined,
+      onReport: (r) => this.recordCompaction(r),
+      onPause: (p) => {
+        this.deps.log.warn(`automatic compaction paused: ${p.reason}`);
+        this._onDidChangePause.fire(p.reason);
+      },
+    });
+    return this.chain;
+  }
+
+  /** Persists a compaction (record + the compacted view as the resume snapshot), in order. */
+  private recordCompaction(r: ChainResult): void {
+    const store = this.store;
+    const id = this.summary?.id;
+    this.deps.log.info(`compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`);
+    if (!store || !id || store.readOnly) return;
+    this.persisting = this.persisting.then(() =>
+      store.sessions
+        .recordCompaction(id, {
+          beforeTokens: r.beforeTokens,
+          afterTokens: r.afterTokens,
+          beforeMessages: r.beforeMessages,
+          afterMessages: r.afterMessages,
+          strategies: r.strategies,
+          summary: r.summary,
+          durationMs: r.durationMs,
+          snapshot: { messages: r.messages, tokens: r.afterTokens },
+        })
+        .then(
+          () => undefined,
+          (err) => this.warn(`The compaction could not be saved: ${errorMessage(err)}`),
+        ),
+    );
   }
 
   private writable(): { store: HeadroomStore; id: string } {
@@ -293,6 +371,9 @@ export class SessionHost extends Disposable {
   }
 
   private attach(summary: SessionSummary | undefined, messages: Message[]): void {
+    this.chain?.discardPrepared();
+    this.chain = undefined;
+    this._onDidChangePause.fire(null);
     this.sessionSub?.dispose();
     this.session?.dispose();
     this.summary = summary;
@@ -315,8 +396,11 @@ export class SessionHost extends Disposable {
 
   private makeGate(limits: ModelLimits): DefaultContextGate {
     const { settings } = readContextSettings();
+    const chain = this.compactionChain();
     return createContextGate({
       limits,
+      compact: chain.hook,
+      prepare: (input) => chain.prepare(input),
       ledger: this.ledger,
       calibration: this.calibration,
       thresholds: settings.thresholds,
@@ -334,21 +418,7 @@ export class SessionHost extends Disposable {
     const gate = (this.gate = this.makeGate(limits));
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
-    const store = this.store;
-    const sessionId = this.summary?.id;
-    const results: ResultPort =
-      store && sessionId && !store.readOnly
-        ? resultPortOver({
-            put: async (toolName, _id, content) => (await store.results.put(sessionId, toolName, content)).refId,
-            read: async (refId) => {
-              try {
-                return { toolName: store.results.getMeta(refId).toolName, content: await store.results.read(refId) };
-              } catch {
-                return undefined;
-              }
-            },
-          })
-        : (this.memoryResults ??= createMemoryResultPort());
+    const results = this.resultPort();
     // Built without `admission`: the loop admits every result itself against the live context.
     const tools = new ToolRegistry({
       builtins: createBuiltinTools({ toolSearch: this.policy, compact: scheduledCompactPort(gate) }),
@@ -365,8 +435,25 @@ export class SessionHost extends Disposable {
       gate,
       maxIterations: readMaxIterations(),
       offloadThresholdBytes: readContextSettings().settings.offloadThresholdBytes,
-      request: { cacheTail: true, promptCacheKey: sessionId },
+      request: { cacheTail: true, promptCacheKey: this.summary?.id },
     };
+  }
+
+  /** Where offloaded and cleared tool output goes: the session's result store, or memory without one. */
+  private resultPort(): ResultPort {
+    const store = this.store;
+    const sessionId = this.summary?.id;
+    if (!store || !sessionId || store.readOnly) return (this.memoryResults ??= createMemoryResultPort());
+    return resultPortOver({
+      put: async (toolName, _id, content) => (await store.results.put(sessionId, toolName, content)).refId,
+      read: async (refId) => {
+        try {
+          return { toolName: store.results.getMeta(refId).toolName, content: await store.results.read(refId) };
+        } catch {
+          return undefined;
+        }
+      },
+    });
   }
 
   private systemSections(): SystemSection[] {
