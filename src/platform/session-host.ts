@@ -251,8 +251,11 @@ export class SessionHost extends Disposable {
     const tokensOf = (m: Message) => Math.ceil(gate.ledger.count(m, limits.family).tokens * gate.calibration.factor(limits.model));
     const messageTokens = view.reduce((sum, m) => sum + tokensOf(m), 0);
     const overhead = before.used - messageTokens;
+    // Aim for 30 % of the effective window, and at least half of what the messages hold now: someone who
+    // presses Compact below 30 % still expects it to compact (as the gate does for non-threshold triggers).
+    const targetTokens = Math.max(0, Math.min(Math.floor(0.3 * limits.effectiveWindow) - overhead, Math.floor(messageTokens / 2)));
     const result = await this.compactionChain().run(
-      { messages: view, tokensOf, trigger: 'manual', focus, effectiveWindow: limits.effectiveWindow, targetTokens: Math.max(0, Math.floor(0.3 * limits.effectiveWindow) - overhead) },
+      { messages: view, tokensOf, trigger: 'manual', focus, effectiveWindow: limits.effectiveWindow, targetTokens },
       new AbortController().signal,
     );
     this._onDidChangePause.fire(this.chain?.paused?.reason ?? null);

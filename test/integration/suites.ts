@@ -7,4 +7,5 @@ export function registerSuites(): void {
   require('./panel-handshake.test');
   require('./commands.test');
   require('./agent-edit-approval.test');
+  require('./compaction-session.test');
 }
