@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { createContextGate } from '../src/agent/context-gate';
+import { createCompactionChain } from '../src/agent/compaction';
 import type { AgentEvent } from '../src/agent/events';
 import { runTurn } from '../src/agent/run-turn';
 import type { TurnConfig, TurnContext } from '../src/agent/turn-config';
@@ -126,7 +127,10 @@ async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof c
   const registry = new ToolRegistry({ builtins: [...createBuiltinTools({ toolSearch: policy }), ...tools], external, policy });
   registry.setEffectiveWindow(limits.effectiveWindow);
   const results = createRetainingResultPort(64 * 1024 * 1024);
-  const gate = createContextGate({ limits, ledger: new TokenLedger(counter) });
+  // The real compaction chain, without its model step: the fake server here is scripted turn by turn,
+  // so a summary request would take a turn's reply (the summary path has its own bench: compaction).
+  const chain = createCompactionChain({ results });
+  const gate = createContextGate({ limits, ledger: new TokenLedger(counter), compact: chain.hook, prepare: (input) => chain.prepare(input) });
   const config: TurnConfig = {
     provider,
     model: MODEL,
@@ -153,6 +157,8 @@ async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof c
     else if (e.type === 'tool_end' && e.offloaded) offloaded++;
     else if (e.type === 'error') loopErrors++;
     else if (e.type === 'context_usage') maxEstimatedRatio = Math.max(maxEstimatedRatio, e.usage.used / limits.contextWindow);
+    if (process.env.SOAK_DEBUG && e.type === 'compaction') process.stderr.write(`${protocol}: compaction ${JSON.stringify({ ...e.report, summary: undefined })}\n`);
+    if (process.env.SOAK_DEBUG && e.type === 'error') process.stderr.write(`${protocol}: error ${JSON.stringify(e).slice(0, 300)}\n`);
   };
 
   // One warm-up turn first: it loads the provider SDK and compiles modules on first use (activation
@@ -212,6 +218,11 @@ async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof c
   gcObserver.disconnect();
   if (process.env.SOAK_DEBUG) process.stderr.write(`${protocol}: own blocks over 20 ms ${JSON.stringify(blocks)}; longest GC ${r3(maxGc)} ms\n`);
 
+  if (process.env.SOAK_DEBUG) {
+    stats.forEach((st, i) => {
+      if (st.outcome === 'overflow') process.stderr.write(`${protocol}: overflow at request ${i}: ${JSON.stringify(stats.slice(Math.max(0, i - 3), i + 2))}\n`);
+    });
+  }
   await server.close();
   counter.dispose();
   await removeDir(root);
