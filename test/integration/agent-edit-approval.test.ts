@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
-import { activateHeadroom, waitFor } from './helpers';
+import { activateHeadroom, resetProviderSettings, useFakeProvider, waitFor } from './helpers';
 
 /**
  * A whole turn in a real extension host: the real loop and Anthropic SDK against the fake provider,
@@ -12,18 +12,14 @@ import { activateHeadroom, waitFor } from './helpers';
  */
 describe('agent turn with an approved edit, in a real VS Code', () => {
   let server: FakeProvider;
-  const cfg = () => vscode.workspace.getConfiguration('headroom');
 
   before(async () => {
     server = await startFakeProvider({ window: 200_000 });
-    process.env.ANTHROPIC_API_KEY = 'sk-ant-integration-test-key';
-    await cfg().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
-    await cfg().update('model', 'claude-sonnet-4-5', vscode.ConfigurationTarget.Global);
-    await cfg().update('baseUrl', server.baseUrl, vscode.ConfigurationTarget.Global);
+    await useFakeProvider(server.baseUrl);
   });
 
   after(async () => {
-    await cfg().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await resetProviderSettings();
     await server?.close();
   });
 
@@ -47,13 +43,13 @@ describe('agent turn with an approved edit, in a real VS Code', () => {
     // VS Code's diff editor shows current ↔ proposed.
     const diffOpen = () =>
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.label.includes('greeting.txt'));
-    for (let i = 0; i < 40 && !diffOpen(); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 150 && !diffOpen(); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(diffOpen(), 'a diff tab for greeting.txt is open');
 
     assert.equal(host.approvals.respond(pending.id, { approved: true }), true);
     await turn;
     assert.equal(fs.readFileSync(file, 'utf8'), 'hello headroom\n');
-    for (let i = 0; i < 40 && diffOpen(); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 150 && diffOpen(); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(!diffOpen(), 'the diff tab closes once the edit is decided');
 
     const second = server.requests.at(-1)!;

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/agent/events';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
-import { activateHeadroom } from './helpers';
+import { activateHeadroom, resetProviderSettings, useFakeProvider } from './helpers';
 
 /**
  * Compaction through the real session host in a real extension host: the chain summarizes through the
@@ -14,10 +14,7 @@ describe('compaction in a real session', () => {
 
   before(async () => {
     server = await startFakeProvider({ window: 200_000 });
-    process.env.ANTHROPIC_API_KEY = 'sk-ant-integration-test-key';
-    await cfg().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
-    await cfg().update('model', 'claude-sonnet-4-5', vscode.ConfigurationTarget.Global);
-    await cfg().update('baseUrl', server.baseUrl, vscode.ConfigurationTarget.Global);
+    await useFakeProvider(server.baseUrl);
     const api = await activateHeadroom();
     await api.host.session.newSession();
     for (let i = 0; i < 6; i++) {
@@ -27,8 +24,7 @@ describe('compaction in a real session', () => {
   });
 
   after(async () => {
-    await cfg().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await cfg().update('models', undefined, vscode.ConfigurationTarget.Global);
+    await resetProviderSettings();
     await server?.close();
   });
 

@@ -32,3 +32,19 @@ export function waitFor<E, T>(
     });
   });
 }
+
+/** Points Headroom at a fake provider (Anthropic protocol) through real settings and the env-var key. */
+export async function useFakeProvider(baseUrl: string): Promise<void> {
+  process.env.ANTHROPIC_API_KEY = 'sk-ant-integration-test-key';
+  const cfg = vscode.workspace.getConfiguration('headroom');
+  await cfg.update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
+  await cfg.update('model', 'claude-sonnet-4-5', vscode.ConfigurationTarget.Global);
+  await cfg.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+}
+
+/** Undoes `useFakeProvider` and any model overrides a suite set. */
+export async function resetProviderSettings(): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration('headroom');
+  await cfg.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+  await cfg.update('models', undefined, vscode.ConfigurationTarget.Global);
+}
