@@ -55,6 +55,21 @@ export const dropOldestTurnsHook: CompactHook = async (input) => {
   return r.dropped > 0 ? { messages: r.messages, strategies: ['drop_oldest_turns'] } : undefined;
 };
 
+/** How far a byte estimate (bytes / 4) can undercount the real token count (random base64 with o200k). */
+export const WORST_BYTE_ESTIMATE_FACTOR = 2.8;
+
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([p.then(() => true), timeout]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
 export interface ContextGateOptions {
   limits: ModelLimits;
   /** Shared with the meter; without a counter every count is a byte estimate. */
@@ -71,8 +86,10 @@ export interface ContextGateOptions {
   prepare?: (input: CompactInput) => void;
   /** Share of the effective window a compaction aims for (default 0.3, DESIGN §7). */
   compactTarget?: number;
-  /** How long a request waits for tokenizer counts before going on with byte estimates (default 2000 ms). */
+  /** How long a request waits for tokenizer counts before going on with byte estimates (default 2000 ms)… */
   exactCountTimeoutMs?: number;
+  /** …unless the worst case of those estimates could reach the compact threshold: then up to this long (default 30000 ms). */
+  exactCountMaxWaitMs?: number;
   /** Deferral state for the meter. */
   deferred?: () => { count: number; savedTokens: number };
   onTrace?: GuardOptions['onTrace'];
@@ -153,15 +170,23 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
     );
   }
 
-  /** Tokenizer counts for what is about to be sent, within the timeout (the estimates stand otherwise). */
+  /**
+   * Tokenizer counts for what is about to be sent, within the timeout (the estimates stand otherwise).
+   * A byte estimate undercounts dense text (random base64 ×2.8, hex ×2.3, JSON ×1.7 measured with o200k),
+   * so when counts are still missing after the timeout and the worst case could reach the compact
+   * threshold, it keeps waiting (up to `exactCountMaxWaitMs`): a slower request beats an overflow.
+   */
   async function countExactly(input: PreflightInput): Promise<void> {
-    const waits: Array<Promise<unknown>> = input.messages.map((m) => ledger.countExact(m, family));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, options.exactCountTimeoutMs ?? 2000);
-    });
-    await Promise.race([Promise.all(waits), timeout]);
-    if (timer) clearTimeout(timer);
+    const all = Promise.all(input.messages.map((m) => ledger.countExact(m, family)));
+    if (await settlesWithin(all, options.exactCountTimeoutMs ?? 2000)) return;
+    let uncounted = 0;
+    for (const m of input.messages) {
+      const c = ledger.count(m, family);
+      if (!c.exact) uncounted += c.tokens;
+    }
+    const c = components(input.messages, input.system, input.tools);
+    const worstCase = c.system + c.rules + c.tools + c.deferredTools + c.summary + c.messages + c.toolResults + scaled(uncounted) * (WORST_BYTE_ESTIMATE_FACTOR - 1);
+    if (worstCase >= thresholds.compact * limits.effectiveWindow) await settlesWithin(all, options.exactCountMaxWaitMs ?? 30_000);
   }
 
   return {
