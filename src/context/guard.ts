@@ -5,7 +5,7 @@
  * Invariants: the buffer is always subtracted and the output always reserved (both are inside
  * `ModelLimits.effectiveWindow`); a projection at or over the block threshold is `block` (or `final`),
  * with one exception from reference 001: when only the tool schemas push it there and the conversation
- * alone fits, the request may use the buffer, but never the output reservation (`schemaOnly` says so);
+ * alone fits, the request may use half the buffer, but never the output reservation (`schemaOnly` says so);
  * once compaction was attempted and the projection is still blocked, the status is `final` (forced
  * final turn, tools restricted) — decided before the next request is sent.
  */
@@ -146,9 +146,11 @@ export function preflight(request: PreflightRequest, limits: ModelLimits, option
   if (status === 'block' && statusFor(baseRatio, t) !== 'block') {
     // Reference 001's special case: only the tool schemas overflow. Compacting history would not help;
     // the caller should defer tools. Allowed while it still fits the window minus the output
-    // reservation (the buffer absorbs it); beyond that the request must not be sent.
+    // reservation and half the buffer; beyond that the request must not be sent. The half kept is the
+    // margin for estimate error: the soak sent 27,939 tokens against a 27,904 limit when this used
+    // the whole buffer, and OpenAI refuses input + max_tokens > window.
     schemaOnly = true;
-    const hardLimit = projection.contextWindow - projection.maxOutput;
+    const hardLimit = projection.contextWindow - projection.maxOutput - Math.ceil(limits.buffer / 2);
     if (projection.total <= hardLimit) {
       status = statusFor(baseRatio, t);
       reason = `only tool definitions (${fmt(projection.schema)} tokens) push the projection to ${pct(projection.ratio)} of the effective window; defer tools`;
