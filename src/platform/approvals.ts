@@ -64,10 +64,11 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
     if (!p) return false;
     this.pending.delete(id);
     this.proposed.delete(id);
-    void this.closeDiff(id);
     this.log.info(`approval ${id} (${p.request.kind} ${p.request.kind === 'edit' ? p.request.path : p.request.command}): ${decision.approved ? 'approved' : 'rejected'}`);
-    p.resolve(decision);
     this._onDidSettle.fire({ id, decision });
+    // Close the diff BEFORE the tool acts: the diff's left side is the file's own model, and closing it
+    // while the approved WorkspaceEdit is being applied and saved lost the edit.
+    void this.closeDiff(id).finally(() => p.resolve(decision));
     return true;
   }
 
@@ -91,7 +92,7 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
     const tabs = vscode.window.tabGroups.all
       .flatMap((g) => g.tabs)
       .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSED_SCHEME && t.input.modified.query === id);
-    if (tabs.length) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
+    if (tabs.length) await Promise.resolve(vscode.window.tabGroups.close(tabs)).catch(() => undefined);
   }
 
   private async present(id: string, request: ApprovalRequest): Promise<void> {

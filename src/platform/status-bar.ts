@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import type { Thresholds } from '../context/settings';
 
 /**
- * The status bar item "$(dashboard) 42 %": how full the context is (of the effective window, the
- * figure thresholds compare against), coloured from the note threshold on (warning) and from the
- * compact threshold on (error). Clicking it opens the panel.
+ * The status bar item "$(dashboard) 42 %": how full the context window is — the same figure as the
+ * panel's meter — coloured from the note threshold on (warning) and from the compact threshold on
+ * (error), which compare against the effective window. Clicking it opens the panel.
  */
 export class ContextStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('headroom.context', vscode.StatusBarAlignment.Right, 100);
@@ -18,15 +18,16 @@ export class ContextStatusBar implements vscode.Disposable {
   }
 
   update(usage: { used: number; effectiveWindow: number; contextWindow: number; ratio: number }, thresholds: Thresholds): void {
-    const pct = Math.round(usage.ratio * 100);
+    const pct = Math.round((usage.used / Math.max(1, usage.contextWindow)) * 100);
     this.item.text = `$(dashboard) ${pct} %`;
     const fmt = (n: number) => n.toLocaleString('en-US');
     this.item.tooltip = vscode.l10n.t(
-      'Headroom: {0} of {1} usable tokens ({2} %); window {3}. Compacts at {4} %. Click to open the panel.',
+      'Headroom: {0} of {1} tokens ({2} %); {3} % of the {4} usable after the output reservation. Compacts at {5} % of those. Click to open the panel.',
       fmt(usage.used),
-      fmt(usage.effectiveWindow),
-      String(pct),
       fmt(usage.contextWindow),
+      String(pct),
+      String(Math.round(usage.ratio * 100)),
+      fmt(usage.effectiveWindow),
       String(Math.round(thresholds.compact * 100)),
     );
     this.item.backgroundColor =

@@ -130,6 +130,8 @@ describe('a scripted session in a real VS Code with the fake provider', function
     const pct = Number(/(\d+) percent used/.exec(label)?.[1]);
     assert.ok(pct > 0 && pct < 100, `a percentage after a turn (${label})`);
     assert.match(await item.innerText(), new RegExp(`${pct} %`));
+    const meterPct = Number(/\((\d+) %\)/.exec(await frame.locator('[data-testid=meter-label]').innerText())?.[1]);
+    assert.ok(Math.abs(meterPct - pct) <= 1, `status bar ${pct} % matches the meter's ${meterPct} %`);
     await page.keyboard.press('Control+Shift+E');
     await item.click();
     // Hiding the view disposed its webview; the reopened panel is a new frame, restored from the host.
