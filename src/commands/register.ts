@@ -5,7 +5,7 @@ import type { Host, HostCommand } from '../platform/host';
 /** Commands implemented by the lazily loaded host (ids `headroom.<name>`). */
 const HOST_COMMANDS: readonly HostCommand[] = [
   'setApiKey', 'selectModel', 'compactContext', 'clearContext', 'newSession', 'stop', 'showContextBreakdown',
-  'openSession', 'saveSnapshot', 'restoreSnapshot', 'undoCompaction', 'openStoredResult',
+  'openSession', 'saveSnapshot', 'restoreSnapshot', 'undoCompaction', 'openStoredResult', 'pin', 'unpin',
 ];
 
 export interface CommandDeps {

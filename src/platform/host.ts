@@ -38,7 +38,9 @@ export type HostCommand =
   | 'saveSnapshot'
   | 'restoreSnapshot'
   | 'undoCompaction'
-  | 'openStoredResult';
+  | 'openStoredResult'
+  | 'pin'
+  | 'unpin';
 
 export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Host {
   const disposables: vscode.Disposable[] = [];
@@ -203,6 +205,36 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       if (picked) await panel.receive({ type: 'snapshot/restore', id: picked.id });
     },
     undoCompaction: () => panel.receive({ type: 'compaction/undo' }),
+    pin: async () => {
+      const recent = session.messages
+        .filter((m) => m.role === 'user')
+        .slice(-15)
+        .reverse()
+        .map((m) => m.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ').trim())
+        .filter((t) => t && !t.startsWith('This is a summary of earlier work'));
+      const typed = { label: vscode.l10n.t('$(edit) Type what to pin…'), text: '' };
+      const picked = await vscode.window.showQuickPick([typed, ...recent.map((t) => ({ label: t.slice(0, 120), text: t }))], {
+        title: vscode.l10n.t('Headroom: Pin'),
+        placeHolder: vscode.l10n.t('Pinned text is kept verbatim through every compaction of this session'),
+      });
+      if (!picked) return;
+      const text = picked.text || (await vscode.window.showInputBox({ title: vscode.l10n.t('Headroom: Pin'), prompt: vscode.l10n.t('An instruction or fact to keep verbatim') }));
+      if (!text?.trim()) return;
+      await session.pin(text);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Pinned: {0}', text.trim().slice(0, 80)));
+    },
+    unpin: async () => {
+      const pins = await session.pins();
+      if (!pins.length) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: this session has no pins.'));
+        return;
+      }
+      const picked = await vscode.window.showQuickPick(
+        pins.map((p) => ({ label: p.text.slice(0, 120), description: new Date(p.createdAt).toLocaleString(), id: p.id })),
+        { title: vscode.l10n.t('Headroom: Unpin'), placeHolder: vscode.l10n.t('Which pin to remove?') },
+      );
+      if (picked) await session.unpin(picked.id);
+    },
     openStoredResult: async () => {
       const refId = await vscode.window.showInputBox({ title: vscode.l10n.t('Headroom: Open Stored Result'), prompt: vscode.l10n.t('The ref_id of a stored tool result'), placeHolder: 'res_…' });
       if (refId?.trim()) await results.open(refId.trim());

@@ -213,6 +213,25 @@ export class SessionHost extends Disposable {
     return { sessions: this.listSessions(), snapshots, currentSessionId: id ?? null, canUndoCompaction: compactions.length > 0 };
   }
 
+  /** Pins a text: it is kept verbatim through every compaction of this session. */
+  async pin(text: string): Promise<void> {
+    const { store, id } = this.writable();
+    const t = text.trim();
+    if (!t) throw new HeadroomError('invalid_request', 'A pin needs some text.');
+    if (t.length > 4000) throw new HeadroomError('invalid_request', `A pin is kept verbatim in every request, so it is limited to 4,000 characters (this one has ${t.length}).`);
+    await store.sessions.pin(id, t);
+  }
+
+  async pins(): Promise<Array<{ id: string; text: string; createdAt: number }>> {
+    await this.init();
+    return this.store && this.summary ? this.store.sessions.pins(this.summary.id) : [];
+  }
+
+  async unpin(pinId: string): Promise<void> {
+    const { store, id } = this.writable();
+    await store.sessions.unpin(id, pinId);
+  }
+
   /** Saves the current context view as a named snapshot (history entry); the view is unchanged. */
   async saveSnapshot(name?: string): Promise<void> {
     const { store, id } = this.writable();

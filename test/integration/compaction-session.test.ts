@@ -67,6 +67,25 @@ describe('compaction in a real session', () => {
     assert.equal(countAfter, countBefore);
   });
 
+  it('a pin survives compaction verbatim, and unpin removes it', async () => {
+    const { host } = await activateHeadroom();
+    await host.session.newSession();
+    for (let i = 0; i < 4; i++) {
+      server.script.push({ text: `Reply ${i}: ${'details '.repeat(400)}` });
+      await host.session.prompt(`Step ${i}: ${'context '.repeat(300)}`);
+    }
+    await host.session.pin('Never commit generated files under dist/.');
+    server.script.push({ text: 'Summary of the steps.' });
+    const report = await host.session.compact();
+    assert.ok(report, 'a compaction ran');
+    assert.match(JSON.stringify(host.session.messages), /Never commit generated files under dist\//);
+    const pins = await host.session.pins();
+    assert.deepEqual(pins.map((p) => p.text), ['Never commit generated files under dist/.']);
+    await host.session.unpin(pins[0].id);
+    assert.deepEqual(await host.session.pins(), []);
+    await assert.rejects(host.session.pin('   '), /needs some text/);
+  });
+
   it('switching to a much smaller window compacts before sending, and the request fits', async () => {
     const { host } = await activateHeadroom();
     await host.session.newSession();
