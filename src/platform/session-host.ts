@@ -4,6 +4,7 @@
  * and the commands call its actions; it reports through `onDidEvent` (agent events) and
  * `onDidChangeState` (session switched, store problems). Owns nothing visual.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
@@ -14,6 +15,7 @@ import { createCompactionChain, type ChainResult, type CompactionChain } from '.
 import type { Provider } from '../providers/provider';
 import { Calibration } from '../context/calibration';
 import { resolveModelLimits, type ModelLimits } from '../context/models';
+import type { ContextSettings } from '../context/settings';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
 import { TokenLedger } from '../context/token-ledger';
 import { TokenWorkerClient } from '../context/token-worker-client';
@@ -66,6 +68,7 @@ export class SessionHost extends Disposable {
   private persisting: Promise<void> = Promise.resolve();
   private memoryResults: ResultPort | undefined;
   private ready: Promise<void> | undefined;
+  private reportedSettingsErrors = '';
 
   private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
   readonly onDidEvent = this._onDidEvent.event;
@@ -181,7 +184,7 @@ export class SessionHost extends Disposable {
     if (!this.store) throw new HeadroomError('not_found', 'Sessions are not stored in this window.');
     const summary = this.store.sessions.get(id);
     if (!summary) throw new HeadroomError('not_found', `No session ${id}.`);
-    const settings = readContextSettings().settings;
+    const settings = this.contextSettings();
     const view = await this.store.sessions.contextView(id, { rollingWindowMs: settings.rollingWindowMs || undefined });
     this.attach(summary, view.messages);
   }
@@ -379,7 +382,7 @@ export class SessionHost extends Disposable {
   /** The limits of the configured model (for the meter before any turn). */
   limits(): ModelLimits {
     const { provider, model } = readProviderSettings();
-    return resolveModelLimits(model, provider, readContextSettings().settings);
+    return resolveModelLimits(model, provider, this.contextSettings());
   }
 
   /** Current context usage as the gate measures it (for the meter between turns). */
@@ -417,7 +420,7 @@ export class SessionHost extends Disposable {
   }
 
   private makeGate(limits: ModelLimits): DefaultContextGate {
-    const { settings } = readContextSettings();
+    const settings = this.contextSettings();
     const chain = this.compactionChain();
     return createContextGate({
       limits,
@@ -456,7 +459,7 @@ export class SessionHost extends Disposable {
       toolContext: { workspace: createVscodeWorkspace(folder, this.deps.log), results, approve: this.deps.approvals, trusted: vscode.workspace.isTrusted },
       gate,
       maxIterations: readMaxIterations(),
-      offloadThresholdBytes: readContextSettings().settings.offloadThresholdBytes,
+      offloadThresholdBytes: this.contextSettings().offloadThresholdBytes,
       request: { cacheTail: true, promptCacheKey: this.summary?.id },
     };
   }
@@ -482,7 +485,6 @@ export class SessionHost extends Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const rules: RulesFile[] = [];
     if (folder) {
-      const fs = require('node:fs') as typeof import('node:fs');
       for (const rel of RULES_FILES) {
         try {
           rules.push({ path: rel, text: fs.readFileSync(path.join(folder.uri.fsPath, rel), 'utf8') });
@@ -492,6 +494,17 @@ export class SessionHost extends Disposable {
       }
     }
     return buildSystemSections({ rules, workspaceName: vscode.workspace.name });
+  }
+
+  /** The validated context settings; invalid values are reported once (log + warning) and keep their defaults. */
+  private contextSettings(): ContextSettings {
+    const { settings, errors } = readContextSettings();
+    const key = errors.join('\n');
+    if (key !== this.reportedSettingsErrors) {
+      this.reportedSettingsErrors = key;
+      if (errors.length) this.warn(`Some settings are invalid and use their defaults: ${errors.join('; ')}`);
+    }
+    return settings;
   }
 
   private warn(message: string): void {
