@@ -23,6 +23,13 @@ function stub(name = 'vscode') {
     construct() {
       return stub('new ' + name);
     },
+    // Host code assigns properties (e.g. a status bar item's `name`): accept and forget them.
+    set() {
+      return true;
+    },
+    defineProperty() {
+      return true;
+    },
   });
 }
 

@@ -6,6 +6,7 @@ import './ensure-deps.mjs';
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -31,8 +32,7 @@ function runLayer(layer) {
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
     child.on('close', (code) => {
-      // eslint-disable-next-line no-control-regex
-      const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
+        const plain = stripVTControlCharacters(out);
       const passing = [...plain.matchAll(/^\s*(\d+) passing/gm)].reduce((s, m) => s + Number(m[1]), 0);
       const failing = [...plain.matchAll(/^\s*(\d+) failing/gm)].reduce((s, m) => s + Number(m[1]), 0);
       resolve({ ...layer, code, passing, failing, seconds: Math.round((Date.now() - started) / 1000) });
@@ -40,6 +40,7 @@ function runLayer(layer) {
   });
 }
 
+const startedAll = Date.now();
 const results = [];
 for (const layer of layers) results.push(await runLayer(layer));
 
@@ -58,5 +59,6 @@ for (const r of results) {
   failed += layerFailed;
   console.log(`${r.name.padEnd(12)} ${r.passing} passed, ${layerFailed} failed (${r.seconds} s)`);
 }
+console.log(`total ${Math.round((Date.now() - startedAll) / 1000)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -8,7 +8,7 @@ import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, ensureCodeServer, installVsix, startCodeServer, writeUserSettings, CHROMIUM, CHROMIUM_ARGS } from './lib/code-server.mjs';
+import { ROOT, ensureTestVsCode, installVsix, startCodeServer, writeUserSettings, CHROMIUM, CHROMIUM_ARGS } from './lib/code-server.mjs';
 
 const OUT = join(ROOT, 'test-results', 'integration');
 const electron = process.argv.includes('--electron') || !!process.env.VSCODE_EXECUTABLE;
@@ -84,7 +84,7 @@ function registerUnpackedExtension(extensionsDir, id, version) {
 }
 
 async function runCodeServer(testsBundle) {
-  ensureCodeServer();
+  ensureTestVsCode();
   const vsix = packageVsix();
   const dirs = { ext: join(OUT, 'extensions'), data: join(OUT, 'user-data'), ws: join(OUT, 'workspace') };
   for (const d of Object.values(dirs)) {

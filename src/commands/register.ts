@@ -33,6 +33,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
         } catch (err) {
           deps.log.error(`${id} failed: ${err instanceof Error ? err.message : String(err)}`);
           void vscode.window.showErrorMessage(vscode.l10n.t('Headroom: {0}', err instanceof Error ? err.message : String(err)));
+          // Shown to the user above; rethrown so `executeCommand` callers (tests, keybindings' chains) see it failed.
+          throw err;
         }
       }),
     );

@@ -10,7 +10,7 @@ import {
   CHROMIUM,
   CHROMIUM_ARGS,
   ROOT,
-  ensureCodeServer,
+  ensureTestVsCode,
   installVsix,
   startCodeServer,
   writeUserSettings,
@@ -47,7 +47,7 @@ process.once('SIGINT', () => {
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(15 * 60_000);
-    ensureCodeServer();
+    ensureTestVsCode();
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const vsix = join(ROOT, `headroom-${pkg.version}.vsix`);
     if (!process.env.HEADROOM_SKIP_PACKAGE) {

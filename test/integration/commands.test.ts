@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateHeadroom, EXTENSION_ID } from './helpers';
+import { activateHeadroom, EXTENSION_ID, waitFor } from './helpers';
 
 describe('commands in a real extension host', () => {
   it('registers every command package.json contributes, under the Headroom category', async () => {
@@ -16,9 +16,13 @@ describe('commands in a real extension host', () => {
     assert.ok(contributed.some((c) => c.command === 'headroom.showLog'));
   });
 
-  it('Show Log and Focus Panel run without error', async () => {
-    await activateHeadroom();
+  it('Show Log and Focus Panel work: the panel resolves and talks to the host', async () => {
+    const api = await activateHeadroom();
+    // A failing command rejects here (register.ts rethrows after telling the user).
     await vscode.commands.executeCommand('headroom.showLog');
+    const posted = waitFor(api.panel.onDidPost, (m) => m, 30_000, 'the panel to post its first message');
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await vscode.commands.executeCommand('headroom.focusPanel');
+    assert.ok(await posted, 'the focused panel received a message from the host');
   });
 });
