@@ -27,3 +27,4 @@ export function startCodeServer(opts: {
   logFile?: string;
   quiet?: boolean;
 }): Promise<RunningCodeServer>;
+export function sweepLeftovers(cache?: string, log?: (s: string) => void): void;

@@ -58,15 +58,15 @@ function processAlive(pid) {
   }
 }
 
-/** Removes what earlier failed or interrupted installs left: partial folders and the 0.1.0 layout. */
-function sweepLeftovers(log) {
-  if (!existsSync(CACHE)) return;
-  for (const name of readdirSync(CACHE)) {
+/** Removes what earlier failed or interrupted installs left in `cache`: partial folders whose installer is gone, and the 0.1.0 layout. */
+export function sweepLeftovers(cache = CACHE, log = console.log) {
+  if (!existsSync(cache)) return;
+  for (const name of readdirSync(cache)) {
     const m = /\.partial-(\d+)$/.exec(name);
     const legacy = name === 'node_modules' || name === 'package.json' || name === 'package-lock.json' || /^\.code-server-.*\.ok$/.test(name);
     if ((m && !processAlive(Number(m[1]))) || legacy) {
-      log(`Removing an incomplete earlier install: ${join(CACHE, name)}`);
-      rmSync(join(CACHE, name), { recursive: true, force: true });
+      log(`Removing an incomplete earlier install: ${join(cache, name)}`);
+      rmSync(join(cache, name), { recursive: true, force: true });
     }
   }
 }
@@ -78,7 +78,7 @@ function sweepLeftovers(log) {
 export function ensureCodeServer({ log = console.log } = {}) {
   if (existsSync(FINAL.ready) && existsSync(CS_ENTRY) && existsSync(NODE24)) return;
   ensureSystemPackages(['libkrb5-dev'], { log });
-  sweepLeftovers(log);
+  sweepLeftovers(CACHE, log);
   if (existsSync(INSTALL)) {
     log(`Removing an incomplete install: ${INSTALL}`);
     rmSync(INSTALL, { recursive: true, force: true });
@@ -103,7 +103,9 @@ export function ensureCodeServer({ log = console.log } = {}) {
       env: { ...env24, npm_config_user_agent: 'npm/11 node/v24 linux x64', npm_config_nodedir: at.node24Pkg },
     });
     writeFileSync(at.ready, new Date().toISOString() + '\n');
-    renameSync(stage, INSTALL);
+    // Another run may have finished the same install meanwhile: then keep theirs and drop ours.
+    if (existsSync(FINAL.ready)) rmSync(stage, { recursive: true, force: true });
+    else renameSync(stage, INSTALL);
   } catch (err) {
     rmSync(stage, { recursive: true, force: true });
     throw err;
