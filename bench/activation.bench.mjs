@@ -1,5 +1,6 @@
 // activation_ms: require + activate of the production bundle in a fresh process, median of 9 runs.
 // vsix_mb: size of the packaged .vsix. Both build/package first if needed.
+// figures: activation_ms host_load_ms vsix_mb
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';

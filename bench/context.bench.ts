@@ -9,11 +9,12 @@
  *   count_1mb_cjk_ms      1 MB of CJK (one unbroken run, and prose with punctuation), worst kind
  *   meter_update_ms       add a 4 KB message to a 200k-token session and recompute budget + view model
  *   preflight_ms          budget + preflight + admit for one request at 200k tokens
- *   engine_max_block_ms   longest synchronous engine call on the host thread while the engine counts a
+ *   engine_max_block_ms   worst event-loop lateness (monitorEventLoopDelay max) while the engine counts a
  *                         200k session and 1 MB pathological results through the real worker, updates
- *                         budgets, preflights, admits, finds boundaries, calibrates (event-loop lateness
- *                         over the run is reported as detail)
+ *                         budgets, preflights, admits, finds boundaries, calibrates (the longest single
+ *                         engine call is reported as detail)
  */
+// figures: encoder_load_ms count_10kb_nows_ms count_100kb_nows_ms count_1mb_nows_ms count_1mb_cjk_ms meter_update_ms preflight_ms engine_max_block_ms
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { median, measureMaxBlock, r3, report } from './util';
@@ -187,9 +188,8 @@ async function main(): Promise<void> {
   const big = session(200_000);
   const messy = randomHistory(seeded(4), 400, true);
   gc();
-  // Every engine call made from the host thread is timed on its own: the figure is the longest one.
-  // The event-loop lateness over the whole run is reported alongside; on a loaded 2-core machine it also
-  // contains time the OS gave to other processes (and to the worker), so it is detail, not the figure.
+  // The figure is the worst event-loop lateness over the whole run (what the user feels); every engine
+  // call is also timed on its own and the longest is reported as detail, to say where a block came from.
   let longestCall = 0;
   let longestName = '';
   const timed = <T>(name: string, fn: () => T): T => {
@@ -223,7 +223,7 @@ async function main(): Promise<void> {
     client.dispose();
     return { exact, worker: workerOptions.workerPath.endsWith('.js') ? 'dist' : 'src' };
   }, 2);
-  report({ bench: 'engine_max_block_ms', value: r3(longestCall), unit: 'ms', target: 50, better: 'lower', longestCall: longestName, eventLoopLatenessMs: r3(maxBlockMs), ...engineInfo });
+  report({ bench: 'engine_max_block_ms', value: r3(maxBlockMs), unit: 'ms', target: 50, better: 'lower', longestCallMs: r3(longestCall), longestCall: longestName, ...engineInfo });
 }
 
 main().then(

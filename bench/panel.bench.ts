@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+// figures: panel_render_500_ms
 /**
  * Panel bench (issue 8): `panel_render_500_ms` — the side panel renders a 500-message session
  * (snapshot + history list) in Chromium. The built bundle (media/webview.js, run `npm run build`
