@@ -62,6 +62,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       'result/open': (m) => d.openResult(m.refId),
       'config/update': (m) => d.updateConfig({ provider: m.provider, baseUrl: m.baseUrl }),
       'command/run': (m) => d.runCommand(m.command),
+      'code/copy': async (m) => {
+        await vscode.env.clipboard.writeText(m.text);
+      },
+      'code/insert': (m) => insertCode(m.text, m.language),
     };
     this.dispatch = createWebviewDispatcher(
       handlers,
@@ -177,4 +181,15 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this._onDidPost.fire(message);
     if (this.view) await this.view.webview.postMessage(message);
   }
+}
+
+/** Inserts a code block at the active editor's selection, or opens it in a new untitled editor. */
+async function insertCode(text: string, language: string | undefined): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor) {
+    await editor.edit((edit) => edit.replace(editor.selection, text));
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument({ content: text, language: language || 'plaintext' });
+  await vscode.window.showTextDocument(doc);
 }

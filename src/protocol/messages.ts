@@ -42,6 +42,10 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('result/open', { refId }),
   msg('config/update', { provider: ProviderName.optional(), baseUrl: z.string().max(2_000).optional() }),
   msg('command/run', { command: PanelCommand }),
+  /** A code block's Copy button: the host writes the text to the clipboard. */
+  msg('code/copy', { text: z.string().max(2_000_000) }),
+  /** A code block's Insert button: at the active editor's cursor, or in a new untitled editor. */
+  msg('code/insert', { text: z.string().max(2_000_000), language: z.string().max(40).optional() }),
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHost>;
 

@@ -104,6 +104,66 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     }
   });
 
+  it('highlights code blocks in theme colours with a language label, Copy and Insert; tables scroll; task lists keep checkboxes', async () => {
+    const page = await browser.newPage({ viewport: { width: 320, height: 700 } });
+    page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
+    try {
+      await loadPanel(page);
+      await post(page, sessionFixture(0).snapshot);
+      await page.locator('body[data-ready="true"]').waitFor();
+      const text = [
+        'Plan:',
+        '',
+        '- [x] read `src/app.ts`',
+        '- [ ] fix the test',
+        '',
+        '```ts',
+        'export function add(a: number, b: number): number {',
+        '  return a + b; // the sum',
+        '}',
+        '```',
+        '',
+        '| file | change | lines |',
+        '| --- | --- | --- |',
+        '| src/extraordinarily_long_module_name_without_breaks.ts | renamed the exported function | +12 −3 |',
+        '',
+        '```',
+        'plain output',
+        '```',
+      ].join('\n');
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'assistant', id: 'a1', text, streaming: false } }] });
+      const answer = page.locator('.hr-assistant[data-id="a1"]');
+      const ts = answer.locator('[data-testid="code-block"]').first();
+      await ts.locator('code[data-highlighted="true"]').waitFor();
+      assert.equal(await ts.locator('.hr-code-lang').textContent(), 'ts');
+      assert.ok((await ts.locator('.hljs-keyword').count()) > 0, 'keywords are highlighted');
+      assert.ok((await ts.locator('.hljs-comment').count()) > 0, 'comments are highlighted');
+      const plain = answer.locator('[data-testid="code-block"]').nth(1);
+      assert.equal(await plain.locator('.hr-code-lang').textContent(), 'text');
+      assert.equal(await plain.locator('code span').count(), 0, 'an unlabelled block stays plain');
+
+      await ts.getByRole('button', { name: /^Copy/ }).focus();
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'code/copy', text: 'export function add(a: number, b: number): number {\n  return a + b; // the sum\n}\n' });
+      await ts.getByRole('button', { name: /^Insert/ }).click();
+      assert.equal((await lastSent(page))?.type, 'code/insert');
+
+      const boxes = answer.locator('input[type="checkbox"]');
+      assert.equal(await boxes.count(), 2);
+      assert.equal(await boxes.first().isChecked(), true);
+      assert.equal(await boxes.first().isDisabled(), true);
+      await page.screenshot({ path: screenshotPath('panel-code-blocks-320') });
+      // A word wider than the panel is not broken: the table scrolls sideways in its own box.
+      const cell = answer.locator('td').first();
+      assert.equal(await cell.evaluate((e) => e.getClientRects().length && Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16'))), 1);
+      const wrap = answer.locator('.hr-table-wrap');
+      const { scrollWidth, clientWidth } = await wrap.evaluate((e) => ({ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth }));
+      assert.ok(scrollWidth > clientWidth, `table wider than its box (${scrollWidth} > ${clientWidth})`);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('opens a tool card with the keyboard and asks the host to open an offloaded result', async () => {
     const page = await freshPanel(0);
     try {

@@ -28,6 +28,9 @@ const DARK_VARS = `
   --vscode-charts-green: #89d185; --vscode-charts-purple: #b180d7; --vscode-editorWarning-foreground: #cca700;
   --vscode-editorError-foreground: #f14c4c; --vscode-errorForeground: #f85149; --vscode-editorHoverWidget-background: #202020;
   --vscode-editorHoverWidget-border: #454545; --vscode-inputValidation-errorBackground: #5a1d1d; --vscode-inputValidation-errorBorder: #be1100;
+  --vscode-debugTokenExpression-name: #c586c0; --vscode-debugTokenExpression-string: #ce9178; --vscode-debugTokenExpression-number: #b5cea8;
+  --vscode-debugTokenExpression-boolean: #4e94ce; --vscode-debugTokenExpression-type: #4a90e2; --vscode-debugTokenExpression-error: #f48771;
+  --vscode-symbolIcon-functionForeground: #b180d7; --vscode-symbolIcon-variableForeground: #75beff;
 `;
 
 /** The harness page: VS Code-like variables, #app, a stub webview API that records what the panel sends. */

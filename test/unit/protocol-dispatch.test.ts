@@ -27,6 +27,8 @@ function recorder() {
     'approval/diff': record,
     'result/open': record,
     'config/update': record,
+    'code/copy': record,
+    'code/insert': record,
     'command/run': async (m) => {
       if (m.command === 'focusPanel') throw new Error('boom');
       handled.push(m);
