@@ -1,7 +1,8 @@
 /**
  * The conversation: a keyed list of item elements. A reset builds everything in one fragment; an
  * update touches only the items whose ids changed (a streaming answer re-renders itself only).
- * Follows the bottom while the user has not scrolled up.
+ * Follows the bottom while the user has not scrolled up; then a "↓ New activity" button says that
+ * something arrived below the fold and takes the user there.
  */
 import type { Transcript } from '../src/protocol/chat-ops';
 import { h } from './dom';
@@ -16,6 +17,8 @@ export class ChatView {
     h('p', {}, 'Ask Headroom to read, search, edit or run things in this workspace.'),
     h('p', { class: 'hr-muted' }, 'The meter above shows what fills the context window. Type / for commands: /compact [focus], /clear, /new, /history.'),
   );
+  /** Shown when items change below the fold while the user reads further up. */
+  readonly newActivity = h('button', { class: 'hr-new-activity', hidden: true, 'aria-label': 'New activity below: scroll to the newest message', 'data-testid': 'new-activity' }, '↓ New activity');
   private countdown: ReturnType<typeof setInterval> | undefined;
   /**
    * Follow the newest item. Set from the user's scrolling, not measured at update time: items render
@@ -35,7 +38,16 @@ export class ChatView {
       // (A scrollTop clamped because lazily rendered items shrank is not the user: the height changed.)
       if (this.element.scrollTop < this.autoTop - 2 && this.element.scrollHeight === this.autoHeight) this.stick = false;
       else if (this.atBottom()) this.stick = true;
+      if (this.stick) this.newActivity.hidden = true;
     });
+    this.newActivity.addEventListener('click', () => this.follow());
+  }
+
+  /** Goes to the newest item and follows it again (after Send, or the "New activity" button). */
+  follow(): void {
+    this.stick = true;
+    this.newActivity.hidden = true;
+    this.toBottom();
   }
 
   /** Rebuilds every item (a snapshot arrived); scrolls to `scrollTop`, or to the bottom when null. */
@@ -73,6 +85,7 @@ export class ChatView {
     }
     if (!this.transcript.items.length) this.element.replaceChildren(this.empty);
     if (this.stick) this.toBottom();
+    else this.newActivity.hidden = false;
     this.syncCountdown();
   }
 

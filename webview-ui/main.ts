@@ -4,7 +4,7 @@
  */
 import './style.css';
 import { createHostDispatcher, HostHandlers } from '../src/protocol/dispatch';
-import { PROTOCOL_VERSION } from '../src/protocol/messages';
+import { PROTOCOL_VERSION, type ChatItemOf } from '../src/protocol/messages';
 import { ChatView } from './chat-view';
 import { Composer } from './composer';
 import { h } from './dom';
@@ -38,7 +38,22 @@ const composer = new Composer({
   onStop: () => send({ type: 'prompt/stop' }),
 });
 
-app.replaceChildren(top, banner, main, composer.element);
+/** Polite announcements for screen readers (an approval is waiting, the turn stopped). */
+const announcer = h('div', { class: 'hr-sr-only', role: 'status', 'aria-live': 'polite', 'data-testid': 'announcer' });
+const announce = (text: string) => {
+  announcer.textContent = '';
+  requestAnimationFrame(() => (announcer.textContent = text));
+};
+
+app.replaceChildren(top, banner, main, chat.newActivity, composer.element, announcer);
+
+// Escape stops the running turn from anywhere in the panel (the composer's own Escape closes its
+// completion list first and marks the event handled).
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.defaultPrevented || !state.running) return;
+  e.preventDefault();
+  send({ type: 'prompt/stop' });
+});
 
 function runIntent(intent: ComposerIntent): boolean {
   switch (intent.kind) {
@@ -46,6 +61,7 @@ function runIntent(intent: ComposerIntent): boolean {
       if (state.running) return false;
       send({ type: 'prompt/submit', text: intent.text });
       showView('chat');
+      chat.follow();
       return true;
     case 'compact':
       send({ type: 'context/compact', focus: intent.focus });
@@ -174,15 +190,19 @@ const handlers: HostHandlers = {
     for (const op of m.ops) {
       const id = state.transcript.apply(op);
       if (id !== undefined) changed.add(id);
+      if (op.op === 'append' && op.item.kind === 'approval' && op.item.state === 'pending') awaitApproval(op.item.id, op.item.request);
     }
     flushChat();
   },
   'turn/state': (m) => {
+    const stopped = state.running && !m.running;
     state.running = m.running;
     // Screen readers announce the finished answer once instead of every streamed re-render.
     chat.element.setAttribute('aria-busy', String(m.running));
     composer.setRunning(m.running);
     renderTop();
+    // Focus was on Stop (now hidden) or nowhere: give it back to the prompt box.
+    if (stopped && (document.activeElement === document.body || document.activeElement?.closest('.hr-composer'))) composer.focus();
   },
   'session/info': (m) => {
     if (!state.snapshot) return;
@@ -202,6 +222,17 @@ const handlers: HostHandlers = {
     renderBanner();
   },
 };
+
+/**
+ * A new approval: announced, and its Approve button takes focus unless the user is typing a draft
+ * (their text stays where it is; the announcement still says what waits).
+ */
+function awaitApproval(id: string, request: ChatItemOf<'approval'>['request']): void {
+  announce(`Approval needed: ${request.kind === 'edit' ? `${request.isNew ? 'create' : 'edit'} ${request.path}` : `run ${request.command}`}`);
+  const typing = document.activeElement?.matches('textarea') && (document.activeElement as HTMLTextAreaElement).value.trim() !== '';
+  if (typing) return;
+  requestAnimationFrame(() => chat.element.querySelector<HTMLButtonElement>(`[data-id="${CSS.escape(id)}"] button`)?.focus());
+}
 
 const dispatch = createHostDispatcher(
   handlers,

@@ -57,6 +57,51 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       assert.deepEqual(await lastSent(page), { type: 'prompt/stop' });
       await post(page, { type: 'turn/state', running: false });
       await stop.waitFor({ state: 'hidden' });
+      await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'composer');
+      assert.ok(true, 'focus returned to the prompt box after Stop');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('stops the running turn with Escape, unless Escape is closing the slash-command list', async () => {
+    const page = await freshPanel(0);
+    try {
+      await post(page, { type: 'turn/state', running: true });
+      await page.locator('[data-testid=chat]').focus();
+      await page.keyboard.press('Escape');
+      assert.deepEqual(await lastSent(page), { type: 'prompt/stop' });
+      const before = (await sent(page)).length;
+      const box = page.getByRole('textbox', { name: 'Message to Headroom' });
+      await box.focus();
+      await page.keyboard.type('/co');
+      await page.locator('#hr-completions').waitFor();
+      await page.keyboard.press('Escape');
+      assert.equal((await sent(page)).length, before, 'the first Escape only closed the list');
+      await post(page, { type: 'turn/state', running: false });
+      await page.keyboard.press('Escape');
+      assert.equal((await sent(page)).length, before, 'no stop when nothing runs');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('focuses and announces a new approval, but never takes focus from a draft being typed', async () => {
+    const page = await freshPanel(0);
+    try {
+      const approval = (id: string, path: string) => ({
+        kind: 'approval' as const, id, toolCallId: `c_${id}`, toolName: 'edit_file', state: 'pending' as const,
+        request: { kind: 'edit' as const, path, isNew: true, added: 1, removed: 0 },
+      });
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: approval('apr_a', 'notes.md') }] });
+      await page.waitForFunction(() => document.activeElement?.textContent === 'Approve');
+      await page.locator('[data-testid=announcer]', { hasText: 'Approval needed: create notes.md' }).waitFor({ state: 'attached' });
+      const box = page.getByRole('textbox', { name: 'Message to Headroom' });
+      await box.focus();
+      await page.keyboard.type('half a thought');
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: approval('apr_b', 'other.md') }] });
+      await page.locator('[data-testid=announcer]', { hasText: 'other.md' }).waitFor({ state: 'attached' });
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'composer');
     } finally {
       await page.close();
     }
@@ -341,6 +386,20 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'user', id: 'new2', text: 'another' } }] });
       await page.locator('[data-id="new2"]').waitFor({ state: 'attached' });
       assert.equal(await chat.evaluate((e) => e.scrollTop), 0, 'the reading position is kept');
+      // …and a button says something arrived below; it takes the user there and follows again.
+      const jump = page.getByRole('button', { name: 'New activity below: scroll to the newest message' });
+      await jump.waitFor();
+      await page.screenshot({ path: screenshotPath('panel-new-activity') });
+      await jump.click();
+      await settled();
+      await jump.waitFor({ state: 'hidden' });
+      // Sending jumps to the newest message even from far up.
+      await chat.evaluate((e) => {
+        e.scrollTop = 0;
+      });
+      await page.getByRole('textbox', { name: 'Message to Headroom' }).fill('go on');
+      await page.keyboard.press('Enter');
+      await settled();
     } finally {
       await page.close();
     }
