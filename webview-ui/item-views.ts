@@ -3,7 +3,7 @@
  * cards, approval cards, notices with a retry countdown, compaction results. Text is never parsed
  * as HTML except through the markdown sanitizer.
  */
-import { formatDuration } from '../src/protocol/format';
+import { formatBytes, formatDuration } from '../src/protocol/format';
 import type { ChatItem, ChatItemOf } from '../src/protocol/messages';
 import { h } from './dom';
 import { renderMarkdown } from './markdown';
@@ -37,11 +37,12 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
         h('span', { class: 'hr-tool-status', 'aria-hidden': 'true' }, STATUS_ICON[item.status]),
         h('span', { class: 'hr-tool-name' }, item.name),
         item.summary ? h('span', { class: 'hr-tool-summary' }, item.summary) : null,
+        item.refId ? h('span', { class: 'hr-badge', title: 'The full result is stored and kept out of the context' }, 'stored') : null,
         h('span', { class: 'hr-tool-meta' }, STATUS_TEXT[item.status], item.durationMs !== undefined ? ` · ${formatDuration(item.durationMs)}` : ''),
       ),
       item.args ? h('div', { class: 'hr-tool-section' }, h('div', { class: 'hr-label' }, 'Arguments'), h('pre', { class: 'hr-pre' }, item.args)) : null,
       item.output ? h('div', { class: 'hr-tool-section' }, h('div', { class: 'hr-label' }, item.status === 'running' ? 'Output' : 'Result'), h('pre', { class: 'hr-pre' }, item.output)) : null,
-      item.refId ? action('Open full result', `Open the full result of ${item.name} in an editor`, () => send({ type: 'result/open', refId: item.refId! }), 'hr-link') : null,
+      item.refId ? storedLine(item) : null,
     );
     details.addEventListener('toggle', () => ctx.onToggle(item.id, details.open));
     return details;
@@ -77,6 +78,17 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
     ),
   compaction: (item) => h('div', { class: 'hr-compaction', role: 'status', 'data-testid': 'compaction' }, item.text),
 };
+
+/** "stored · 35.9 KB · 400 lines · kept out of context [Open]": what an offloaded result is and where it went. */
+function storedLine(item: ChatItemOf<'tool'>): HTMLElement {
+  const size = item.stored ? ` · ${formatBytes(item.stored.bytes)} · ${item.stored.lines.toLocaleString('en-US')} ${item.stored.lines === 1 ? 'line' : 'lines'}` : '';
+  return h(
+    'div',
+    { class: 'hr-stored', 'data-testid': 'stored-result' },
+    h('span', { class: 'hr-muted' }, `stored${size} · kept out of context `),
+    action('Open', `Open the full result of ${item.name} in an editor`, () => send({ type: 'result/open', refId: item.refId! }), 'hr-link'),
+  );
+}
 
 export function renderItem(item: ChatItem, ctx: ItemContext): HTMLElement {
   const el = (builders[item.kind] as (i: ChatItem, c: ItemContext) => HTMLElement)(item, ctx);

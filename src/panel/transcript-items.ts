@@ -70,6 +70,7 @@ export function withResult(item: ChatItemOf<'tool'>, r: ToolResultMessage & { er
   const status = r.errorKind === 'aborted' ? 'cancelled' : r.isError ? 'error' : 'done';
   const next: ChatItemOf<'tool'> = { ...item, status, output: resultPreview(r) };
   if (r.refId) next.refId = r.refId;
+  if (r.refId && r.stored) next.stored = { bytes: r.stored.bytes, lines: r.stored.lines };
   if (durationMs !== undefined) next.durationMs = Math.max(0, durationMs);
   return next;
 }

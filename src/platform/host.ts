@@ -10,6 +10,8 @@ import { readProviderSettings } from '../config/settings';
 import { selectModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { ChatViewProvider } from '../panel/chat-view-provider';
 import { PROTOCOL_VERSION, type SnapshotView } from '../protocol/messages';
+import { formatBytes } from '../protocol/format';
+import type { ResultMeta } from '../store';
 import { resolveApiKey } from '../providers/credentials';
 import { ApprovalBroker } from './approvals';
 import { ResultDocuments } from './result-documents';
@@ -129,7 +131,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       await session.undoCompaction();
       await reload();
     },
-    openResult: (refId) => results.open(refId),
+    openResult: (refId) => results.open(refId, resultTitle(session.storedResults().find((r) => r.refId === refId))),
     approve: (id, decision) => void approvals.respond(id, decision),
     showDiff: (id) => approvals.showDiff(id),
     updateConfig: async (change) => {
@@ -236,8 +238,27 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       if (picked) await session.unpin(picked.id);
     },
     openStoredResult: async () => {
-      const refId = await vscode.window.showInputBox({ title: vscode.l10n.t('Headroom: Open Stored Result'), prompt: vscode.l10n.t('The ref_id of a stored tool result'), placeHolder: 'res_…' });
-      if (refId?.trim()) await results.open(refId.trim());
+      const stored = session.storedResults();
+      if (!stored.length) {
+        // Nothing listed (no folder open, or none yet): a ref id from elsewhere can still be opened.
+        const refId = await vscode.window.showInputBox({
+          title: vscode.l10n.t('Headroom: Open Stored Result'),
+          prompt: vscode.l10n.t('This session has no stored results. Type the ref_id of one to open it anyway.'),
+          placeHolder: 'res_…',
+        });
+        if (refId?.trim()) await results.open(refId.trim());
+        return;
+      }
+      const picked = await vscode.window.showQuickPick(
+        stored.map((r) => ({
+          label: r.toolName,
+          description: `${formatBytes(r.byteSize)} · ${r.lineCount.toLocaleString('en-US')} lines`,
+          detail: `${new Date(r.createdAt).toLocaleString()} · ${r.refId}`,
+          meta: r,
+        })),
+        { title: vscode.l10n.t('Headroom: Open Stored Result'), placeHolder: vscode.l10n.t('Stored tool results of this session, newest first'), matchOnDetail: true },
+      );
+      if (picked) await results.open(picked.meta.refId, resultTitle(picked.meta));
     },
   };
   log.info('Headroom host loaded');
@@ -264,4 +285,9 @@ function breakdownMarkdown(usage: ReturnType<SessionHost['measure']>): string {
     ...rows,
     '',
   ].join('\n');
+}
+
+/** An editor tab title for a stored result: "run_command output · 35.9 KB". */
+function resultTitle(meta: ResultMeta | undefined): string | undefined {
+  return meta ? `${meta.toolName} output · ${formatBytes(meta.byteSize)}` : undefined;
 }

@@ -4,8 +4,9 @@ import { errorMessage } from '../common/errors';
 export const RESULT_SCHEME = 'headroom-result';
 
 /**
- * Offloaded tool results as read-only editor documents (`headroom-result:/<refId>.txt`), so a person
- * can read the full output the model only saw a stub of.
+ * Offloaded tool results as read-only editor documents (`headroom-result:/<refId>/<title>.txt`), so a
+ * person can read the full output the model only saw a stub of. The last path segment is the editor
+ * tab's title, so it names the source ("run_command output · 35.9 KB"), not the opaque id.
  */
 export class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly registration: vscode.Disposable;
@@ -15,7 +16,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const refId = uri.path.replace(/^\//, '').replace(/\.txt$/, '');
+    const refId = uri.path.replace(/^\//, '').split('/')[0].replace(/\.txt$/, '');
     try {
       return await this.read(refId);
     } catch (err) {
@@ -23,9 +24,11 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     }
   }
 
-  async open(refId: string): Promise<void> {
+  /** Opens a stored result; `title` (e.g. "run_command output · 35.9 KB") names its editor tab. */
+  async open(refId: string, title?: string): Promise<void> {
     if (!/^[\w-]{1,80}$/.test(refId)) throw new Error(`"${refId.slice(0, 80)}" is not a stored result id.`);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${refId}.txt` }));
+    const name = [...(title ?? refId)].map((ch) => (ch < ' ' || '\\/:*?"<>|'.includes(ch) ? ' ' : ch)).join('').trim().slice(0, 80) || refId;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${refId}/${name}.txt` }));
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 

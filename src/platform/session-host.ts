@@ -22,7 +22,7 @@ import { TokenWorkerClient } from '../context/token-worker-client';
 import { resolveApiKey, type SecretStore } from '../providers/credentials';
 import { createProvider } from '../providers/create-provider';
 import type { Message, SystemSection } from '../providers/types';
-import { openStore, type HeadroomStore, type SessionSummary, type SnapshotInfo } from '../store';
+import { openStore, type HeadroomStore, type ResultMeta, type SessionSummary, type SnapshotInfo } from '../store';
 import { createBuiltinTools, DeferralPolicy, resultPortOver, ToolRegistry, type ResultPort } from '../tools';
 import { createMemoryResultPort } from '../tools/memory-results';
 import { readCompactionSettings, readContextSettings, readMaxIterations } from '../config/context-settings';
@@ -369,6 +369,17 @@ export class SessionHost extends Disposable {
 
   private assertIdle(what: string): void {
     if (this.session?.isRunning) throw new HeadroomError('invalid_request', `Stop the running turn before ${what}.`);
+  }
+
+  /** The current session's stored (offloaded) results, newest first; empty without a store. */
+  storedResults(): ResultMeta[] {
+    const id = this.summary?.id;
+    if (!this.store || !id) return [];
+    try {
+      return this.store.results.list(id).reverse();
+    } catch {
+      return [];
+    }
   }
 
   /** The full text of an offloaded tool result, for "Open full result". */

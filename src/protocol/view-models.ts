@@ -52,6 +52,8 @@ export const ToolItem = z.object({
   output: z.string(),
   /** Set when the full result was offloaded: "Open full result" opens it. */
   refId: z.string().optional(),
+  /** Size of the offloaded result, shown as "stored · 35.9 KB · 400 lines · kept out of context". */
+  stored: z.object({ bytes: z.number().nonnegative(), lines: z.number().int().nonnegative() }).optional(),
 });
 export const ApprovalRequestView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('edit'), path: z.string(), isNew: z.boolean(), added: z.number().int(), removed: z.number().int() }),

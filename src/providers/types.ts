@@ -101,6 +101,8 @@ export interface ToolResultMessage {
   isError: boolean;
   /** Set when the full output was offloaded to the result store; `content` then holds the stub. */
   refId?: string;
+  /** Size of the offloaded output (set with `refId`): what the panel shows on the tool card. */
+  stored?: { bytes: number; lines: number };
   timestamp: number;
 }
 

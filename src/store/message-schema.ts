@@ -30,6 +30,7 @@ export const MessageSchema = z.discriminatedUnion('role', [
     content: z.array(z.union([Text, Image])),
     isError: z.boolean(),
     refId: z.string().optional(),
+    stored: z.object({ bytes: z.number().nonnegative(), lines: z.number().int().nonnegative() }).optional(),
     timestamp: z.number(),
   }),
 ]);

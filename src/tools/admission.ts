@@ -71,7 +71,7 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
 
   try {
     const refId = await options.store.put({ toolName: result.toolName, toolCallId: result.toolCallId, content: text });
-    return { ...withText(result, buildStub(result.toolName, bytes, text, refId), result.isError), refId };
+    return { ...withText(result, buildStub(result.toolName, bytes, text, refId), result.isError), refId, stored: { bytes, lines: countLines(text) } };
   } catch (err) {
     return withText(
       result,
@@ -119,4 +119,12 @@ function previewLines(text: string): string {
   }
   const more = lines.length > out.length || text.length > head.length;
   return out.length ? out.join('\n') + (more ? '\n…' : '') : '(no text)';
+}
+
+/** Lines of `text` as an editor counts them (a trailing newline does not start another). */
+export function countLines(text: string): number {
+  if (!text) return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n - 1 : n;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startFakeProvider, type FakeProvider, type FakeStep } from '../fixtures/fake-provider';
 import { e2e } from './setup';
-import { headroomFrame, openHeadroomView, openWorkbench, screenshotPath } from './workbench';
+import { headroomFrame, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath } from './workbench';
 
 let fake: FakeProvider;
 let page: Page;
@@ -143,10 +143,25 @@ describe('a scripted session in a real VS Code with the fake provider', function
   it('offloads a big tool result and opens it in an editor', async () => {
     await turn('Read big.txt', [{ toolCalls: [{ id: 'call_big', name: 'read_file', arguments: { path: 'big.txt' } }] }, { text: 'That file is big.' }], 'That file is big.');
     const card = frame.locator('[data-testid=tool-card]', { hasText: 'big.txt' });
+    assert.equal(await card.locator('.hr-badge').textContent(), 'stored', 'the card says the result was stored');
     await card.locator('summary').click();
+    // "stored · 35.9 KB · 400 lines · kept out of context [Open]"
+    assert.match((await card.locator('[data-testid=stored-result]').textContent()) ?? '', /^stored · [\d.]+ KB · [\d,]+ lines · kept out of context Open$/);
+    await page.screenshot({ path: screenshotPath('session-stored-result') });
     await card.getByRole('button', { name: /Open the full result of read_file/ }).click();
     await page.locator('.monaco-editor .view-lines', { hasText: 'line 0000 of big.txt' }).first().waitFor({ timeout: 20_000 });
-    assert.ok(await page.locator('.tabs-container .tab', { hasText: '.txt' }).count());
+    // The tab names the source, not the opaque ref id.
+    await page.locator('.tabs-container .tab', { hasText: /read_file output · [\d.]+ KB/ }).first().waitFor({ timeout: 10_000 });
+  });
+
+  it('Open Stored Result… offers a pick list of the session\'s stored results', async () => {
+    await runPaletteCommand(page, 'Headroom: Open Stored Result…');
+    const item = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'read_file' }).first();
+    await item.waitFor({ timeout: 20_000 });
+    assert.match((await item.textContent()) ?? '', /KB · [\d,]+ lines/);
+    await page.screenshot({ path: screenshotPath('session-open-stored-pick') });
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'line 0000 of big.txt' }).first().waitFor({ timeout: 20_000 });
   });
 
   it('asks before writing a file, and approving writes it', async () => {
