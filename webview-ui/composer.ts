@@ -1,6 +1,7 @@
 /**
  * The prompt box: Enter sends, Shift+Enter adds a line, `/` offers the slash commands (↑/↓ to pick,
- * Tab or Enter to take, Escape to close). A Stop button replaces Send while a turn runs.
+ * Tab or Enter to take, Escape to close). While a turn runs, Stop appears beside Send, and what is
+ * sent then is queued for the running turn (steering): shown above the box until the agent takes it.
  */
 import { h } from './dom';
 import { ComposerIntent, completeSlash, parseComposer, SlashCommand } from './slash';
@@ -16,6 +17,7 @@ export interface ComposerOptions {
 export class Composer {
   readonly element: HTMLElement;
   private readonly input: HTMLTextAreaElement;
+  private readonly queueList = h('ul', { class: 'hr-queue', 'aria-label': 'Queued messages', 'data-testid': 'queue', hidden: true });
   private readonly list = h('ul', { class: 'hr-completions', role: 'listbox', id: 'hr-completions', 'aria-label': 'Slash commands', hidden: true });
   private readonly send: HTMLButtonElement;
   private readonly stop: HTMLButtonElement;
@@ -35,7 +37,7 @@ export class Composer {
     this.input.value = o.draft;
     this.send = h('button', { class: 'hr-send', 'aria-label': 'Send the message', 'data-testid': 'send' }, 'Send');
     this.stop = h('button', { class: 'hr-stop', 'aria-label': 'Stop the running turn', 'data-testid': 'stop', hidden: true }, 'Stop');
-    this.element = h('footer', { class: 'hr-composer' }, this.list, this.input, h('div', { class: 'hr-composer-actions' }, this.stop, this.send));
+    this.element = h('footer', { class: 'hr-composer' }, this.queueList, this.list, this.input, h('div', { class: 'hr-composer-actions' }, this.stop, this.send));
     this.input.addEventListener('input', () => {
       this.o.onDraft(this.input.value);
       this.refreshCompletions();
@@ -47,8 +49,23 @@ export class Composer {
 
   setRunning(running: boolean): void {
     this.stop.hidden = !running;
-    this.send.disabled = running;
-    this.send.title = running ? 'Wait for the turn to finish, or press Stop' : '';
+    this.send.textContent = running ? 'Queue' : 'Send';
+    this.send.setAttribute('aria-label', running ? 'Queue the message for the running turn' : 'Send the message');
+    this.send.title = running ? 'The agent reads it at its next step' : '';
+  }
+
+  /** Shows the messages waiting for the running turn ("queued · read at the next step"). */
+  setQueue(texts: readonly string[]): void {
+    this.queueList.hidden = !texts.length;
+    this.queueList.replaceChildren(
+      ...texts.map((t) => h('li', { class: 'hr-queued' }, h('span', { class: 'hr-badge' }, 'queued'), h('span', { class: 'hr-queued-text', title: t }, t))),
+    );
+  }
+
+  /** Puts text back into the box (queued messages dropped by Stop), after what is already there. */
+  restore(text: string): void {
+    this.input.value = this.input.value.trim() ? `${text}\n${this.input.value}` : text;
+    this.o.onDraft(this.input.value);
   }
 
   setEnabled(enabled: boolean, reason = ''): void {

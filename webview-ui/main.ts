@@ -31,12 +31,23 @@ const chat = new ChatView(state.transcript, {
   },
 });
 
+/** Messages sent while the turn ran, until the agent takes them (their user item arrives). */
+const queued: string[] = [];
+
 const composer = new Composer({
   draft: state.ui.draft,
   onDraft: (draft) => saveUi({ draft }),
   onIntent: (intent) => runIntent(intent),
-  onStop: () => send({ type: 'prompt/stop' }),
+  onStop: () => stopTurn(),
 });
+
+/** Stop drops the queued messages on the host: give them back to the prompt box instead of losing them. */
+function stopTurn(): void {
+  send({ type: 'prompt/stop' });
+  if (!queued.length) return;
+  composer.restore(queued.splice(0).join('\n'));
+  composer.setQueue(queued);
+}
 
 /** Polite announcements for screen readers (an approval is waiting, the turn stopped). */
 const announcer = h('div', { class: 'hr-sr-only', role: 'status', 'aria-live': 'polite', 'data-testid': 'announcer' });
@@ -52,14 +63,18 @@ app.replaceChildren(top, banner, main, chat.newActivity, composer.element, annou
 document.addEventListener('keydown', (e) => {
   if (e.key !== 'Escape' || e.defaultPrevented || !state.running) return;
   e.preventDefault();
-  send({ type: 'prompt/stop' });
+  stopTurn();
 });
 
 function runIntent(intent: ComposerIntent): boolean {
   switch (intent.kind) {
     case 'prompt':
-      if (state.running) return false;
       send({ type: 'prompt/submit', text: intent.text });
+      // While a turn runs the host queues it for the agent's next step (steering).
+      if (state.running) {
+        queued.push(intent.text);
+        composer.setQueue(queued);
+      }
       showView('chat');
       chat.follow();
       return true;
@@ -191,6 +206,7 @@ const handlers: HostHandlers = {
       const id = state.transcript.apply(op);
       if (id !== undefined) changed.add(id);
       if (op.op === 'append' && op.item.kind === 'approval' && op.item.state === 'pending') awaitApproval(op.item.id, op.item.request);
+      if (op.op === 'append' && op.item.kind === 'user') taken(op.item.text);
     }
     flushChat();
   },
@@ -222,6 +238,14 @@ const handlers: HostHandlers = {
     renderBanner();
   },
 };
+
+/** The agent took a queued message (its user item arrived): it leaves the queue. */
+function taken(text: string): void {
+  const i = queued.findIndex((q) => q.trim() === text.trim());
+  if (i < 0) return;
+  queued.splice(i, 1);
+  composer.setQueue(queued);
+}
 
 /**
  * A new approval: announced, and its Approve button takes focus unless the user is typing a draft

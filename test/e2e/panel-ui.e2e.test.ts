@@ -64,6 +64,34 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     }
   });
 
+  it('queues what is typed while the agent works (steering), shows it until taken, and gives it back on Stop', async () => {
+    const page = await freshPanel(0);
+    try {
+      await post(page, { type: 'turn/state', running: true });
+      const box = page.getByRole('textbox', { name: 'Message to Headroom' });
+      await box.focus();
+      await page.keyboard.type('also update the README');
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'prompt/submit', text: 'also update the README' });
+      const queue = page.locator('[data-testid=queue]');
+      await queue.locator('li', { hasText: 'also update the README' }).waitFor();
+      await page.screenshot({ path: screenshotPath('panel-queued-message') });
+      // The agent takes it at its next step: its user item arrives and the queue empties.
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'user', id: 'u9', text: 'also update the README' } }] });
+      await queue.waitFor({ state: 'hidden' });
+      await box.focus();
+      await page.keyboard.type('and the CHANGELOG');
+      await page.getByRole('button', { name: 'Queue the message for the running turn' }).click();
+      await queue.locator('li', { hasText: 'and the CHANGELOG' }).waitFor();
+      await page.getByRole('button', { name: 'Stop the running turn' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'prompt/stop' });
+      await queue.waitFor({ state: 'hidden' });
+      assert.equal(await box.inputValue(), 'and the CHANGELOG', 'a queued message dropped by Stop is back in the box');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('stops the running turn with Escape, unless Escape is closing the slash-command list', async () => {
     const page = await freshPanel(0);
     try {
@@ -214,13 +242,14 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     try {
       await post(page, {
         type: 'chat/ops',
-        ops: [{ op: 'append', item: { kind: 'tool', id: 'c1', name: 'read_file', summary: 'src/big.ts', args: '{"path":"src/big.ts"}', status: 'done', durationMs: 1250, output: '[stored as res_7]', refId: 'res_7' } }],
+        ops: [{ op: 'append', item: { kind: 'tool', id: 'c1', name: 'read_file', summary: 'src/big.ts', args: '{"path":"src/big.ts"}', status: 'done', durationMs: 1250, output: '[stored as res_7]', refId: 'res_7', stored: { bytes: 36_762, lines: 400 } } }],
       });
       const summary = page.locator('[data-testid=tool-card] summary');
       await summary.waitFor();
-      assert.match((await summary.textContent()) ?? '', /read_file\s*src\/big\.ts\s*done · 1\.3 s/);
+      assert.match((await summary.textContent()) ?? '', /read_file\s*src\/big\.ts\s*stored\s*done · 1\.3 s/);
       await summary.focus();
       await page.keyboard.press('Enter');
+      assert.equal(await page.locator('[data-testid=stored-result]').textContent(), 'stored · 35.9 KB · 400 lines · kept out of context Open');
       const open = page.getByRole('button', { name: 'Open the full result of read_file in an editor' });
       await open.focus();
       await page.keyboard.press('Enter');
