@@ -3,6 +3,7 @@
  * else. Activation is lazy (the view or a command) and must stay cheap (bench: activation_ms ≤ 50):
  * everything heavy lives in dist/host.js (src/platform/host.ts) and is required on first use.
  */
+import { createRequire } from 'node:module';
 import * as vscode from 'vscode';
 import { registerCommands } from './commands/register';
 import { createLog } from './platform/log';
@@ -20,6 +21,14 @@ export interface HeadroomApi {
   readonly storagePath: string | undefined;
 }
 
+/**
+ * Loads dist/host.js (esbuild keeps './host' external) on first use. A static import would put the
+ * whole host on the activation path; this require stays lazy and resolves next to this bundle.
+ */
+function requireHostBundle(): typeof import('./platform/host') {
+  return createRequire(__filename)('./host') as typeof import('./platform/host');
+}
+
 export function activate(context: vscode.ExtensionContext): HeadroomApi {
   const log = createLog();
   context.subscriptions.push(log);
@@ -27,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): HeadroomApi {
   const getHost = (): Host => {
     if (!host) {
       // Bundled separately (see esbuild.mjs); resolved next to this file at run time.
-      const { createHost } = require('./host') as typeof import('./platform/host');
+      const { createHost } = requireHostBundle();
       host = createHost(context, log);
       context.subscriptions.push(host);
       const loaded = host;

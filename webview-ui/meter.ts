@@ -10,10 +10,11 @@ import { h } from './dom';
 /** How long "freed 117k" stays after a compaction. */
 export const FREED_VISIBLE_MS = 60_000;
 
+/** The meter's buttons call these unbound (plain functions, not methods). */
 export interface MeterActions {
-  compact(): void;
-  clear(): void;
-  toggleHistory(): void;
+  compact: () => void;
+  clear: () => void;
+  toggleHistory: () => void;
 }
 
 export function renderMeter(m: MeterView | null, running: boolean, historyOpen: boolean, actions: MeterActions, now = Date.now()): HTMLElement {

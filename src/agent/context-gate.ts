@@ -23,7 +23,7 @@ import type { ContextGate, PreflightDecision, PreflightInput } from './turn-conf
 export interface CompactInput {
   messages: readonly Message[];
   /** Calibrated tokens of one message (memoized). */
-  tokensOf(message: Message): number;
+  tokensOf: (message: Message) => number;
   /** Tokens the compacted messages should fit in (system and tools already subtracted). */
   targetTokens: number;
   /** `manual`: the user asked (button, command, `/compact`); the gate itself never passes it. */
@@ -50,9 +50,9 @@ export interface CompactOutput {
 export type CompactHook = (input: CompactInput, signal: AbortSignal) => Promise<CompactOutput | undefined>;
 
 /** The deterministic fallback: drop the oldest turns at safe boundaries. */
-export const dropOldestTurnsHook: CompactHook = async (input) => {
+export const dropOldestTurnsHook: CompactHook = (input) => {
   const r = dropOldestTurns(input.messages, input.tokensOf, input.targetTokens);
-  return r.dropped > 0 ? { messages: r.messages, strategies: ['drop_oldest_turns'] } : undefined;
+  return Promise.resolve(r.dropped > 0 ? { messages: r.messages, strategies: ['drop_oldest_turns'] } : undefined);
 };
 
 /** How far a byte estimate (bytes / 4) can undercount the real token count (random base64 with o200k). */
@@ -325,14 +325,14 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
  */
 export function scheduledCompactPort(gate: DefaultContextGate): CompactPort {
   return {
-    async compact({ focus }) {
+    compact({ focus }) {
       gate.requestCompaction(focus);
-      return {
+      return Promise.resolve({
         beforeTokens: gate.lastUsed,
         afterTokens: gate.lastUsed,
         strategies: [],
         note: 'The compaction is scheduled: it runs before your next request, and the next context status shows what it freed.',
-      };
+      });
     },
   };
 }

@@ -45,7 +45,7 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
     emit({ type: 'context_usage', usage: config.gate.measure(ctx.messages) });
   };
   const deliverSteering = async (): Promise<boolean> => {
-    let queued: UserMessage[] = [];
+    let queued: UserMessage[];
     try {
       queued = config.steering?.() ?? [];
     } catch {

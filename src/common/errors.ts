@@ -38,3 +38,8 @@ export function errorMessage(err: unknown): string {
     return String(err);
   }
 }
+
+/** The stack of an Error (its text when it has none), or anything else thrown as text; for crash reports. */
+export function errorStack(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? String(err)) : String(err);
+}

@@ -17,7 +17,8 @@ if (port) {
     );
   void preload('o200k_base');
 
-  port.on('message', async (raw: unknown) => {
+  // Answers never reject (every failure becomes an `error` reply), so nothing is lost by not awaiting.
+  const answer = async (raw: unknown): Promise<void> => {
     const parsed = countRequestSchema.safeParse(raw);
     if (!parsed.success) {
       const id = typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'number' ? (raw as { id: number }).id : undefined;
@@ -36,5 +37,6 @@ if (port) {
     } catch (err) {
       post({ type: 'error', id: req.id, message: String(err) });
     }
-  });
+  };
+  port.on('message', (raw: unknown) => void answer(raw));
 }

@@ -81,7 +81,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     view.webview.html = renderWebviewHtml(view.webview, media);
     // The view is resolved again each time it is shown after being disposed: its listeners go with it.
     const listeners: vscode.Disposable[] = [view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw))];
-    const release = this._register(toDisposable(() => listeners.splice(0).forEach((l) => l.dispose())));
+    const release = this._register(toDisposable(() => {
+      for (const l of listeners.splice(0)) l.dispose();
+    }));
     listeners.push(
       view.onDidDispose(() => {
         if (this.view === view) this.view = undefined;

@@ -22,13 +22,13 @@ export function renderWebviewHtml(webview: vscode.Webview, mediaUri: vscode.Uri)
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${style}" rel="stylesheet">
+<link href="${style.toString()}" rel="stylesheet">
 <title>Headroom</title>
 </head>
 <body>
 <div id="app" role="application" aria-label="Headroom chat"></div>
 <noscript>Headroom needs scripts enabled in its webview.</noscript>
-<script nonce="${nonce}" src="${script}"></script>
+<script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
 }

@@ -28,6 +28,11 @@ export interface Host extends vscode.Disposable {
   readonly commands: Record<HostCommand, () => Promise<void>>;
 }
 
+/** The one field of the extension's package.json the host reads (VS Code types `packageJSON` as any). */
+interface ExtensionManifest {
+  version?: string;
+}
+
 export type HostCommand =
   | 'setApiKey'
   | 'selectModel'
@@ -79,7 +84,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       const state = session.state();
       return {
         protocolVersion: PROTOCOL_VERSION,
-        extensionVersion: String(context.extension.packageJSON.version ?? '0.0.0'),
+        extensionVersion: (context.extension.packageJSON as ExtensionManifest).version ?? '0.0.0',
         workspaceName: vscode.workspace.name ?? null,
         storageAvailable: state.storage === 'workspace',
         trusted: vscode.workspace.isTrusted,
@@ -184,7 +189,10 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     compactContext: () => panel.receive({ type: 'context/compact' }),
     clearContext: () => panel.receive({ type: 'context/clear' }),
     newSession: () => panel.receive({ type: 'session/new' }),
-    stop: async () => session.stop(),
+    stop: () => {
+      session.stop();
+      return Promise.resolve();
+    },
     showContextBreakdown: async () => {
       const usage = session.measure();
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: breakdownMarkdown(usage) });
@@ -267,7 +275,9 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     session,
     approvals,
     commands,
-    dispose: () => disposables.splice(0).reverse().forEach((d) => d.dispose()),
+    dispose: () => {
+      for (const d of disposables.splice(0).reverse()) d.dispose();
+    },
   };
 }
 

@@ -78,7 +78,7 @@ export function parseMessage<T>(schema: z.ZodType<T>, raw: unknown): ParseResult
   const r = schema.safeParse(raw);
   if (r.success) return { ok: true, message: r.data };
   const type =
-    raw && typeof raw === 'object' && 'type' in raw && typeof (raw as { type: unknown }).type === 'string'
+    raw && typeof raw === 'object' && 'type' in raw && typeof raw.type === 'string'
       ? (raw as { type: string }).type
       : '(no type)';
   const issues = r.error.issues

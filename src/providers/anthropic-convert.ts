@@ -66,7 +66,7 @@ export function toAnthropicMessages(messages: Message[]): WireMessage[] {
     if (blocks.length === 0) return; // the API rejects empty turns
     const last = out[out.length - 1];
     if (last && last.role === role && Array.isArray(last.content)) (last.content as WireBlock[]).push(...blocks);
-    else out.push({ role, content: blocks } as WireMessage);
+    else out.push({ role, content: blocks });
   };
   for (const m of messages) {
     if (m.role === 'user') push('user', userBlocks(m.content));
@@ -116,7 +116,7 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
     params.tools = req.tools.map((t) => ({
       name: t.name,
       description: t.description,
-      input_schema: { type: 'object', ...t.inputSchema } as Anthropic.Tool.InputSchema,
+      input_schema: { type: 'object', ...t.inputSchema },
     }));
   } else {
     // A request without tools (the forced final turn) may still carry tool_use blocks in its history,
@@ -124,7 +124,7 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
     // and forbid tool use, so the model can only answer in text.
     const used = [...new Set(req.messages.flatMap((m) => (m.role === 'assistant' ? m.content.filter((p) => p.type === 'toolCall').map((p) => p.name) : [])))];
     if (used.length) {
-      params.tools = used.map((name) => ({ name, description: 'Not available in this request.', input_schema: { type: 'object' } as Anthropic.Tool.InputSchema }));
+      params.tools = used.map((name) => ({ name, description: 'Not available in this request.', input_schema: { type: 'object' } }));
       params.tool_choice = { type: 'none' };
     }
   }

@@ -15,7 +15,7 @@ type UserPart = OpenAI.Chat.ChatCompletionContentPartText | OpenAI.Chat.ChatComp
 export const TOOL_ERROR_PREFIX = '[tool error] ';
 
 function userContent(parts: Array<TextPart | ImagePart>): string | UserPart[] {
-  if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as TextPart).text).join('\n');
+  if (parts.every((p) => p.type === 'text')) return parts.map((p) => p.text).join('\n');
   return parts.map((p): UserPart =>
     p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: `data:${p.mediaType};base64,${p.data}` } },
   );

@@ -47,7 +47,7 @@ export async function readJournal(path: string): Promise<JournalContents> {
     const complete = nl !== -1;
     if (text.trim()) {
       let parsed: unknown;
-      let ok = false;
+      let ok: boolean;
       try {
         parsed = JSON.parse(text);
         ok = complete && RecordSchema.safeParse(parsed).success;

@@ -300,7 +300,6 @@ async function loadImage(opts: JournaledDbOptions): Promise<Database | undefined
     bytes = await readFile(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new sql.Database();
-    bytes = new Uint8Array(0);
     return fail(`cannot be read: ${errorMessage(err)}`);
   }
   if (bytes.length === 0) return fail('is empty (zero bytes)');

@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { tempNameFor } from './atomic-file';
 
-const LockFile = z.object({ pid: z.number().int(), host: z.string(), id: z.string(), heartbeat: z.number() });
-type LockFile = z.infer<typeof LockFile>;
+/** The lock file's contents (tests read it through this schema too). */
+export const LockFile = z.object({ pid: z.number().int(), host: z.string(), id: z.string(), heartbeat: z.number() });
+export type LockFile = z.infer<typeof LockFile>;
 
 export interface LockOptions {
   /** A lock whose heartbeat is older than this is stale. Default 30 s. */

@@ -19,14 +19,14 @@ export function createMemoryResultPort(): MemoryResultPort {
     get(refId) {
       return blobs.get(refId)?.content.toString('utf8');
     },
-    async put({ toolName, content }) {
+    put({ toolName, content }) {
       const refId = newId('res');
       blobs.set(refId, { toolName, content: Buffer.from(content, 'utf8') });
-      return refId;
+      return Promise.resolve(refId);
     },
-    async page(refId, options) {
+    page(refId, options) {
       const blob = blobs.get(refId);
-      return blob ? pageBuffer(blob.content, options, blob.toolName) : undefined;
+      return Promise.resolve(blob ? pageBuffer(blob.content, options, blob.toolName) : undefined);
     },
   };
 }

@@ -36,7 +36,7 @@ export class ToolRegistry {
    * clashes with a built-in is ignored. Never throws: a failing `list` leaves no external tools.
    */
   refreshExternal(): void {
-    let defs: ToolDefinition[] = [];
+    let defs: ToolDefinition[];
     try {
       defs = this.options.external?.list() ?? [];
     } catch {

@@ -92,20 +92,20 @@ export interface CompactionChain {
   /** For `createContextGate({ compact: chain.hook })`. Resolves undefined when paused (automatic passes) or when nothing changed. */
   readonly hook: CompactHook;
   /** One pass with the full result (manual `/compact`: trigger 'manual'). Never rejects. */
-  run(input: CompactInput, signal: AbortSignal): Promise<ChainResult | undefined>;
+  readonly run: (input: CompactInput, signal: AbortSignal) => Promise<ChainResult | undefined>;
   /**
    * Starts preparing a summary in the background (for `createContextGate({ prepare })`, called from the
    * `background` threshold). The next pass uses it if the history did not change under it. Never throws.
    */
-  prepare(input: CompactInput): void;
+  readonly prepare: (input: CompactInput) => void;
   /** True while a background summary is being prepared or waits to be used. */
   readonly preparing: boolean;
   /** Drops a prepared summary (session switch, clear, undo). */
-  discardPrepared(): void;
+  readonly discardPrepared: () => void;
   /** Set while automatic compaction is paused by the loop breaker. */
   readonly paused: PauseState | undefined;
   /** Resumes automatic compaction (also done by a manual pass that reaches its target). */
-  resume(): void;
+  readonly resume: () => void;
 }
 
 const ZERO: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -134,7 +134,7 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
       reachedTarget: result?.reachedTarget ?? false,
       freedShare: result ? result.freedShare : 0,
     });
-    if (result) guard(() => options.onReport?.(result!));
+    if (result) guard(() => options.onReport?.(result));
     if (tripped) guard(() => options.onPause?.(tripped));
     return result;
   }

@@ -11,7 +11,7 @@ import { dropOldestTurns } from '../fallback-compaction';
 export interface DropWithHistoryOptions {
   pins: string[];
   target: number;
-  tokensOf(message: Message): number;
+  tokensOf: (message: Message) => number;
   instructionsShare?: number;
   now?: () => number;
 }

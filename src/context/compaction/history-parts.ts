@@ -12,7 +12,7 @@ export interface HistoryPartsOptions {
   target: number;
   /** The model summary; undefined for a compaction without a model. */
   summary: string | undefined;
-  tokensOf(message: Message): number;
+  tokensOf: (message: Message) => number;
   /** Share of `target` the instructions may always take (default 0.3); more when the target leaves room. */
   instructionsShare?: number;
 }

@@ -3,7 +3,7 @@
  * recent ones stay verbatim (DESIGN §3; reference 000's rolling window of N raw turns; reference 003's
  * safe boundaries). Pure; never throws.
  */
-import type { Message, UserMessage } from '../../providers/types';
+import type { Message } from '../../providers/types';
 import { findSafeBoundary, safeCuts } from '../turns';
 import { isHistoryMessage, parseHistoryMessage, type HistoryParts } from './history-message';
 
@@ -72,7 +72,7 @@ export function planSummary(view: readonly Message[], options: SummaryPlanOption
   let tail: Message[];
   if (lastUser >= 0 && cut > lastUser) {
     // Inside the newest turn: its user message stays in front of the kept steps.
-    tail = [view[lastUser] as UserMessage, ...view.slice(cut)];
+    tail = [view[lastUser], ...view.slice(cut)];
   } else {
     tail = view.slice(cut);
   }

@@ -14,12 +14,16 @@ export function createToolSearchTool(port: ToolSearchPort): Tool {
       limit: z.number().int().min(1).max(20).default(5).describe('Maximum number of tools to return'),
     }),
     timeoutMs: 10_000,
-    async execute({ query, limit }) {
-      const found = port.search(query, limit);
-      if (found.length === 0) return `No deferred tool matches "${query}". Try other keywords; tools already in your tool list need no search.`;
-      for (const def of found) port.activate(def.name);
-      const listed = found.map((d) => ({ name: d.name, description: d.description, input_schema: d.inputSchema }));
-      return `Activated ${found.length} tool${found.length === 1 ? '' : 's'}; call ${found.length === 1 ? 'it' : 'them'} directly:\n${JSON.stringify(listed)}`;
+    execute({ query, limit }) {
+      return Promise.resolve(searchAndActivate(port, query, limit));
     },
   });
+}
+
+function searchAndActivate(port: ToolSearchPort, query: string, limit: number): string {
+  const found = port.search(query, limit);
+  if (found.length === 0) return `No deferred tool matches "${query}". Try other keywords; tools already in your tool list need no search.`;
+  for (const def of found) port.activate(def.name);
+  const listed = found.map((d) => ({ name: d.name, description: d.description, input_schema: d.inputSchema }));
+  return `Activated ${found.length} tool${found.length === 1 ? '' : 's'}; call ${found.length === 1 ? 'it' : 'them'} directly:\n${JSON.stringify(listed)}`;
 }
