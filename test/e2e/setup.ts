@@ -48,7 +48,7 @@ export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(15 * 60_000);
     ensureTestVsCode();
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const vsix = join(ROOT, `headroom-${pkg.version}.vsix`);
     if (!process.env.HEADROOM_SKIP_PACKAGE) {
       execFileSync(process.execPath, [join(ROOT, 'scripts', 'package.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -75,7 +75,7 @@ export const mochaHooks = {
       throw err;
     }
   },
-  async afterAll() {
+  afterAll() {
     stop();
   },
 };

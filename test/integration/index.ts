@@ -5,6 +5,7 @@
  *   results to a file the launcher reads.
  * Suites are bundled into this file by scripts/test-integration.mjs (see suites.ts).
  */
+import { createRequire } from 'node:module';
 import type MochaType from 'mocha';
 import { registerSuites } from './suites';
 
@@ -23,12 +24,12 @@ export interface RunResults {
 }
 
 export async function run(options: { mochaPath?: string; grep?: string; reportOnly?: boolean } = {}): Promise<RunResults> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Mocha: typeof MochaType = require(options.mochaPath ?? 'mocha');
+  // The runner may hand over its own mocha (a path known only at run time), so it is required here.
+  const Mocha = createRequire(__filename)(options.mochaPath ?? 'mocha') as typeof MochaType;
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   if (options.grep) mocha.grep(options.grep);
   mocha.suite.emit('pre-require', globalThis, 'integration', mocha);
-  registerSuites();
+  await registerSuites();
   const results: RunResults = { passed: 0, failed: 0, pending: 0, tests: [] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

@@ -1,11 +1,12 @@
 /**
  * Every integration suite, loaded after mocha has installed its globals. Add new suite files here.
- * (esbuild turns these requires into lazily-initialized modules inside the one bundle.)
+ * (esbuild turns these dynamic imports into lazily-initialized modules inside the one bundle.)
  */
-export function registerSuites(): void {
-  require('./activation.test');
-  require('./panel-handshake.test');
-  require('./commands.test');
-  require('./agent-edit-approval.test');
-  require('./compaction-session.test');
+export async function registerSuites(): Promise<void> {
+  // One after another: suites register in this order.
+  await import('./activation.test');
+  await import('./panel-handshake.test');
+  await import('./commands.test');
+  await import('./agent-edit-approval.test');
+  await import('./compaction-session.test');
 }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { StreamEvent } from '../../src/providers/types';
 import { createHarness, danglingCalls, slowTool, textOf, type Harness } from '../fixtures/agent/harness';
+import { replayStream } from '../fixtures/fake-provider/factories';
 
 describe('agent loop: stop', () => {
   let h: Harness;
@@ -64,20 +66,21 @@ describe('agent loop: stop', () => {
   it('answers a call that had streamed completely before the stop, without running it', async () => {
     h = await createHarness();
     const call = { type: 'toolCall' as const, id: 'streamed', name: 'write_file', arguments: { path: 'x.txt', content: 'x' } };
+    const events: StreamEvent[] = [
+      { type: 'start' },
+      { type: 'toolcall_start', id: call.id, name: call.name },
+      { type: 'toolcall_end', call },
+      {
+        type: 'done',
+        message: {
+          role: 'assistant', content: [call], provider: 'anthropic', model: 'fake-model', partial: true,
+          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, stopReason: 'aborted', error: { kind: 'aborted', message: 'Request aborted.' }, timestamp: 0,
+        },
+      },
+    ];
     h.config.provider = {
       id: 'anthropic',
-      async *stream() {
-        yield { type: 'start' };
-        yield { type: 'toolcall_start', id: call.id, name: call.name };
-        yield { type: 'toolcall_end', call };
-        yield {
-          type: 'done',
-          message: {
-            role: 'assistant', content: [call], provider: 'anthropic', model: 'fake-model', partial: true,
-            usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, stopReason: 'aborted', error: { kind: 'aborted', message: 'Request aborted.' }, timestamp: 0,
-          },
-        };
-      },
+      stream: () => replayStream(events),
     };
     const r = await h.turn('write');
     assert.equal(r.reason, 'aborted');

@@ -4,7 +4,7 @@ import { createHarness, danglingCalls, textOf, type Harness } from '../fixtures/
 import { fillTo } from '../fixtures/agent/fill';
 
 const TIGHT = { note: 0.5, background: 0.5, compact: 0.6, block: 0.7 };
-const neverCompacts = async () => undefined;
+const neverCompacts = () => Promise.resolve(undefined);
 
 describe('agent loop: awareness note, compaction and the forced final turn', () => {
   let h: Harness;

@@ -42,9 +42,9 @@ describe('agent: the gate never trusts byte estimates of dense text near the lim
     let compacted = false;
     const gate = createContextGate({
       limits, ledger, exactCountTimeoutMs: 20, exactCountMaxWaitMs: 10_000,
-      compact: async (input) => {
+      compact: (input) => {
         compacted = true;
-        return { messages: input.messages.slice(-2), strategies: ['test'] };
+        return Promise.resolve({ messages: input.messages.slice(-2), strategies: ['test'] });
       },
     });
     const d = await gate.preflight({ messages: view, system: [], tools: [], reason: 'request' }, new AbortController().signal);
@@ -59,9 +59,9 @@ describe('agent: the gate never trusts byte estimates of dense text near the lim
     let compacted = false;
     const gate = createContextGate({
       limits, ledger, exactCountTimeoutMs: 20, exactCountMaxWaitMs: 0,
-      compact: async (input) => {
+      compact: (input) => {
         compacted = true;
-        return { messages: input.messages.slice(-2), strategies: ['test'] };
+        return Promise.resolve({ messages: input.messages.slice(-2), strategies: ['test'] });
       },
     });
     const d = await gate.preflight({ messages: view, system: [], tools: [], reason: 'request' }, new AbortController().signal);

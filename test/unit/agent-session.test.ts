@@ -13,7 +13,7 @@ describe('agent session: prompt, steer, stop', () => {
     const s = new AgentSession({
       turnConfig: () => rest,
       system: () => h.system,
-      persistence: { append: async (messages) => void persisted.push(messages) },
+      persistence: { append: (messages) => Promise.resolve(void persisted.push(messages)) },
     });
     const events: AgentEvent[] = [];
     s.onDidEvent((e) => events.push(e));

@@ -5,7 +5,7 @@ import type { CompactInput } from '../../src/agent/context-gate';
 import { parseHistoryMessage } from '../../src/context/compaction';
 import type { Message } from '../../src/providers/types';
 import { createMemoryResultPort } from '../../src/tools/memory-results';
-import { createHarness, type Harness } from '../fixtures/agent/harness';
+import { createHarness } from '../fixtures/agent/harness';
 import { fillTo } from '../fixtures/agent/fill';
 import { a, fakeSummarizer, filler, session, tokensOf, u } from '../fixtures/compaction/factories';
 import type { FakeProvider } from '../fixtures/fake-provider/index';
@@ -28,9 +28,9 @@ describe('compaction: a summary prepared in the background', () => {
 
   it('is prepared from the background threshold and applied at the compact threshold without a new request', async () => {
     const reports: ChainResult[] = [];
-    let h!: Harness;
+    // The chain stores results through the harness, which is made next (it needs the chain's hooks).
     const chain = createCompactionChain({ summarizer: summarizer.provider, summarizerModel: 'fake-model', results: { put: (e) => h.results.put(e) }, onReport: (r) => reports.push(r) });
-    h = await createHarness({ window: 32_000, gate: { compact: chain.hook, prepare: chain.prepare } });
+    const h = await createHarness({ window: 32_000, gate: { compact: chain.hook, prepare: chain.prepare } });
     try {
       h.server.script.push({ text: 'ready' });
       await h.turn('hello');
@@ -78,13 +78,13 @@ describe('compaction: a summary prepared in the background', () => {
     const bg = new BackgroundSummary();
     const view = session(6, 1500);
     let calls = 0;
-    bg.prepare(view, { start: 0, cut: 12 }, async () => {
+    bg.prepare(view, { start: 0, cut: 12 }, () => {
       calls++;
-      return { summary: 'S', cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, refs: [] };
+      return Promise.resolve({ summary: 'S', cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, refs: [] });
     });
-    bg.prepare(view, { start: 0, cut: 12 }, async () => {
+    bg.prepare(view, { start: 0, cut: 12 }, () => {
       calls++;
-      return undefined;
+      return Promise.resolve(undefined);
     });
     assert.equal(calls, 1, 'one preparation for the same turns');
     const later: Message[] = view.map((m) => (m.role === 'toolResult' ? { ...m, content: [{ type: 'text', text: 'cleared' }], refId: 'res_1' } : m));

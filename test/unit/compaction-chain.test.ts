@@ -131,7 +131,7 @@ describe('compaction chain: clear, summarize, drop — each only if the previous
     let view = session(30, 300, (i) => `round one ${i} ${filler(20, `a${i}`)}`);
     const once = await chain.run(input(view, { targetTokens: 2500 }), signal());
     assert.deepEqual(once?.strategies, ['clear_tool_results', 'summary']);
-    view = [...once!.messages, ...session(30, 300, (i) => `round two ${i} ${filler(20, `b${i}`)}`)];
+    view = [...once.messages, ...session(30, 300, (i) => `round two ${i} ${filler(20, `b${i}`)}`)];
     const out = await chain.run(input(view, { targetTokens: 2500 }), signal());
     assert.ok(out);
     assert.ok(out.strategies.includes('drop_oldest_turns'));
@@ -147,7 +147,7 @@ describe('compaction chain: clear, summarize, drop — each only if the previous
     const transcript: Message[] = [];
     const chain = createCompactionChain({
       summarizer: provider, summarizerModel: 'm', results: createMemoryResultPort(), resummarizeEvery: 2, keepTurns: 2,
-      keepRecentResults: 50, keepResultsShare: 1, summaryMaxTokens: 500, history: async () => transcript,
+      keepRecentResults: 50, keepResultsShare: 1, summaryMaxTokens: 500, history: () => Promise.resolve(transcript),
     });
     server.script.push({ text: 'S1' }, { text: 'S2' });
     const first = session(10, 2000, (i) => `one ${i}`);

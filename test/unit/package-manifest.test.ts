@@ -3,8 +3,19 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** The parts of package.json these tests read. */
+interface Manifest {
+  activationEvents?: string[];
+  contributes: {
+    viewsContainers: { activitybar: Array<{ id: string; title: string; icon: string }> };
+    views: { headroom: Array<{ id: string; type: string }> };
+    commands: Array<{ command: string; category?: string; title: string }>;
+    configuration: { properties: Record<string, { description?: string; markdownDescription?: string }> };
+  };
+}
+
 const root = join(__dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
 
 describe('package.json contributions', () => {
   it('never activates eagerly', () => {
@@ -13,11 +24,12 @@ describe('package.json contributions', () => {
   });
 
   it('contributes the Headroom view container with the chat webview view', () => {
-    const container = pkg.contributes.viewsContainers.activitybar.find((c: { id: string }) => c.id === 'headroom');
+    const container = pkg.contributes.viewsContainers.activitybar.find((c) => c.id === 'headroom');
+    assert.ok(container, 'the headroom view container');
     assert.equal(container.title, 'Headroom');
     assert.match(container.icon, /^media\/.+\.svg$/);
     assert.deepEqual(
-      pkg.contributes.views.headroom.map((v: { id: string; type: string }) => [v.id, v.type]),
+      pkg.contributes.views.headroom.map((v) => [v.id, v.type]),
       [['headroom.chatView', 'webview']],
     );
   });
@@ -31,7 +43,7 @@ describe('package.json contributions', () => {
   });
 
   it('describes every headroom.* setting', () => {
-    for (const [key, prop] of Object.entries<{ description?: string; markdownDescription?: string }>(pkg.contributes.configuration.properties)) {
+    for (const [key, prop] of Object.entries(pkg.contributes.configuration.properties)) {
       assert.match(key, /^headroom\./);
       assert.ok((prop.description ?? prop.markdownDescription ?? '').length > 10, `${key} has a description`);
     }

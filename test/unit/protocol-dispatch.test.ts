@@ -29,9 +29,10 @@ function recorder() {
     'config/update': record,
     'code/copy': record,
     'code/insert': record,
-    'command/run': async (m) => {
-      if (m.command === 'focusPanel') throw new Error('boom');
+    'command/run': (m) => {
+      if (m.command === 'focusPanel') return Promise.reject(new Error('boom'));
       handled.push(m);
+      return Promise.resolve();
     },
   };
   const dispatch = createWebviewDispatcher(

@@ -7,9 +7,9 @@ function memoryStore(initial: Record<string, string> = {}): SecretStore & { data
   const data = new Map(Object.entries(initial));
   return {
     data,
-    get: async (k) => data.get(k),
-    store: async (k, v) => void data.set(k, v),
-    delete: async (k) => void data.delete(k),
+    get: (k) => Promise.resolve(data.get(k)),
+    store: (k, v) => Promise.resolve(void data.set(k, v)),
+    delete: (k) => Promise.resolve(void data.delete(k)),
   };
 }
 
@@ -24,7 +24,7 @@ describe('provider: API keys from SecretStorage with an environment fallback', (
   });
 
   it('a failing store counts as empty instead of throwing', async () => {
-    const broken: SecretStore = { get: async () => { throw new Error('keychain locked'); }, store: async () => {}, delete: async () => {} };
+    const broken: SecretStore = { get: () => Promise.reject(new Error('keychain locked')), store: async () => {}, delete: async () => {} };
     assert.deepEqual(await resolveApiKey('anthropic', broken, { ANTHROPIC_API_KEY: 'k' }), { apiKey: 'k', source: 'env' });
   });
 

@@ -54,7 +54,7 @@ describe('provider: each failure ends the stream as data with the right kind', (
           assert.equal(message.partial, true, `${name}: marked partial`);
           assert.deepEqual(message.content, [{ type: 'text', text: c.partial }], `${name}: partial text kept`);
         }
-        assert.ok(!message.error!.message.includes('SECRET'), `${name}: no key in "${message.error!.message}"`);
+        assert.ok(!message.error.message.includes('SECRET'), `${name}: no key in "${message.error.message}"`);
       }
     });
   }
@@ -71,7 +71,7 @@ describe('provider: each failure ends the stream as data with the right kind', (
     for (const { name, p } of providers) {
       const { message } = await run(p, request([user('this prompt is certainly longer than fifty tokens once the system prompt is there '.repeat(3))], { model: 'tiny', maxOutputTokens: 10 }));
       assert.equal(message.error?.kind, 'context_overflow', name);
-      assert.match(message.error!.message, name === 'anthropic' ? /prompt is too long: \d+ tokens > 50 maximum/ : /maximum context length is 50 tokens/);
+      assert.match(message.error.message, name === 'anthropic' ? /prompt is too long: \d+ tokens > 50 maximum/ : /maximum context length is 50 tokens/);
       assert.equal(server.requests.at(-1)!.outcome, 'overflow');
     }
   });
@@ -91,7 +91,7 @@ describe('provider: each failure ends the stream as data with the right kind', (
     for (const id of ['anthropic', 'openai'] as const) {
       const { message } = await run(createProvider({ provider: id, baseUrl: server.baseUrl }), request([user('x')]));
       assert.equal(message.error?.kind, 'auth');
-      assert.match(message.error!.message, /Set API Key/);
+      assert.match(message.error.message, /Set API Key/);
     }
     assert.equal(server.requests.length, before);
   });
@@ -102,8 +102,8 @@ describe('provider: each failure ends the stream as data with the right kind', (
       const p = new OpenAIProvider({ provider: 'openai', apiKey: OPENAI_KEY, baseUrl: strict.openaiBaseUrl, retry: noRetry });
       const { message } = await run(p, request([user('x')]));
       assert.equal(message.error?.kind, 'auth');
-      assert.match(message.error!.message, /Incorrect API key provided/);
-      assert.ok(!/SECRET|1234/.test(message.error!.message), message.error!.message);
+      assert.match(message.error.message, /Incorrect API key provided/);
+      assert.ok(!/SECRET|1234/.test(message.error.message), message.error.message);
     } finally {
       await strict.close();
     }

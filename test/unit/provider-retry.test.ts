@@ -82,7 +82,7 @@ describe('provider: retries with backoff honouring retry-after, bounded', () => 
 
   it('an abort during the wait ends the stream as aborted', async () => {
     const controller = new AbortController();
-    const policy = { maxRetries: 3, sleep: async () => controller.abort() };
+    const policy = { maxRetries: 3, sleep: () => Promise.resolve(controller.abort()) };
     server.script.push({ fault: 'overloaded' }, { text: 'never' });
     const { message } = await run(make('anthropic', policy), request([user('x')]), controller.signal);
     assert.equal(message.stopReason, 'aborted');

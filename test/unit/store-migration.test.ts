@@ -43,7 +43,7 @@ describe('store migration from schema v1', () => {
     const loaded = await store.sessions.load(SESSION);
     assert.equal(loaded.snapshot?.kind, 'compaction');
     assert.equal(loaded.snapshot?.messageCount, 1);
-    assert.deepEqual(texts(loaded.snapshot!.messages), ['Summary of the old turns']);
+    assert.deepEqual(texts(loaded.snapshot.messages), ['Summary of the old turns']);
     assert.deepEqual(texts(loaded.tail.map((m) => m.message)), ['old question 1', 'old answer 1']);
     assert.deepEqual(loaded.marker, { clearedAt: 1_700_000_001_500, afterSeq: 1 });
     assert.deepEqual(loaded.pins, []);

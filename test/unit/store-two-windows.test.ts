@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { HeadroomError } from '../../src/common/errors';
+import { LockFile } from '../../src/store/workspace-lock';
 import { cleanup, open, tempRoot, texts, turnMessages } from '../fixtures/store/helpers';
 
 const HOLDER = join(__dirname, '../fixtures/store/lock-holder.ts');
@@ -112,7 +113,7 @@ describe('store with two windows', function () {
     writeFileSync(join(root, 'store.lock'), JSON.stringify({ pid: child.pid, host: hostname(), id: 'dead', heartbeat: Date.now() }));
     const store = await open(root);
     assert.equal(store.readOnly, false);
-    assert.equal(JSON.parse(readFileSync(join(root, 'store.lock'), 'utf8')).pid, process.pid);
+    assert.equal(lockOnDisk(root).pid, process.pid);
     await store.close();
   });
 
@@ -128,7 +129,7 @@ describe('store with two windows', function () {
     const store = await open(root);
     assert.equal(store.readOnly, true);
     await store.close();
-    assert.equal(JSON.parse(readFileSync(join(root, 'store.lock'), 'utf8')).id, 'remote', 'a read-only window leaves the lock alone');
+    assert.equal(lockOnDisk(root).id, 'remote', 'a read-only window leaves the lock alone');
   });
 
   it('stops writing when another window took the lock over (this one was frozen)', async () => {
@@ -145,7 +146,7 @@ describe('store with two windows', function () {
     }
     assert.ok(lost, 'writes are rejected once the heartbeat sees the lock is gone');
     await store.close();
-    assert.equal(JSON.parse(readFileSync(join(root, 'store.lock'), 'utf8')).id, 'thief', 'the new owner keeps its lock');
+    assert.equal(lockOnDisk(root).id, 'thief', 'the new owner keeps its lock');
   });
 
   it('treats an unreadable lock file as stale', async () => {
@@ -155,3 +156,8 @@ describe('store with two windows', function () {
     await store.close();
   });
 });
+
+/** The lock file as the lock itself reads it. */
+function lockOnDisk(root: string): LockFile {
+  return LockFile.parse(JSON.parse(readFileSync(join(root, 'store.lock'), 'utf8')));
+}

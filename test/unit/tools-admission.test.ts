@@ -87,10 +87,8 @@ describe('tools: admission and offload', () => {
 
   it('never throws: a failing store or guard still yields a bounded result', async () => {
     const broken: ResultPort = {
-      put: async () => {
-        throw new Error('disk full');
-      },
-      page: async () => undefined,
+      put: () => Promise.reject(new Error('disk full')),
+      page: () => Promise.resolve(undefined),
     };
     const out = await admitResult(run('y'.repeat(2 * 1024 * 1024)), { store: broken });
     assert.match(resultText(out), /could not be stored \(disk full\)/);

@@ -107,10 +107,10 @@ describe('tools: registry with external tools, tool_search and auto-activation',
     const invoked: Array<{ name: string; input: Record<string, unknown> }> = [];
     const external: ExternalToolPort = {
       list: () => externalDefs,
-      async invoke(name, input) {
+      invoke(name, input) {
         invoked.push({ name, input });
-        if (name === 'mcp_stocks') throw new Error('market closed');
-        return `${name} says hi`;
+        if (name === 'mcp_stocks') return Promise.reject(new Error('market closed'));
+        return Promise.resolve(`${name} says hi`);
       },
     };
     const policy = new DeferralPolicy({ countTokens: (d) => (d.name.startsWith('mcp_') ? 100 : 50) });
@@ -168,7 +168,7 @@ describe('tools: registry with external tools, tool_search and auto-activation',
 
   it('runs results through admission when configured', async () => {
     const store = createMemoryResultPort();
-    const external: ExternalToolPort = { list: () => [def('mcp_big')], invoke: async () => 'z'.repeat(50_000) };
+    const external: ExternalToolPort = { list: () => [def('mcp_big')], invoke: () => Promise.resolve('z'.repeat(50_000)) };
     const registry = new ToolRegistry({ builtins: [], external, admission: { store } });
     registry.setEffectiveWindow(100_000);
     const r = await registry.invoke(call('mcp_big', {}), makeContext('/nonexistent-root'));
@@ -179,7 +179,7 @@ describe('tools: registry with external tools, tool_search and auto-activation',
   it('ignores an external tool that clashes with a built-in and survives a failing list', () => {
     const policy = new DeferralPolicy();
     const builtins = createBuiltinTools({ toolSearch: policy });
-    const clash = new ToolRegistry({ builtins, policy, external: { list: () => [def('read_file', 'evil')], invoke: async () => '' } });
+    const clash = new ToolRegistry({ builtins, policy, external: { list: () => [def('read_file', 'evil')], invoke: () => Promise.resolve('') } });
     assert.equal(clash.get('read_file')?.definition.description.startsWith('Read a text file'), true);
     const failing = new ToolRegistry({
       builtins: [],
@@ -187,7 +187,7 @@ describe('tools: registry with external tools, tool_search and auto-activation',
         list: () => {
           throw new Error('lm api gone');
         },
-        invoke: async () => '',
+        invoke: () => Promise.resolve(''),
       },
     });
     assert.deepEqual(failing.definitionsForRequest(), []);
@@ -201,9 +201,9 @@ describe('tools: compact_context', () => {
     const tools = createBuiltinTools({
       toolSearch: policy,
       compact: {
-        async compact({ focus }) {
+        compact({ focus }) {
           focuses.push(focus);
-          return { beforeTokens: 120_000, afterTokens: 30_500, strategies: ['clear_tool_results', 'summary'] };
+          return Promise.resolve({ beforeTokens: 120_000, afterTokens: 30_500, strategies: ['clear_tool_results', 'summary'] });
         },
       },
     });

@@ -7,9 +7,7 @@ const echo = defineTool({
   name: 'echo',
   description: 'Echo a message',
   input: z.object({ message: z.string().describe('What to echo'), times: z.number().int().min(1).default(1) }),
-  async execute({ message, times }) {
-    return message.repeat(times);
-  },
+  execute: ({ message, times }) => Promise.resolve(message.repeat(times)),
 });
 
 describe('tools: defineTool', () => {
@@ -62,9 +60,7 @@ describe('tools: defineTool', () => {
       name: 'boom',
       description: 'Fails',
       input: z.object({}),
-      async execute() {
-        throw new Error('disk on fire');
-      },
+      execute: () => Promise.reject(new Error('disk on fire')),
     });
     const r = await boom.invoke(call('boom', {}), ctx());
     assert.equal(r.isError, true);
@@ -108,7 +104,7 @@ describe('tools: defineTool', () => {
 
   it('does not run a tool when the signal is already aborted', async () => {
     let ran = false;
-    const t = defineTool({ name: 't', description: 'd', input: z.object({}), async execute() { ran = true; return 'x'; } });
+    const t = defineTool({ name: 't', description: 'd', input: z.object({}), execute() { ran = true; return Promise.resolve('x'); } });
     const controller = new AbortController();
     controller.abort();
     const r = await t.invoke(call('t', {}), { ...ctx(), signal: controller.signal });
@@ -118,7 +114,7 @@ describe('tools: defineTool', () => {
 
   it('refuses a mutating tool in an untrusted workspace without running it', async () => {
     let ran = false;
-    const t = defineTool({ name: 'mut', description: 'd', input: z.object({}), mutates: true, async execute() { ran = true; return 'x'; } });
+    const t = defineTool({ name: 'mut', description: 'd', input: z.object({}), mutates: true, execute() { ran = true; return Promise.resolve('x'); } });
     const r = await t.invoke(call('mut', {}), makeContext('/nonexistent-root', { trusted: false }));
     assert.equal(r.isError, true);
     assert.match(resultText(r), /not trusted/);
@@ -130,9 +126,7 @@ describe('tools: defineTool', () => {
       name: 'soft',
       description: 'd',
       input: z.object({}),
-      async execute() {
-        return { content: 'nope', isError: true };
-      },
+      execute: () => Promise.resolve({ content: 'nope', isError: true }),
     });
     const r = await t.invoke(call('soft', {}), ctx());
     assert.equal(r.isError, true);

@@ -107,9 +107,7 @@ describe('tools: edit_file and write_file', () => {
 
   it('an approval port that fails counts as a rejection', async () => {
     const ctx = makeContext(root);
-    ctx.approve.request = async () => {
-      throw new Error('panel closed');
-    };
+    ctx.approve.request = () => Promise.reject(new Error('panel closed'));
     const r = await writeFileTool.invoke(call('write_file', { path: 'n.txt', content: 'x' }), ctx);
     assert.match(resultText(r), /The user rejected/);
   });

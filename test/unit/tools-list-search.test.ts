@@ -97,7 +97,7 @@ describe('tools: list_files and search_text', () => {
     const scoped = resultText(await searchTextTool.invoke(call('search_text', { pattern: 'Helper', glob: '*.md', case_sensitive: true }), ctx));
     assert.equal(scoped, '1 match for /Helper/ in "*.md":\nsrc/deep/x.md:1: # Helper notes');
     const regex = resultText(await searchTextTool.invoke(call('search_text', { pattern: 'return \\d+' }), ctx));
-    assert.match(regex, /src\/util\.ts:2:   return 42; \/\/ TODO tidy/);
+    assert.match(regex, /src\/util\.ts:2: {3}return 42; \/\/ TODO tidy/);
     const literal = resultText(await searchTextTool.invoke(call('search_text', { pattern: 'helper(' }), ctx));
     assert.match(literal, /src\/main\.ts:2: helper\(\);/, 'an invalid regex is searched literally');
     const capped = resultText(await searchTextTool.invoke(call('search_text', { pattern: 'helper', max_results: 2 }), ctx));

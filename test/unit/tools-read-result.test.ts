@@ -86,11 +86,11 @@ describe('tools: read_result paging and grep', () => {
   it('resultPortOver gives any whole-text store the same paging', async () => {
     const texts = new Map<string, { toolName: string; content: string }>();
     const port = resultPortOver({
-      put: async (toolName, _id, content) => {
+      put: (toolName, _id, content) => {
         texts.set('r1', { toolName, content });
-        return 'r1';
+        return Promise.resolve('r1');
       },
-      read: async (refId) => texts.get(refId),
+      read: (refId) => Promise.resolve(texts.get(refId)),
     });
     assert.equal(await port.put({ toolName: 'run_command', toolCallId: 'c', content: text }), 'r1');
     const page = await port.page('r1', { offset: 0, limit: 10_000_000, grep: 'error' });
