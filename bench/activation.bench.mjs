@@ -2,7 +2,7 @@
 // vsix_mb: size of the packaged .vsix. Both build/package first if needed.
 // figures: activation_ms host_load_ms vsix_mb
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

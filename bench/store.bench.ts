@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { errorStack } from '../src/common/errors';
 import type { Message } from '../src/providers/types';
 import { openStore, type HeadroomStore } from '../src/store';
 import { measureMaxBlock, median, r3, report } from './util';
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
   await maxBlock();
 }
 
-main().catch((err) => {
-  process.stderr.write(String(err?.stack ?? err) + '\n');
+main().catch((err: unknown) => {
+  process.stderr.write(errorStack(err) + '\n');
   process.exit(1);
 });

@@ -44,7 +44,7 @@ export function scrubbedEnv(env = process.env) {
   }
   clean.PATH = (env.PATH ?? '')
     .split(':')
-    .filter((p) => p && !/node_modules[\/]\.bin$/.test(p) && !/node-gyp-bin$/.test(p))
+    .filter((p) => p && !/node_modules[/]\.bin$/.test(p) && !/node-gyp-bin$/.test(p))
     .join(':');
   return clean;
 }
