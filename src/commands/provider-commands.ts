@@ -99,7 +99,8 @@ async function switchProvider(provider: ProviderId): Promise<void> {
 const k = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_000 ? 2 : 0)}M` : `${Math.round(n / 1000)}k`);
 
 /**
- * `Headroom: Select Model`: the model table for the current provider (window and output limit shown),
+ * `Headroom: Select Model`: the model table for the current provider (window, output limit and price
+ * per million input / output tokens shown),
  * or any model id typed in (OpenAI-compatible servers, new models). Writes `headroom.model`.
  */
 export async function selectModel(): Promise<void> {
@@ -108,7 +109,7 @@ export async function selectModel(): Promise<void> {
   const items = [
     ...modelsFor(provider).map((m) => ({
       label: m.match,
-      description: `${k(m.contextWindow)} context · ${k(m.maxOutput)} output${m.match === model ? ' · ' + vscode.l10n.t('current') : ''}`,
+      description: `${k(m.contextWindow)} context · ${k(m.maxOutput)} output · $${m.price.input} / $${m.price.output} per M${m.match === model ? ' · ' + vscode.l10n.t('current') : ''}`,
       id: m.match,
     })),
     other,

@@ -3,6 +3,7 @@
  * Pure data and functions; never throws.
  */
 import type { ProviderId } from '../providers/types';
+import table from './model-table.json';
 import type { ContextSettings, ModelLimitOverride } from './settings';
 
 /**
@@ -14,7 +15,18 @@ export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude';
 /** Prompt caching a model supports: Anthropic-style explicit breakpoints, OpenAI automatic prefix caching, or none. */
 export type CacheSupport = 'explicit' | 'automatic' | 'none';
 
-/** One row of the built-in table. `match` is a model-id prefix; the longest matching prefix wins. */
+/** Prices in USD per million tokens. `cacheWrite` is 0 where caching is automatic and free to write. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/**
+ * One row of the built-in table (`model-table.json`, the data's only home). `match` is a model-id
+ * prefix; the longest matching prefix wins.
+ */
 export interface ModelInfo {
   match: string;
   provider: 'anthropic' | 'openai';
@@ -22,6 +34,7 @@ export interface ModelInfo {
   maxOutput: number;
   family: TokenizerFamily;
   cache: CacheSupport;
+  price: ModelPrice;
 }
 
 /** Claude's tokenizer yields roughly this many tokens per o200k token on English and code. */
@@ -29,51 +42,8 @@ export const CLAUDE_TOKEN_FACTOR = 1.15;
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_BUFFER_FRACTION = 0.02;
 
-const A = (match: string, contextWindow: number, maxOutput: number): ModelInfo => ({
-  match,
-  provider: 'anthropic',
-  contextWindow,
-  maxOutput,
-  family: 'claude',
-  cache: 'explicit',
-});
-const O = (match: string, contextWindow: number, maxOutput: number, family: TokenizerFamily = 'o200k', cache: CacheSupport = 'automatic'): ModelInfo => ({
-  match,
-  provider: 'openai',
-  contextWindow,
-  maxOutput,
-  family,
-  cache,
-});
-
-/** Current models (ids as the providers spell them; dated snapshots match by prefix). */
-export const MODEL_TABLE: readonly ModelInfo[] = [
-  A('claude-opus-4-5', 200_000, 64_000),
-  A('claude-opus-4-1', 200_000, 32_000),
-  A('claude-opus-4', 200_000, 32_000),
-  A('claude-sonnet-4-5', 200_000, 64_000),
-  A('claude-sonnet-4', 200_000, 64_000),
-  A('claude-haiku-4-5', 200_000, 64_000),
-  A('claude-3-7-sonnet', 200_000, 64_000),
-  A('claude-3-5-sonnet', 200_000, 8_192),
-  A('claude-3-5-haiku', 200_000, 8_192),
-  A('claude-3-haiku', 200_000, 4_096),
-  A('claude-3-opus', 200_000, 4_096),
-  O('gpt-5-chat', 128_000, 16_384),
-  O('gpt-5', 400_000, 128_000),
-  O('gpt-4.1', 1_047_576, 32_768),
-  O('gpt-4o', 128_000, 16_384),
-  O('chatgpt-4o', 128_000, 16_384),
-  O('gpt-4.5', 128_000, 16_384),
-  O('gpt-4-turbo', 128_000, 4_096, 'cl100k'),
-  O('gpt-4', 8_192, 8_192, 'cl100k', 'none'),
-  O('gpt-3.5-turbo', 16_385, 4_096, 'cl100k', 'none'),
-  O('o4-mini', 200_000, 100_000),
-  O('o3', 200_000, 100_000),
-  O('o1', 200_000, 100_000),
-  O('o1-mini', 128_000, 65_536),
-  O('codex-mini', 200_000, 100_000),
-];
+/** Current models (ids as the providers spell them; dated snapshots match by prefix). Checked by a unit test. */
+export const MODEL_TABLE: readonly ModelInfo[] = table.models as ModelInfo[];
 
 /** Where the context window came from. `default` means the model is unknown and 128k was assumed. */
 export type LimitSource = 'model-setting' | 'provider-setting' | 'table' | 'default';

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { findModel, MODEL_TABLE } from '../../src/context/models';
+import raw from '../../src/context/model-table.json';
+
+const count = z.number().int().positive();
+const usd = z.number().finite().nonnegative();
+/** The shape every row must have: nothing missing, nothing extra. */
+const Row = z.strictObject({
+  match: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/),
+  provider: z.enum(['anthropic', 'openai']),
+  contextWindow: count,
+  maxOutput: count,
+  family: z.enum(['o200k', 'cl100k', 'claude']),
+  cache: z.enum(['explicit', 'automatic', 'none']),
+  price: z.strictObject({ input: usd, output: usd, cacheRead: usd, cacheWrite: usd }),
+});
+
+describe('context model table: the data file', () => {
+  it('has only complete rows (window, max output, four prices)', () => {
+    assert.ok(raw.models.length >= 20);
+    for (const row of raw.models) {
+      const r = Row.safeParse(row);
+      assert.ok(r.success, `${JSON.stringify(row)}: ${r.success ? '' : r.error.message}`);
+    }
+  });
+
+  it('has sane figures: output fits the window, cache reads cost no more than input, output costs at least input', () => {
+    for (const m of MODEL_TABLE) {
+      assert.ok(m.contextWindow >= 8_192 && m.contextWindow <= 10_000_000, `${m.match} window ${m.contextWindow}`);
+      assert.ok(m.maxOutput <= m.contextWindow, `${m.match} maxOutput over the window`);
+      assert.ok(m.price.input > 0 && m.price.output >= m.price.input, `${m.match} prices`);
+      assert.ok(m.price.cacheRead <= m.price.input, `${m.match} cache read dearer than input`);
+      // Anthropic bills cache writes at a premium over input; OpenAI caches automatically at no write cost.
+      if (m.cache === 'explicit') assert.ok(m.price.cacheWrite >= m.price.input, `${m.match} cache write`);
+      else assert.equal(m.price.cacheWrite, 0, `${m.match} cache write`);
+      assert.equal(m.family === 'claude', m.provider === 'anthropic', `${m.match} tokenizer family`);
+    }
+  });
+
+  it('has one row per match, and the longest prefix picks the specific row', () => {
+    const matches = MODEL_TABLE.map((m) => m.match);
+    assert.equal(new Set(matches).size, matches.length, 'duplicate match');
+    assert.equal(findModel('gpt-5-mini-2025-08-07')?.price.input, 0.25);
+    assert.equal(findModel('gpt-5-2025-08-07')?.price.input, 1.25);
+    assert.equal(findModel('o3-mini')?.match, 'o3-mini');
+    assert.equal(findModel('claude-opus-4-5-20251101')?.price.output, 25);
+  });
+});
