@@ -34,6 +34,8 @@ export interface ModelInfo {
   maxOutput: number;
   family: TokenizerFamily;
   cache: CacheSupport;
+  /** The model reasons before answering (Anthropic extended thinking, OpenAI reasoning effort). */
+  reasoning: boolean;
   price: ModelPrice;
 }
 
@@ -87,6 +89,18 @@ export function familyFor(model: string, provider: ProviderId): TokenizerFamily 
   return 'o200k';
 }
 
+/**
+ * True when the model reasons (so its reasoning must be carried between requests and a thinking
+ * budget applies). Models not in the table: OpenAI's o-series and gpt-5 families by their id.
+ */
+export function supportsReasoning(model: string): boolean {
+  const row = findModel(model);
+  if (row) return row.reasoning;
+  const id = model.trim().toLowerCase();
+  const bare = id.includes('/') ? id.slice(id.lastIndexOf('/') + 1) : id;
+  return /^(o\d|gpt-5(?!-chat))/.test(bare);
+}
+
 const positiveInt = (n: number | undefined): number | undefined =>
   n !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
 
@@ -95,7 +109,11 @@ const positiveInt = (n: number | undefined): number | undefined =>
  * (128k window, maxOutput = floor(window / 4), buffer = 2 % of the window). Never throws; unknown
  * models get the defaults with `source: 'default'` and `known: false`.
  */
-export function resolveModelLimits(model: string, provider: ProviderId, settings?: Pick<ContextSettings, 'models' | 'providers' | 'bufferFraction'>): ModelLimits {
+export function resolveModelLimits(
+  model: string,
+  provider: ProviderId,
+  settings?: Pick<ContextSettings, 'models' | 'providers' | 'bufferFraction'>,
+): ModelLimits {
   const row = findModel(model);
   const perModel: ModelLimitOverride = settings?.models?.[model] ?? {};
   const perProvider: ModelLimitOverride = settings?.providers?.[provider] ?? {};

@@ -14,7 +14,7 @@ import { AgentSession, createContextGate, scheduledCompactPort, storePersistence
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import type { Provider } from '../providers/provider';
 import { Calibration } from '../context/calibration';
-import { resolveModelLimits, type ModelLimits } from '../context/models';
+import { resolveModelLimits, supportsReasoning, type ModelLimits } from '../context/models';
 import type { ContextSettings } from '../context/settings';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
 import { TokenLedger } from '../context/token-ledger';
@@ -309,7 +309,7 @@ export class SessionHost extends Disposable {
       id: readProviderSettings().provider,
       stream: (req, signal) => {
         const { provider, baseUrl } = readProviderSettings();
-        return createProvider({ provider, baseUrl, apiKey: this.apiKey }).stream(req, signal);
+        return createProvider({ provider, baseUrl, apiKey: this.apiKey, reasons: supportsReasoning }).stream(req, signal);
       },
     };
     this.chain = createCompactionChain({
@@ -463,7 +463,7 @@ export class SessionHost extends Disposable {
     });
     tools.setEffectiveWindow(limits.effectiveWindow);
     return {
-      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey }),
+      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey, reasons: supportsReasoning }),
       model,
       maxOutputTokens: limits.maxOutput,
       tools,

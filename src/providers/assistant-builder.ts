@@ -30,7 +30,7 @@ export function parseToolArguments(raw: string): { arguments: Record<string, unk
 type Slot =
   | { kind: 'text'; part: TextPart }
   | { kind: 'reasoning'; part: ReasoningPart }
-  | { kind: 'tool'; id: string; name: string; json: string; done?: ToolCallPart };
+  | { kind: 'tool'; id: string; name: string; json: string; itemId?: string; done?: ToolCallPart };
 
 /**
  * Accumulates one streamed assistant reply, keyed by the provider's block/tool index, and produces
@@ -83,11 +83,15 @@ export class AssistantBuilder {
     this.slot(key, () => ({ kind: 'reasoning', part: { type: 'reasoning', text: '', redactedData: data } }));
   }
 
-  /** Starts a tool call; returns the start event the first time this key is seen with a name. */
-  toolStart(key: string, id: string, name: string): StreamEvent | undefined {
+  /**
+   * Starts a tool call; returns the start event the first time this key is seen with a name.
+   * `itemId` is the provider's own id of the call item, when it has one besides the call id.
+   */
+  toolStart(key: string, id: string, name: string, itemId?: string): StreamEvent | undefined {
     const existed = this.slots.has(key);
     const s = this.slot(key, () => ({ kind: 'tool', id, name, json: '' }));
     if (s.kind !== 'tool') return undefined;
+    if (!s.itemId && itemId) s.itemId = itemId;
     if (!s.id && id) s.id = id;
     if (!s.name && name) s.name = name;
     return existed ? undefined : { type: 'toolcall_start', id: s.id, name: s.name };
@@ -98,11 +102,18 @@ export class AssistantBuilder {
     if (s?.kind === 'tool') s.json += delta;
   }
 
+  /** Argument text received so far for a tool call ('' when none). */
+  toolArgsSoFar(key: string): string {
+    const s = this.slots.get(key);
+    return s?.kind === 'tool' ? s.json : '';
+  }
+
   /** Finishes a tool call; returns its end event (once). */
   toolEnd(key: string): StreamEvent | undefined {
     const s = this.slots.get(key);
     if (s?.kind !== 'tool' || s.done) return undefined;
     s.done = { type: 'toolCall', id: s.id, name: s.name, ...parseToolArguments(s.json) };
+    if (s.itemId) s.done.itemId = s.itemId;
     return { type: 'toolcall_end', call: s.done };
   }
 

@@ -11,10 +11,13 @@ export interface ProviderConfig {
   baseUrl?: string;
   retry?: Partial<RetryPolicy>;
   timeoutMs?: number;
+  /** Whether a model reasons (the model table's `supportsReasoning`); used by the OpenAI Responses adapter. */
+  reasons?: (model: string) => boolean;
 }
 
 /**
- * Builds the adapter for a provider. Never throws: a missing key yields a provider whose every
+ * Builds the adapter for a provider: Anthropic Messages, OpenAI Responses for 'openai', Chat
+ * Completions for 'openai-compatible' servers (which rarely speak Responses). Never throws: a missing key yields a provider whose every
  * request ends at once with an `auth` error that says how to set one. The adapter and its SDK are
  * loaded on the first request, so extension activation does not pay for evaluating either SDK.
  */
@@ -25,7 +28,9 @@ export function createProvider(config: ProviderConfig): Provider {
     (loaded ??=
       config.provider === 'anthropic'
         ? import('./anthropic').then((m) => new m.AnthropicProvider(common))
-        : import('./openai').then((m) => new m.OpenAIProvider({ provider: config.provider as 'openai' | 'openai-compatible', ...common })));
+        : config.provider === 'openai'
+          ? import('./openai-responses').then((m) => new m.OpenAIResponsesProvider({ ...common, reasons: config.reasons }))
+          : import('./openai').then((m) => new m.OpenAIProvider({ provider: 'openai-compatible', ...common })));
   return {
     id: config.provider,
     async *stream(req: ProviderRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {

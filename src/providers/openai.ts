@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { AssistantBuilder } from './assistant-builder';
 import { classifyProviderError } from './errors';
+import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { toOpenAIParams } from './openai-convert';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
@@ -8,18 +9,9 @@ import type { AssistantMessage, ProviderError, ProviderRequest, StopReason, Stre
 import { estimateTokens } from './usage-estimate';
 
 /** Options of the OpenAI adapter. Without `apiKey`, 'openai' requests end with an `auth` error. */
-export interface OpenAIProviderOptions {
-  /** 'openai' for api.openai.com; 'openai-compatible' for Ollama, LM Studio, vLLM and the like. */
-  provider: 'openai' | 'openai-compatible';
-  /** Optional for OpenAI-compatible servers, which often need none. */
-  apiKey?: string;
-  baseUrl?: string;
+export interface OpenAIProviderOptions extends OpenAIClientOptions {
   retry?: Partial<RetryPolicy>;
-  timeoutMs?: number;
 }
-
-/** Sent when an OpenAI-compatible server needs no key; the SDK insists on one. Not a secret. */
-const NO_KEY = 'no-key';
 
 function mapFinish(reason: string | null | undefined): { stop: StopReason; error?: ProviderError } {
   switch (reason) {
@@ -54,16 +46,7 @@ export class OpenAIProvider implements Provider {
     this.id = options.provider;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.secrets = options.apiKey ? [options.apiKey] : [];
-    const apiKey = options.apiKey || (options.provider === 'openai-compatible' ? NO_KEY : undefined);
-    if (apiKey) {
-      this.client = new OpenAI({
-        apiKey,
-        baseURL: options.baseUrl || undefined,
-        maxRetries: 0, // Headroom retries itself, visibly, honouring retry-after
-        timeout: options.timeoutMs,
-        logLevel: 'off',
-      });
-    }
+    this.client = createOpenAIClient(options);
   }
 
   stream(req: ProviderRequest, signal: AbortSignal = new AbortController().signal): AsyncIterable<StreamEvent> {
@@ -74,7 +57,7 @@ export class OpenAIProvider implements Provider {
   private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
     const b = new AssistantBuilder(this.id, req.model);
     if (!this.client) {
-      return b.fail({ kind: 'auth', message: 'No OpenAI API key. Set one with "Headroom: Set API Key" or OPENAI_API_KEY.' });
+      return b.fail({ kind: 'auth', message: NO_OPENAI_KEY });
     }
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
     const params = toOpenAIParams(req, this.id);

@@ -37,6 +37,11 @@ export interface ToolCallPart {
   arguments: Record<string, unknown>;
   /** Raw argument text when it was not valid JSON, so the tool layer can report it to the model. */
   rawArguments?: string;
+  /**
+   * The provider's own id of the call item (OpenAI Responses `fc_…`), distinct from `id` (the
+   * `call_id` tool results refer to). Sent back so the call stays paired with its reasoning item.
+   */
+  itemId?: string;
 }
 
 export interface UserMessage {
@@ -76,6 +81,8 @@ export interface Usage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Of `output`, tokens the model spent reasoning (when the provider reports it). */
+  reasoning?: number;
   estimated?: boolean;
 }
 

@@ -66,14 +66,14 @@ describe('agent loop: tool calls and results stay paired', () => {
     assert.match(JSON.stringify(h.server.requests[1].body.messages), /first answer/);
   });
 
-  it('works the same over the OpenAI protocol', async () => {
+  it('works the same over the OpenAI protocol (the Responses API)', async () => {
     h = await createHarness({ protocol: 'openai', files: { 'a.txt': 'alpha' } });
     h.server.script.push({ toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'done' });
     const r = await h.turn('go');
     assert.equal(r.reason, 'done');
-    assert.equal(h.server.requests[0].protocol, 'openai');
+    assert.equal(h.server.requests[0].protocol, 'responses');
     assert.deepEqual(h.view.map((m) => m.role), ['user', 'assistant', 'toolResult', 'assistant']);
-    assert.match(JSON.stringify(h.server.requests[1].body.messages), /1\\talpha/);
+    assert.match(JSON.stringify(h.server.requests[1].body.input), /1\\talpha/);
     assert.deepEqual(danglingCalls(h.view), []);
   });
 });

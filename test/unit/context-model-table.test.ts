@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { findModel, MODEL_TABLE } from '../../src/context/models';
+import { findModel, MODEL_TABLE, supportsReasoning } from '../../src/context/models';
 import raw from '../../src/context/model-table.json';
 
 const count = z.number().int().positive();
@@ -13,6 +13,7 @@ const Row = z.strictObject({
   maxOutput: count,
   family: z.enum(['o200k', 'cl100k', 'claude']),
   cache: z.enum(['explicit', 'automatic', 'none']),
+  reasoning: z.boolean(),
   price: z.strictObject({ input: usd, output: usd, cacheRead: usd, cacheWrite: usd }),
 });
 
@@ -45,5 +46,14 @@ describe('context model table: the data file', () => {
     assert.equal(findModel('gpt-5-2025-08-07')?.price.input, 1.25);
     assert.equal(findModel('o3-mini')?.match, 'o3-mini');
     assert.equal(findModel('claude-opus-4-5-20251101')?.price.output, 25);
+  });
+
+  it('knows which models reason, also for OpenAI ids not in the table', () => {
+    assert.equal(supportsReasoning('gpt-5-mini'), true);
+    assert.equal(supportsReasoning('gpt-5-chat-latest'), false);
+    assert.equal(supportsReasoning('gpt-4.1'), false);
+    assert.equal(supportsReasoning('o3-pro'), true);
+    assert.equal(supportsReasoning('gpt-5.1-codex-max'), true);
+    assert.equal(supportsReasoning('llama3.1:8b'), false);
   });
 });
