@@ -73,6 +73,7 @@ export function renderMeter(m: MeterView | null, running: boolean, historyOpen: 
     h('span', { class: m.confirmed ? 'hr-fact hr-confirmed' : 'hr-fact', 'data-testid': 'meter-accuracy' }, m.accuracy),
     m.cacheLabel ? h('span', { class: 'hr-fact', 'data-testid': 'meter-cache' }, m.cacheLabel) : null,
     m.deferredLabel ? h('span', { class: 'hr-fact', 'data-testid': 'meter-deferred' }, m.deferredLabel) : null,
+    m.windowLabel ? h('span', { class: 'hr-fact', 'data-testid': 'meter-window-source' }, m.windowLabel) : null,
     freed ? h('span', { class: 'hr-fact hr-freed', role: 'status', 'data-testid': 'meter-freed' }, freed) : null,
   );
   return h(

@@ -47,8 +47,18 @@ export const DEFAULT_BUFFER_FRACTION = 0.02;
 /** Current models (ids as the providers spell them; dated snapshots match by prefix). Checked by a unit test. */
 export const MODEL_TABLE: readonly ModelInfo[] = table.models as ModelInfo[];
 
-/** Where the context window came from. `default` means the model is unknown and 128k was assumed. */
-export type LimitSource = 'model-setting' | 'provider-setting' | 'table' | 'default';
+/**
+ * Where the context window came from. `default` means the model is unknown and 128k was assumed;
+ * `server` means a local server reported the context length it really uses.
+ */
+export type LimitSource = 'model-setting' | 'provider-setting' | 'table' | 'server' | 'default';
+
+/** A context length a local server reported for the model (see providers/server-discovery). */
+export interface ServerReportedWindow {
+  contextWindow: number;
+  /** Who reported it, for messages (e.g. 'ollama'). */
+  kind: string;
+}
 
 /** A model's resolved limits. `effectiveWindow = contextWindow − maxOutput − buffer` (always ≥ 1). */
 export interface ModelLimits {
@@ -108,11 +118,16 @@ const positiveInt = (n: number | undefined): number | undefined =>
  * Resolves window, max output and buffer: per-model setting → provider setting → table → defaults
  * (128k window, maxOutput = floor(window / 4), buffer = 2 % of the window). Never throws; unknown
  * models get the defaults with `source: 'default'` and `known: false`.
+ *
+ * A window a local server reported (`server`) is the truth about what it will process: it replaces
+ * the table and the default, and caps a setting that claims more (with a warning), because a server
+ * given more than its context either refuses the request or, like Ollama, silently drops its start.
  */
 export function resolveModelLimits(
   model: string,
   provider: ProviderId,
   settings?: Pick<ContextSettings, 'models' | 'providers' | 'bufferFraction'>,
+  server?: ServerReportedWindow,
 ): ModelLimits {
   const row = findModel(model);
   const perModel: ModelLimitOverride = settings?.models?.[model] ?? {};
@@ -130,6 +145,17 @@ export function resolveModelLimits(
   } else if (row) {
     contextWindow = row.contextWindow;
     source = 'table';
+  }
+  const reported = positiveInt(server?.contextWindow);
+  if (server && reported) {
+    const fromSetting = source === 'model-setting' || source === 'provider-setting';
+    if (fromSetting && contextWindow > reported) {
+      warnings.push(`contextWindow ${contextWindow} is larger than the ${reported} tokens the ${server.kind} server uses; using ${reported}`);
+    }
+    if (!fromSetting || contextWindow > reported) {
+      contextWindow = reported;
+      source = 'server';
+    }
   }
 
   let maxOutput = positiveInt(perModel.maxOutput) ?? positiveInt(perProvider.maxOutput) ?? row?.maxOutput ?? Math.floor(contextWindow / 4);

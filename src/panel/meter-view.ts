@@ -30,6 +30,14 @@ export interface MeterExtras {
 
 const num = (n: number | null | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
 
+const WINDOW_SOURCES: Record<BudgetViewModel['limitSource'], string> = {
+  server: 'window reported by the server',
+  'model-setting': 'window from settings (model)',
+  'provider-setting': 'window from settings (provider)',
+  table: 'window from the model table',
+  default: 'window assumed (unknown model)',
+};
+
 /** The meter for a budget with its component breakdown. */
 export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): MeterView {
   const window = num(b.window);
@@ -52,6 +60,7 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
         ? `${b.deferred.count} ${b.deferred.count === 1 ? 'tool' : 'tools'} deferred (${formatTokens(b.deferred.savedTokens)} tokens saved)`
         : null,
     freedTokens: extras.lastCompaction?.freedTokens ?? num(b.lastCompactionFreed),
+    windowLabel: WINDOW_SOURCES[b.limitSource] ?? null,
     extras,
   });
 }
@@ -78,6 +87,7 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
     cacheLabel: null,
     deferredLabel: null,
     freedTokens: extras.lastCompaction?.freedTokens ?? 0,
+    windowLabel: null,
     extras: withStatus,
   });
 }
@@ -100,6 +110,7 @@ interface Parts {
   cacheLabel: string | null;
   deferredLabel: string | null;
   freedTokens: number;
+  windowLabel: string | null;
   extras: MeterExtras;
 }
 
@@ -124,6 +135,7 @@ function finish(p: Parts): MeterView {
     accuracy: p.accuracy,
     cacheLabel: p.cacheLabel,
     deferredLabel: p.deferredLabel,
+    windowLabel: p.windowLabel,
     freed: p.freedTokens > 0 && at !== undefined ? { label: `freed ${formatTokens(p.freedTokens)}`, at } : null,
     status: p.extras.status ?? statusFromMarkers(fraction, p.markers),
     pausedReason: p.extras.pausedReason ?? null,

@@ -15,6 +15,7 @@ import { createCompactionChain, type ChainResult, type CompactionChain } from '.
 import type { Provider } from '../providers/provider';
 import { Calibration } from '../context/calibration';
 import { resolveModelLimits, supportsReasoning, type ModelLimits } from '../context/models';
+import { ServerWindowCache } from '../providers/server-discovery';
 import type { ContextSettings } from '../context/settings';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
 import { TokenLedger } from '../context/token-ledger';
@@ -69,6 +70,8 @@ export class SessionHost extends Disposable {
   private memoryResults: ResultPort | undefined;
   private ready: Promise<void> | undefined;
   private reportedSettingsErrors = '';
+  private reportedServerNote = '';
+  private readonly serverWindows = new ServerWindowCache((url, init) => fetch(url, init));
 
   private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
   readonly onDidEvent = this._onDidEvent.event;
@@ -144,7 +147,10 @@ export class SessionHost extends Disposable {
       await this.store.sessions.rename(this.summary.id, title).catch(() => {});
       this.summary = { ...this.summary, title };
     }
-    if (!session.isRunning) this.apiKey = (await resolveApiKey(readProviderSettings().provider, this.deps.secrets))?.apiKey;
+    if (!session.isRunning) {
+      this.apiKey = (await resolveApiKey(readProviderSettings().provider, this.deps.secrets))?.apiKey;
+      await this.discoverServerWindow();
+    }
     const done = session.prompt(text);
     this.fireState();
     await done;
@@ -266,6 +272,7 @@ export class SessionHost extends Disposable {
     this.assertIdle('compacting');
     if (!this.session?.messages.length) return undefined;
     this.apiKey = (await resolveApiKey(readProviderSettings().provider, this.deps.secrets))?.apiKey;
+    await this.discoverServerWindow();
     const limits = this.limits();
     const gate = (this.gate = this.makeGate(limits));
     const view = [...this.messages];
@@ -392,8 +399,24 @@ export class SessionHost extends Disposable {
 
   /** The limits of the configured model (for the meter before any turn). */
   limits(): ModelLimits {
-    const { provider, model } = readProviderSettings();
-    return resolveModelLimits(model, provider, this.contextSettings());
+    const { provider, model, baseUrl } = readProviderSettings();
+    const server = provider === 'openai-compatible' && baseUrl ? this.serverWindows.peek(baseUrl, model) : undefined;
+    return resolveModelLimits(model, provider, this.contextSettings(), server);
+  }
+
+  /**
+   * Asks an OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM) which context length it
+   * really uses, so `limits()` budgets to it; what it says about a smaller window is shown once.
+   */
+  private async discoverServerWindow(): Promise<void> {
+    const { provider, model, baseUrl } = readProviderSettings();
+    if (provider !== 'openai-compatible' || !baseUrl) return;
+    const found = await this.serverWindows.get(baseUrl, model);
+    const note = found?.warnings.join(' ');
+    if (note && note !== this.reportedServerNote) {
+      this.reportedServerNote = note;
+      this.warn(note);
+    }
   }
 
   /** Current context usage as the gate measures it (for the meter between turns). */

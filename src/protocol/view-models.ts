@@ -128,6 +128,8 @@ export const MeterView = z.object({
   accuracy: z.string(),
   cacheLabel: z.string().nullable(),
   deferredLabel: z.string().nullable(),
+  /** Where the window figure came from ("window reported by the server", "window from settings", …). */
+  windowLabel: z.string().nullable().optional(),
   /** "freed 117k" and when (epoch ms): the panel shows it for a while after a compaction. */
   freed: z.object({ label: z.string(), at: z.number() }).nullable(),
   status: z.enum(['ok', 'note', 'compact', 'block', 'final']),

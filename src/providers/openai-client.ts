@@ -20,7 +20,35 @@ const NO_KEY = 'no-key';
 export function createOpenAIClient(options: OpenAIClientOptions): OpenAI | undefined {
   const apiKey = options.apiKey || (options.provider === 'openai-compatible' ? NO_KEY : undefined);
   if (!apiKey) return undefined;
-  return new OpenAI({ apiKey, baseURL: options.baseUrl || undefined, maxRetries: 0, timeout: options.timeoutMs, logLevel: 'off' });
+  return new OpenAI({
+    apiKey,
+    baseURL: options.baseUrl || undefined,
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+    logLevel: 'off',
+    ...(options.provider === 'openai-compatible' ? { fetch: nestingErrorBodies } : {}),
+  });
+}
+
+/**
+ * Some compatible servers (vLLM before its OpenAI-shaped errors, and others) answer errors with a
+ * top-level `{"object":"error","message":…}`. The SDK reads only `error`, so such a message (e.g.
+ * "This model's maximum context length is 4096 tokens") would be lost and an overflow could not be
+ * told from any other 400. This fetch nests the message the way OpenAI does before the SDK reads it.
+ */
+async function nestingErrorBodies(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const res = await fetch(input, init);
+  if (res.ok || !res.headers.get('content-type')?.includes('json')) return res;
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const b = body as { error?: unknown; message?: unknown; type?: unknown; code?: unknown } | undefined;
+  const fixed = b && b.error === undefined && typeof b.message === 'string' ? JSON.stringify({ error: { message: b.message, type: b.type ?? null, code: b.code ?? null } }) : text;
+  return new Response(fixed, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 /** The message of the `auth` error an OpenAI adapter without a key answers with. */

@@ -27,6 +27,12 @@ describe('panel: the meter view model from the context budget', () => {
     assert.ok(Math.abs(total - 1) < 1e-9);
   });
 
+  it('says where the window figure came from: table, settings or the server\'s own report', () => {
+    assert.equal(meterFromBudget(b).windowLabel, 'window from the model table');
+    assert.equal(meterFromBudget({ ...b, limitSource: 'server' }).windowLabel, 'window reported by the server');
+    assert.equal(meterFromBudget({ ...b, limitSource: 'model-setting' }).windowLabel, 'window from settings (model)');
+  });
+
   it('places the compact and block markers where the engine puts them', () => {
     const m = meterFromBudget(b);
     assert.equal(m.markers.compact, b.markers.compact);
