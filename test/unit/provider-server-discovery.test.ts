@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { resolveModelLimits } from '../../src/context/models';
 import { parseContextSettings } from '../../src/context/settings';
 import { OpenAIProvider } from '../../src/providers/openai';
-import { discoverServerWindow, OLLAMA_DEFAULT_CONTEXT, serverRoot, type FetchLike } from '../../src/providers/server-discovery';
+import { discoverServerWindow, OLLAMA_DEFAULT_CONTEXT, ServerWindowCache, serverRoot, type FetchLike } from '../../src/providers/server-discovery';
 import { startFakeProvider, type FakeFlavour } from '../fixtures/fake-provider';
 import { FLAVOUR_MODEL_MAX } from '../fixtures/fake-provider/flavours';
 import { request, run, user } from '../fixtures/fake-provider/factories';
@@ -95,5 +95,31 @@ describe('provider: local servers tell Headroom their real window', () => {
     assert.match(bigger.warnings.join(), /larger than the 8192 tokens the ollama server uses/);
     const smaller = resolveModelLimits(MODEL, 'openai-compatible', parseContextSettings({ providers: { 'openai-compatible': { contextWindow: 4096 } } }).settings, server);
     assert.deepEqual([smaller.contextWindow, smaller.source], [4096, 'provider-setting']);
+  });
+
+  it('the cache asks a known server again after a while (Ollama reloads) and an unknown one never again', async () => {
+    const root = 'http://ollama:11434';
+    let ctx = 4096;
+    let asked = 0;
+    const counting: FetchLike = async (url, init) => {
+      asked++;
+      const body = url === `${root}/api/ps` ? { models: [{ name: 'm:latest', context_length: ctx }] } : undefined;
+      return { ok: body !== undefined, json: async () => body };
+    };
+    let now = 0;
+    const cache = new ServerWindowCache(counting, 30_000, () => now);
+    assert.equal((await cache.get(`${root}/v1`, 'm'))?.contextWindow, 4096);
+    ctx = 32768;
+    now = 10_000;
+    assert.equal((await cache.get(`${root}/v1`, 'm'))?.contextWindow, 4096);
+    assert.equal(cache.peek(`${root}/v1`, 'm')?.contextWindow, 4096);
+    now = 40_000;
+    assert.equal((await cache.get(`${root}/v1`, 'm'))?.contextWindow, 32768);
+    const unknown = 'http://elsewhere';
+    assert.equal(await cache.get(unknown, 'm'), undefined);
+    const before = asked;
+    now = 1_000_000;
+    assert.equal(await cache.get(unknown, 'm'), undefined);
+    assert.equal(asked, before);
   });
 });
