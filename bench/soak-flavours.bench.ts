@@ -1,3 +1,4 @@
+// figures: soak_overflow_errors_ollama soak_silent_truncations_ollama soak_overflow_errors_lmstudio soak_silent_truncations_lmstudio soak_overflow_errors_llamacpp soak_silent_truncations_llamacpp soak_overflow_errors_vllm soak_silent_truncations_vllm
 /**
  * Soak against local servers (issue 15): the scripted soak turns (huge tool outputs, CJK, deferred
  * tools) through the real agent loop and the OpenAI-compatible adapter, against the fake provider
@@ -49,25 +50,39 @@ interface FlavourRun {
 
 async function soakFlavour(flavour: FakeFlavour, discover: boolean, turns: number): Promise<FlavourRun> {
   const files: Record<string, string> = {};
-  for (let i = 0; i < 5; i++) files[`src/module${i}.ts`] = Array.from({ length: 120 }, (_, j) => `export const value${j} = ${i * 1000 + j}; // module ${i}`).join('\n');
+  for (let i = 0; i < 5; i++)
+    files[`src/module${i}.ts`] = Array.from({ length: 120 }, (_, j) => `export const value${j} = ${i * 1000 + j}; // module ${i}`).join(
+      '\n',
+    );
   const root = await tempWorkspace(files);
   const server = await startFakeProvider({ flavour, window: SERVER_WINDOW });
   server.setWindow(MODEL, SERVER_WINDOW);
   const dist = join(__dirname, '..', 'dist', 'token-worker.js');
   const counter = new TokenWorkerClient(
-    existsSync(dist) ? { workerPath: dist } : { workerPath: join(__dirname, '..', 'src', 'context', 'token-worker.ts'), execArgv: ['--require', 'tsx/cjs'] },
+    existsSync(dist)
+      ? { workerPath: dist }
+      : { workerPath: join(__dirname, '..', 'src', 'context', 'token-worker.ts'), execArgv: ['--require', 'tsx/cjs'] },
   );
   counter.start();
   const found = discover ? await discoverServerWindow(server.openaiBaseUrl, MODEL, fetch) : undefined;
   const limits = resolveModelLimits(MODEL, 'openai-compatible', { models: {}, providers: {}, bufferFraction: 0.02 }, found);
   const provider = createProvider({ provider: 'openai-compatible', baseUrl: server.openaiBaseUrl, retry: { maxRetries: 0 } });
   const policy = new DeferralPolicy();
-  const registry = new ToolRegistry({ builtins: [...createBuiltinTools({ toolSearch: policy }), ...createSoakTools()], external: externalTools(SOAK_EXTERNAL_TOOLS), policy });
+  const registry = new ToolRegistry({
+    builtins: [...createBuiltinTools({ toolSearch: policy }), ...createSoakTools()],
+    external: externalTools(SOAK_EXTERNAL_TOOLS),
+    policy,
+  });
   registry.setEffectiveWindow(limits.effectiveWindow);
   const results = createRetainingResultPort(64 * 1024 * 1024);
   // The compaction chain without its model step: the scripted server would answer a summary request with a turn's reply.
   const chain = createCompactionChain({ results });
-  const gate = createContextGate({ limits, ledger: new TokenLedger(counter), compact: chain.hook, prepare: (input) => chain.prepare(input) });
+  const gate = createContextGate({
+    limits,
+    ledger: new TokenLedger(counter),
+    compact: chain.hook,
+    prepare: (input) => chain.prepare(input),
+  });
   const config: TurnConfig = {
     provider,
     model: MODEL,
@@ -110,15 +125,29 @@ async function soakFlavour(flavour: FakeFlavour, discover: boolean, turns: numbe
 async function main(): Promise<void> {
   for (const flavour of FLAVOURS) {
     const r = await soakFlavour(flavour, true, TURNS);
-    const detail = { turns: TURNS, serverWindow: SERVER_WINDOW, budgetWindow: r.window, windowSource: r.source, requests: r.requests, compactions: r.compactions, loopErrors: r.loopErrors };
+    const detail = {
+      turns: TURNS,
+      serverWindow: SERVER_WINDOW,
+      budgetWindow: r.window,
+      windowSource: r.source,
+      requests: r.requests,
+      compactions: r.compactions,
+      loopErrors: r.loopErrors,
+    };
     report({ bench: `soak_overflow_errors_${flavour}`, value: r.overflows, unit: 'count', target: 0, better: 'lower', ...detail });
     report({ bench: `soak_silent_truncations_${flavour}`, value: r.truncations, unit: 'count', target: 0, better: 'lower', ...detail });
   }
   const control = await soakFlavour('ollama', false, Math.min(TURNS, 20));
   report({
-    bench: 'soak_silent_truncations_ollama_undiscovered', value: control.truncations, unit: 'count', better: 'lower',
+    bench: 'soak_silent_truncations_ollama_undiscovered',
+    value: control.truncations,
+    unit: 'count',
+    better: 'lower',
     note: 'control: the same soak budgeted without asking the server (the 128k default); shows the bench can fail',
-    turns: Math.min(TURNS, 20), budgetWindow: control.window, windowSource: control.source, requests: control.requests,
+    turns: Math.min(TURNS, 20),
+    budgetWindow: control.window,
+    windowSource: control.source,
+    requests: control.requests,
   });
 }
 

@@ -47,7 +47,10 @@ async function nestingErrorBodies(input: string | URL | Request, init?: RequestI
     body = undefined;
   }
   const b = body as { error?: unknown; message?: unknown; type?: unknown; code?: unknown } | undefined;
-  const fixed = b && b.error === undefined && typeof b.message === 'string' ? JSON.stringify({ error: { message: b.message, type: b.type ?? null, code: b.code ?? null } }) : text;
+  const fixed =
+    b && b.error === undefined && typeof b.message === 'string'
+      ? JSON.stringify({ error: { message: b.message, type: b.type ?? null, code: b.code ?? null } })
+      : text;
   return new Response(fixed, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 

@@ -20,7 +20,12 @@ type ReasoningItem = OpenAI.Responses.ResponseReasoningItem;
 /** The JSON kept in `ReasoningPart.signature` for a Responses reasoning item. */
 export function reasoningSignature(item: { id: string; summary?: unknown; encrypted_content?: string | null }): string | undefined {
   if (!item.encrypted_content) return undefined; // without it, a stateless request cannot use the item
-  return JSON.stringify({ type: 'reasoning', id: item.id, summary: Array.isArray(item.summary) ? item.summary : [], encrypted_content: item.encrypted_content });
+  return JSON.stringify({
+    type: 'reasoning',
+    id: item.id,
+    summary: Array.isArray(item.summary) ? item.summary : [],
+    encrypted_content: item.encrypted_content,
+  });
 }
 
 /** The reasoning item a `ReasoningPart` carries, or undefined when it came from another protocol. */
@@ -39,7 +44,9 @@ export function reasoningItemOf(part: ReasoningPart): ReasoningItem | undefined 
 
 function content(parts: Array<TextPart | ImagePart>): InputContent[] {
   return parts.map((p): InputContent =>
-    p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: `data:${p.mediaType};base64,${p.data}`, detail: 'auto' },
+    p.type === 'text'
+      ? { type: 'input_text', text: p.text }
+      : { type: 'input_image', image_url: `data:${p.mediaType};base64,${p.data}`, detail: 'auto' },
   );
 }
 
@@ -81,7 +88,12 @@ function assistantItems(m: AssistantMessage, model: string): InputItem[] {
 }
 
 function toolOutput(m: ToolResultMessage): InputItem {
-  const text = (m.isError ? TOOL_ERROR_PREFIX : '') + m.content.filter((p): p is TextPart => p.type === 'text').map((p) => p.text).join('\n');
+  const text =
+    (m.isError ? TOOL_ERROR_PREFIX : '') +
+    m.content
+      .filter((p): p is TextPart => p.type === 'text')
+      .map((p) => p.text)
+      .join('\n');
   const images = m.content.filter((p): p is ImagePart => p.type === 'image');
   return {
     type: 'function_call_output',
@@ -108,7 +120,10 @@ export function toResponsesInput(messages: Message[], model: string): InputItem[
  * `reasons` says whether the model reasons: OpenAI rejects both fields for other models.
  */
 export function toResponsesParams(req: ProviderRequest, reasons: boolean): Params {
-  const instructions = req.system.map((s) => s.text).filter(Boolean).join('\n\n');
+  const instructions = req.system
+    .map((s) => s.text)
+    .filter(Boolean)
+    .join('\n\n');
   const params: Params = {
     model: req.model,
     input: toResponsesInput(req.messages, req.model),

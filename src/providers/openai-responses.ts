@@ -32,7 +32,10 @@ export function responsesUsage(u: OpenAI.Responses.ResponseUsage): Usage {
 
 /** An in-stream failure (`response.failed` or an `error` event) as a `ProviderError`. */
 function streamFailure(error: { message?: string; code?: string | null } | null | undefined, secrets: string[]): ProviderError {
-  return classifyProviderError({ error: { message: error?.message || 'The response failed.', code: error?.code ?? undefined, type: error?.code ?? undefined } }, secrets);
+  return classifyProviderError(
+    { error: { message: error?.message || 'The response failed.', code: error?.code ?? undefined, type: error?.code ?? undefined } },
+    secrets,
+  );
 }
 
 /**
@@ -86,7 +89,8 @@ export class OpenAIResponsesProvider implements Provider {
     for (const e of b.endAllTools()) yield e;
     if (final.status === 'incomplete') {
       const reason = final.incomplete_details?.reason;
-      if (reason === 'content_filter') return b.fail({ kind: 'invalid_request', message: 'The reply was stopped by the provider content filter.' });
+      if (reason === 'content_filter')
+        return b.fail({ kind: 'invalid_request', message: 'The reply was stopped by the provider content filter.' });
       b.stopReason = 'maxTokens';
     }
     return b.finish();

@@ -35,10 +35,19 @@ export type FetchLike = (
 export const OLLAMA_DEFAULT_CONTEXT = 4096;
 
 const count = z.number().int().positive();
-const OllamaPs = z.object({ models: z.array(z.object({ name: z.string().optional(), model: z.string().optional(), context_length: count.optional() })) });
+const OllamaPs = z.object({
+  models: z.array(z.object({ name: z.string().optional(), model: z.string().optional(), context_length: count.optional() })),
+});
 const OllamaShow = z.object({ model_info: z.record(z.string(), z.unknown()).optional(), parameters: z.string().optional() });
 const LmStudioModels = z.object({
-  data: z.array(z.object({ id: z.string(), state: z.string().optional(), max_context_length: count.optional(), loaded_context_length: count.optional() })),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      state: z.string().optional(),
+      max_context_length: count.optional(),
+      loaded_context_length: count.optional(),
+    }),
+  ),
 });
 const LlamaCppProps = z.object({ default_generation_settings: z.object({ n_ctx: count.optional() }).optional(), n_ctx: count.optional() });
 const VllmModels = z.object({ data: z.array(z.object({ id: z.string(), max_model_len: count.optional() })) });
@@ -50,7 +59,10 @@ export function serverRoot(baseUrl: string): string {
 
 async function getJson<T>(fetch: FetchLike, url: string, schema: z.ZodType<T>, timeoutMs: number, body?: unknown): Promise<T | undefined> {
   try {
-    const init = body === undefined ? { method: 'GET' } : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+    const init =
+      body === undefined
+        ? { method: 'GET' }
+        : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
     const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) return undefined;
     const parsed = schema.safeParse(await res.json());
@@ -69,16 +81,22 @@ async function ollama(root: string, model: string, fetch: FetchLike, timeoutMs: 
   const show = await getJson(fetch, `${root}/api/show`, OllamaShow, timeoutMs, { model });
   const maxEntry = Object.entries(show?.model_info ?? {}).find(([k, v]) => k.endsWith('.context_length') && typeof v === 'number');
   const modelMax = maxEntry ? (maxEntry[1] as number) : undefined;
-  const loaded = ps.models.find((m) => [m.name, m.model].some((n) => n !== undefined && ollamaName(n) === ollamaName(model)))?.context_length;
+  const loaded = ps.models.find((m) =>
+    [m.name, m.model].some((n) => n !== undefined && ollamaName(n) === ollamaName(model)),
+  )?.context_length;
   const numCtx = Number(/^\s*num_ctx\s+(\d+)/m.exec(show?.parameters ?? '')?.[1]) || undefined;
   const warnings: string[] = [];
   let contextWindow = loaded ?? numCtx;
   if (contextWindow === undefined) {
     contextWindow = OLLAMA_DEFAULT_CONTEXT;
-    warnings.push(`Ollama has not loaded ${model} yet and its Modelfile sets no num_ctx: assuming Ollama's default of ${OLLAMA_DEFAULT_CONTEXT} tokens until it is loaded.`);
+    warnings.push(
+      `Ollama has not loaded ${model} yet and its Modelfile sets no num_ctx: assuming Ollama's default of ${OLLAMA_DEFAULT_CONTEXT} tokens until it is loaded.`,
+    );
   }
   if (modelMax !== undefined && contextWindow < modelMax) {
-    warnings.push(`Ollama serves ${model} with a ${contextWindow}-token context (the model supports ${modelMax}); Ollama silently drops the start of longer prompts, so Headroom budgets to ${contextWindow}. Raise it with OLLAMA_CONTEXT_LENGTH or the model's num_ctx.`);
+    warnings.push(
+      `Ollama serves ${model} with a ${contextWindow}-token context (the model supports ${modelMax}); Ollama silently drops the start of longer prompts, so Headroom budgets to ${contextWindow}. Raise it with OLLAMA_CONTEXT_LENGTH or the model's num_ctx.`,
+    );
   }
   return { kind: 'ollama', contextWindow, modelMax, warnings };
 }
@@ -89,9 +107,15 @@ async function lmstudio(root: string, model: string, fetch: FetchLike, timeoutMs
   const rows = list.data.filter((m) => m.id === model);
   const row = rows.find((m) => m.state === 'loaded') ?? rows[0];
   if (!row) return { kind: 'lmstudio', contextWindow: 0, warnings: [`LM Studio does not list ${model}.`] };
-  if (row.loaded_context_length) return { kind: 'lmstudio', contextWindow: row.loaded_context_length, modelMax: row.max_context_length, warnings: [] };
+  if (row.loaded_context_length)
+    return { kind: 'lmstudio', contextWindow: row.loaded_context_length, modelMax: row.max_context_length, warnings: [] };
   if (!row.max_context_length) return undefined;
-  return { kind: 'lmstudio', contextWindow: row.max_context_length, modelMax: row.max_context_length, warnings: [`LM Studio has not loaded ${model}; its loaded context length may be smaller than the ${row.max_context_length} assumed.`] };
+  return {
+    kind: 'lmstudio',
+    contextWindow: row.max_context_length,
+    modelMax: row.max_context_length,
+    warnings: [`LM Studio has not loaded ${model}; its loaded context length may be smaller than the ${row.max_context_length} assumed.`],
+  };
 }
 
 async function llamacpp(root: string, fetch: FetchLike, timeoutMs: number): Promise<ServerWindow | undefined> {
@@ -112,7 +136,12 @@ async function vllm(root: string, model: string, fetch: FetchLike, timeoutMs: nu
  * last because others serve `/v1/models` too). Undefined when no probe recognises the server or it
  * reports no usable length. Never throws; each probe gives up after `timeoutMs`.
  */
-export async function discoverServerWindow(baseUrl: string, model: string, fetch: FetchLike, timeoutMs = 3000): Promise<ServerWindow | undefined> {
+export async function discoverServerWindow(
+  baseUrl: string,
+  model: string,
+  fetch: FetchLike,
+  timeoutMs = 3000,
+): Promise<ServerWindow | undefined> {
   const root = serverRoot(baseUrl);
   const found =
     (await ollama(root, model, fetch, timeoutMs)) ??

@@ -14,7 +14,12 @@ describe('provider: OpenAI Responses API against the fake server', () => {
   let openai: OpenAIResponsesProvider;
   before(async () => {
     server = await startFakeProvider();
-    openai = new OpenAIResponsesProvider({ apiKey: KEY, baseUrl: server.openaiBaseUrl, reasons: supportsReasoning, retry: instantRetry().policy });
+    openai = new OpenAIResponsesProvider({
+      apiKey: KEY,
+      baseUrl: server.openaiBaseUrl,
+      reasons: supportsReasoning,
+      retry: instantRetry().policy,
+    });
   });
   after(() => server.close());
   beforeEach(() => {
@@ -50,18 +55,29 @@ describe('provider: OpenAI Responses API against the fake server', () => {
   });
 
   it('streams function calls with their call ids and item ids', async () => {
-    server.script.push({ toolCalls: [{ id: 'call_a', name: 'read_file', arguments: { path: 'a.ts' } }, { id: 'call_b', name: 'read_file', arguments: { path: 'b.ts' } }] });
+    server.script.push({
+      toolCalls: [
+        { id: 'call_a', name: 'read_file', arguments: { path: 'a.ts' } },
+        { id: 'call_b', name: 'read_file', arguments: { path: 'b.ts' } },
+      ],
+    });
     const { events, message } = await run(openai, request([user('read both')], { model: 'gpt-4.1', tools: [readFileTool] }));
     assert.equal(events.filter((e) => e.type === 'toolcall_end').length, 2);
     assert.equal(message.stopReason, 'toolUse');
     const calls = message.content.flatMap((p) => (p.type === 'toolCall' ? [p] : []));
-    assert.deepEqual(calls.map((c) => [c.id, c.arguments]), [['call_a', { path: 'a.ts' }], ['call_b', { path: 'b.ts' }]]);
+    assert.deepEqual(
+      calls.map((c) => [c.id, c.arguments]),
+      [
+        ['call_a', { path: 'a.ts' }],
+        ['call_b', { path: 'b.ts' }],
+      ],
+    );
     assert.ok(calls.every((c) => c.itemId?.startsWith('fc_')));
     const tools = server.requests.at(-1)!.body.tools as Item[];
     assert.deepEqual([tools[0].type, tools[0].name], ['function', 'read_file']);
   });
 
-  it('carries the encrypted reasoning item into the tool round\'s next request', async () => {
+  it("carries the encrypted reasoning item into the tool round's next request", async () => {
     server.script.push(
       { thinking: 'The user wants a.ts; read it first.', toolCalls: [{ id: 'call_r', name: 'read_file', arguments: { path: 'a.ts' } }] },
       { text: 'a.ts exports one value.' },
@@ -74,10 +90,19 @@ describe('provider: OpenAI Responses API against the fake server', () => {
     assert.equal(reasoning?.text, 'The user wants a.ts; read it first.');
     assert.ok(first.message.usage.reasoning && first.message.usage.reasoning > 0);
 
-    const second = await run(openai, request([user('what is in a.ts?'), first.message, toolResult('call_r', 'read_file', 'export const a = 1;')], { model, tools: [readFileTool] }));
+    const second = await run(
+      openai,
+      request([user('what is in a.ts?'), first.message, toolResult('call_r', 'read_file', 'export const a = 1;')], {
+        model,
+        tools: [readFileTool],
+      }),
+    );
     assert.equal(second.message.stopReason, 'end', JSON.stringify(second.message.error));
     const input = server.requests.at(-1)!.body.input as Item[];
-    assert.deepEqual(input.map((i) => i.type ?? i.role), ['user', 'reasoning', 'function_call', 'function_call_output']);
+    assert.deepEqual(
+      input.map((i) => i.type ?? i.role),
+      ['user', 'reasoning', 'function_call', 'function_call_output'],
+    );
     assert.match(String(input[1].encrypted_content), /^enc:/);
     assert.equal(input[2].id, (first.message.content.find((p) => p.type === 'toolCall') as { itemId: string }).itemId);
     assert.equal(input[2].call_id, 'call_r');
@@ -90,8 +115,18 @@ describe('provider: OpenAI Responses API against the fake server', () => {
     // A raw client that kept the call item id but dropped the reasoning gets OpenAI's real 400.
     const call = first.message.content.find((p) => p.type === 'toolCall')!;
     const res = await fetch(`${server.openaiBaseUrl}/responses`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
-      body: JSON.stringify({ model, store: false, stream: true, input: [{ role: 'user', content: 'read b' }, { type: 'function_call', id: (call as { itemId: string }).itemId, call_id: 'call_l', name: 'read_file', arguments: '{}' }, { type: 'function_call_output', call_id: 'call_l', output: 'x' }] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({
+        model,
+        store: false,
+        stream: true,
+        input: [
+          { role: 'user', content: 'read b' },
+          { type: 'function_call', id: (call as { itemId: string }).itemId, call_id: 'call_l', name: 'read_file', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'call_l', output: 'x' },
+        ],
+      }),
     });
     assert.equal(res.status, 400);
     assert.match(await res.text(), /without its required 'reasoning' item/);
@@ -100,13 +135,27 @@ describe('provider: OpenAI Responses API against the fake server', () => {
   it('never sends reasoning from another model or provider', async () => {
     server.script.push({ text: 'ok' });
     const foreign: AssistantMessage = {
-      role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, stopReason: 'toolUse', timestamp: 0,
-      content: [{ type: 'reasoning', text: 'hm', signature: 'anthropic-signature' }, { type: 'toolCall', id: 'toolu_1', name: 'read_file', arguments: { path: 'c' } }],
+      role: 'assistant',
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      stopReason: 'toolUse',
+      timestamp: 0,
+      content: [
+        { type: 'reasoning', text: 'hm', signature: 'anthropic-signature' },
+        { type: 'toolCall', id: 'toolu_1', name: 'read_file', arguments: { path: 'c' } },
+      ],
     };
-    const { message } = await run(openai, request([user('go'), foreign, toolResult('toolu_1', 'read_file', 'c')], { model: 'gpt-5', tools: [readFileTool] }));
+    const { message } = await run(
+      openai,
+      request([user('go'), foreign, toolResult('toolu_1', 'read_file', 'c')], { model: 'gpt-5', tools: [readFileTool] }),
+    );
     assert.equal(message.stopReason, 'end', JSON.stringify(message.error));
     const input = server.requests.at(-1)!.body.input as Item[];
-    assert.deepEqual(input.map((i) => i.type ?? i.role), ['user', 'function_call', 'function_call_output']);
+    assert.deepEqual(
+      input.map((i) => i.type ?? i.role),
+      ['user', 'function_call', 'function_call_output'],
+    );
   });
 
   it('maps an incomplete response to maxTokens', async () => {
@@ -132,7 +181,10 @@ describe('provider: OpenAI Responses API against the fake server', () => {
 
     const strict = await startFakeProvider({ apiKey: 'another-key' });
     try {
-      const { message } = await run(new OpenAIResponsesProvider({ apiKey: KEY, baseUrl: strict.openaiBaseUrl }), request([user('x')], { model: 'gpt-4.1' }));
+      const { message } = await run(
+        new OpenAIResponsesProvider({ apiKey: KEY, baseUrl: strict.openaiBaseUrl }),
+        request([user('x')], { model: 'gpt-4.1' }),
+      );
       assert.equal(message.error?.kind, 'auth');
       assert.ok(!message.error?.message.includes(KEY.slice(3, -4)));
     } finally {
@@ -152,7 +204,10 @@ describe('provider: OpenAI Responses API against the fake server', () => {
 
   it('createProvider sends openai through Responses and openai-compatible through Chat Completions', async () => {
     server.script.push({ text: 'a' }, { text: 'b' });
-    await run(createProvider({ provider: 'openai', apiKey: KEY, baseUrl: server.openaiBaseUrl }), request([user('x')], { model: 'gpt-4.1' }));
+    await run(
+      createProvider({ provider: 'openai', apiKey: KEY, baseUrl: server.openaiBaseUrl }),
+      request([user('x')], { model: 'gpt-4.1' }),
+    );
     assert.equal(server.requests.at(-1)!.path, '/v1/responses');
     await run(createProvider({ provider: 'openai-compatible', baseUrl: server.openaiBaseUrl }), request([user('x')]));
     assert.equal(server.requests.at(-1)!.path, '/v1/chat/completions');
