@@ -10,6 +10,7 @@ const PROVIDERS = [
   ['anthropic', 'Anthropic'],
   ['openai', 'OpenAI'],
   ['openai-compatible', 'OpenAI-compatible server (Ollama, LM Studio, vLLM)'],
+  ['vscode-lm', 'VS Code language models (e.g. GitHub Copilot), no key'],
 ] as const;
 
 export function renderFirstRun(config: ConfigView): HTMLElement {

@@ -6,11 +6,14 @@ import { readProviderSettings } from '../config/settings';
 
 const PROVIDERS: Array<{ id: ProviderId; label: string; detail: string }> = [
   { id: 'anthropic', label: 'Anthropic', detail: 'Claude models through the Anthropic Messages API' },
-  { id: 'openai', label: 'OpenAI', detail: 'GPT and o-series models through Chat Completions' },
+  { id: 'openai', label: 'OpenAI', detail: 'GPT and o-series models through the Responses API' },
   { id: 'openai-compatible', label: 'OpenAI-compatible server', detail: 'Ollama, LM Studio, vLLM… at a base URL you give' },
 ];
 
-const label = (p: ProviderId) => PROVIDERS.find((x) => x.id === p)?.label ?? p;
+/** Providers that need no key (not offered by Set API Key). */
+const KEYLESS: Array<{ id: ProviderId; label: string }> = [{ id: 'vscode-lm', label: 'VS Code language models' }];
+
+const label = (p: ProviderId) => [...PROVIDERS, ...KEYLESS].find((x) => x.id === p)?.label ?? p;
 
 /** Checks a pasted key: no spaces or line breaks inside, not absurdly short. Empty means "remove". */
 export function validateApiKey(value: string): string | undefined {
@@ -105,6 +108,7 @@ const k = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_
  */
 export async function selectModel(): Promise<void> {
   const { provider, model } = readProviderSettings();
+  if (provider === 'vscode-lm') return selectLanguageModel(model);
   const other = { label: vscode.l10n.t('$(edit) Other model id…'), id: '' };
   const items = [
     ...modelsFor(provider).map((m) => ({
@@ -130,4 +134,22 @@ export async function selectModel(): Promise<void> {
     id = typed.trim();
   }
   await vscode.workspace.getConfiguration('headroom').update('model', id, vscode.ConfigurationTarget.Global);
+}
+
+/** Select Model for 'vscode-lm': the chat models extensions offer through VS Code, with their input limit. */
+async function selectLanguageModel(current: string): Promise<void> {
+  const models = await vscode.lm.selectChatModels();
+  if (!models.length) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Headroom: no VS Code language model is available. Install or sign in to an extension that provides one (e.g. GitHub Copilot).'));
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    models.map((m) => ({
+      label: m.name,
+      description: `${m.vendor} · ${k(m.maxInputTokens)} input${m.id === current ? ' · ' + vscode.l10n.t('current') : ''}`,
+      id: m.id,
+    })),
+    { title: vscode.l10n.t('Headroom: Select Model ({0})', label('vscode-lm')), placeHolder: vscode.l10n.t('The window is the input limit VS Code reports for the model') },
+  );
+  if (picked) await vscode.workspace.getConfiguration('headroom').update('model', picked.id, vscode.ConfigurationTarget.Global);
 }

@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import { defaultModelFor } from '../context/models';
+import type { ProviderId } from '../providers/types';
 
 /** The provider/model part of Headroom's settings, read fresh each time (settings can change). */
 export interface ProviderSettings {
-  provider: 'anthropic' | 'openai' | 'openai-compatible';
+  provider: ProviderId;
+  /** For 'vscode-lm', '' means the first chat model VS Code offers. */
   model: string;
   baseUrl: string | undefined;
 }
 
-const PROVIDERS = ['anthropic', 'openai', 'openai-compatible'] as const;
+const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai', 'openai-compatible', 'vscode-lm'];
 
 /** Reads `headroom.provider`, `headroom.model`, `headroom.baseUrl`; bad values fall back to defaults. */
 export function readProviderSettings(): ProviderSettings {
@@ -17,7 +19,8 @@ export function readProviderSettings(): ProviderSettings {
   const provider = (PROVIDERS as readonly string[]).includes(rawProvider ?? '')
     ? (rawProvider as ProviderSettings['provider'])
     : 'anthropic';
-  const model = (cfg.get<string>('model') || '').trim() || defaultModelFor(provider) || 'llama3.1';
+  const configured = (cfg.get<string>('model') || '').trim();
+  const model = provider === 'vscode-lm' ? configured : configured || defaultModelFor(provider) || 'llama3.1';
   const baseUrl = (cfg.get<string>('baseUrl') || '').trim() || undefined;
   return { provider, model, baseUrl };
 }

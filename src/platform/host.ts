@@ -78,9 +78,13 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     snapshot: async (): Promise<SnapshotView> => {
       await session.init();
       const settings = readProviderSettings();
-      // OpenAI-compatible servers often need no key; they need a base URL instead.
+      // OpenAI-compatible servers often need no key; they need a base URL instead. VS Code's models need neither.
       const hasApiKey =
-        settings.provider === 'openai-compatible' ? settings.baseUrl !== undefined : (await resolveApiKey(settings.provider, secrets)) !== undefined;
+        settings.provider === 'vscode-lm'
+          ? true
+          : settings.provider === 'openai-compatible'
+            ? settings.baseUrl !== undefined
+            : (await resolveApiKey(settings.provider, secrets)) !== undefined;
       const state = session.state();
       return {
         protocolVersion: PROTOCOL_VERSION,

@@ -14,7 +14,7 @@ import { AgentSession, createContextGate, scheduledCompactPort, storePersistence
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import type { Provider } from '../providers/provider';
 import { Calibration } from '../context/calibration';
-import { resolveModelLimits, supportsReasoning, type ModelLimits } from '../context/models';
+import { resolveModelLimits, supportsReasoning, type ModelLimits, type ServerReportedWindow } from '../context/models';
 import { ServerWindowCache } from '../providers/server-discovery';
 import type { ContextSettings } from '../context/settings';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
@@ -31,6 +31,10 @@ import { readProviderSettings } from '../config/settings';
 import type { ApprovalBroker } from './approvals';
 import { createLmToolPort } from './lm-tools';
 import { createVscodeWorkspace } from './vscode-workspace';
+import { createVscodeLmPort, pickChatModel } from './vscode-lm';
+
+/** The Language Model API port when the provider is 'vscode-lm'. */
+const lmPortFor = (provider: string, model: string) => (provider === 'vscode-lm' ? createVscodeLmPort(model) : undefined);
 
 export interface SessionHostDeps {
   context: vscode.ExtensionContext;
@@ -72,6 +76,7 @@ export class SessionHost extends Disposable {
   private reportedSettingsErrors = '';
   private reportedServerNote = '';
   private readonly serverWindows = new ServerWindowCache((url, init) => fetch(url, init));
+  private lmWindow: ServerReportedWindow | undefined;
 
   private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
   readonly onDidEvent = this._onDidEvent.event;
@@ -315,8 +320,8 @@ export class SessionHost extends Disposable {
     const summarizer: Provider = {
       id: readProviderSettings().provider,
       stream: (req, signal) => {
-        const { provider, baseUrl } = readProviderSettings();
-        return createProvider({ provider, baseUrl, apiKey: this.apiKey, reasons: supportsReasoning }).stream(req, signal);
+        const { provider, baseUrl, model } = readProviderSettings();
+        return createProvider({ provider, baseUrl, apiKey: this.apiKey, reasons: supportsReasoning, lm: lmPortFor(provider, model) }).stream(req, signal);
       },
     };
     this.chain = createCompactionChain({
@@ -400,7 +405,8 @@ export class SessionHost extends Disposable {
   /** The limits of the configured model (for the meter before any turn). */
   limits(): ModelLimits {
     const { provider, model, baseUrl } = readProviderSettings();
-    const server = provider === 'openai-compatible' && baseUrl ? this.serverWindows.peek(baseUrl, model) : undefined;
+    const server =
+      provider === 'openai-compatible' && baseUrl ? this.serverWindows.peek(baseUrl, model) : provider === 'vscode-lm' ? this.lmWindow : undefined;
     return resolveModelLimits(model, provider, this.contextSettings(), server);
   }
 
@@ -410,6 +416,12 @@ export class SessionHost extends Disposable {
    */
   private async discoverServerWindow(): Promise<void> {
     const { provider, model, baseUrl } = readProviderSettings();
+    if (provider === 'vscode-lm') {
+      // VS Code tells each chat model's input limit; that is the window to budget to.
+      const chat = await pickChatModel(model).catch(() => undefined);
+      this.lmWindow = chat ? { contextWindow: chat.maxInputTokens, kind: 'VS Code language model' } : undefined;
+      return;
+    }
     if (provider !== 'openai-compatible' || !baseUrl) return;
     const found = await this.serverWindows.get(baseUrl, model);
     const note = found?.warnings.join(' ');
@@ -486,7 +498,7 @@ export class SessionHost extends Disposable {
     });
     tools.setEffectiveWindow(limits.effectiveWindow);
     return {
-      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey, reasons: supportsReasoning }),
+      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey, reasons: supportsReasoning, lm: lmPortFor(provider, model) }),
       model,
       maxOutputTokens: limits.maxOutput,
       tools,

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-export const ProviderName = z.enum(['anthropic', 'openai', 'openai-compatible']);
+export const ProviderName = z.enum(['anthropic', 'openai', 'openai-compatible', 'vscode-lm']);
 export type ProviderName = z.infer<typeof ProviderName>;
 
 export const ConfigView = z.object({

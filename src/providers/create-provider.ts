@@ -1,4 +1,5 @@
 import { errorMessage } from '../common/errors';
+import type { LmChatPort } from './lm-chat';
 import type { Provider } from './provider';
 import type { RetryPolicy } from './retry';
 import type { ProviderId, ProviderRequest, StreamEvent } from './types';
@@ -13,24 +14,37 @@ export interface ProviderConfig {
   timeoutMs?: number;
   /** Whether a model reasons (the model table's `supportsReasoning`); used by the OpenAI Responses adapter. */
   reasons?: (model: string) => boolean;
+  /** VS Code's Language Model API, for 'vscode-lm' (only the vscode edge can build it). */
+  lm?: LmChatPort;
+}
+
+function adapterFor(config: ProviderConfig): Promise<Provider> {
+  const common = { apiKey: config.apiKey, baseUrl: config.baseUrl, retry: config.retry, timeoutMs: config.timeoutMs };
+  switch (config.provider) {
+    case 'anthropic':
+      return import('./anthropic').then((m) => new m.AnthropicProvider(common));
+    case 'openai':
+      return import('./openai-responses').then((m) => new m.OpenAIResponsesProvider({ ...common, reasons: config.reasons }));
+    case 'openai-compatible':
+      return import('./openai').then((m) => new m.OpenAIProvider({ provider: 'openai-compatible', ...common }));
+    case 'vscode-lm': {
+      const lm = config.lm;
+      if (!lm) return Promise.reject(new Error('VS Code language models are only available inside VS Code.'));
+      return import('./lm-chat').then((m) => new m.LmChatProvider(lm, config.retry));
+    }
+  }
 }
 
 /**
  * Builds the adapter for a provider: Anthropic Messages, OpenAI Responses for 'openai', Chat
- * Completions for 'openai-compatible' servers (which rarely speak Responses). Never throws: a missing key yields a provider whose every
+ * Completions for 'openai-compatible' servers (which rarely speak Responses), VS Code's Language
+ * Model API for 'vscode-lm'. Never throws: a missing key yields a provider whose every
  * request ends at once with an `auth` error that says how to set one. The adapter and its SDK are
  * loaded on the first request, so extension activation does not pay for evaluating either SDK.
  */
 export function createProvider(config: ProviderConfig): Provider {
-  const common = { apiKey: config.apiKey, baseUrl: config.baseUrl, retry: config.retry, timeoutMs: config.timeoutMs };
   let loaded: Promise<Provider> | undefined;
-  const load = (): Promise<Provider> =>
-    (loaded ??=
-      config.provider === 'anthropic'
-        ? import('./anthropic').then((m) => new m.AnthropicProvider(common))
-        : config.provider === 'openai'
-          ? import('./openai-responses').then((m) => new m.OpenAIResponsesProvider({ ...common, reasons: config.reasons }))
-          : import('./openai').then((m) => new m.OpenAIProvider({ provider: 'openai-compatible', ...common })));
+  const load = (): Promise<Provider> => (loaded ??= adapterFor(config));
   return {
     id: config.provider,
     async *stream(req: ProviderRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {

@@ -24,6 +24,7 @@ const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /context window exceeds limit/i, // MiniMax and others
   /prompt too long/i, // Ollama / generic
   /input is too long for (?:the )?(?:requested )?model/i, // Bedrock-style wording via proxies
+  /model_max_prompt_tokens_exceeded|prompt token count of \d+ exceeds the limit/i, // GitHub Copilot (VS Code language models)
 ];
 
 /** True when `text` is a provider's way of saying the prompt exceeds the context window. */

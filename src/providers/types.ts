@@ -6,7 +6,8 @@
  * All types are plain JSON-serializable data so they can be persisted and hashed as they are.
  */
 
-export type ProviderId = 'anthropic' | 'openai' | 'openai-compatible';
+/** Where a model is served: a vendor API, an OpenAI-compatible server, or VS Code's Language Model API (no key). */
+export type ProviderId = 'anthropic' | 'openai' | 'openai-compatible' | 'vscode-lm';
 
 export interface TextPart {
   type: 'text';

@@ -52,6 +52,7 @@ const EVERY_WEBVIEW_MESSAGE: WebviewToHost[] = [
   { type: 'approval/diff', id: 'ap1' },
   { type: 'result/open', refId: 'res_1' },
   { type: 'config/update', provider: 'openai-compatible', baseUrl: 'http://localhost:11434/v1' },
+  { type: 'config/update', provider: 'vscode-lm' },
   { type: 'command/run', command: 'setApiKey' },
 ];
 
