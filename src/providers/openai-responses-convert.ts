@@ -9,7 +9,9 @@ import type { AssistantMessage, ImagePart, Message, ProviderRequest, ReasoningPa
  * model's reasoning travels as encrypted reasoning items (`include: ["reasoning.encrypted_content"]`)
  * that come back on the next request. A reasoning item is kept in the neutral model as a
  * `ReasoningPart` whose `signature` is the item's JSON; it is sent back only to the model that made
- * it, and only in a tool round (an assistant message with tool calls), where OpenAI uses it.
+ * it, and only in a tool round of the current turn (after the last user message), where OpenAI uses
+ * it: older reasoning would be dropped by the model anyway, and Headroom budgets a reasoning part by
+ * its visible summary, so sending old items would cost input tokens the budget does not see.
  */
 
 type Params = OpenAI.Responses.ResponseCreateParamsStreaming;
@@ -50,9 +52,9 @@ function content(parts: Array<TextPart | ImagePart>): InputContent[] {
   );
 }
 
-function assistantItems(m: AssistantMessage, model: string): InputItem[] {
+function assistantItems(m: AssistantMessage, model: string, currentTurn: boolean): InputItem[] {
   const toolRound = m.content.some((p) => p.type === 'toolCall');
-  const ownReasoning = toolRound && m.provider === 'openai' && m.model === model;
+  const ownReasoning = currentTurn && toolRound && m.provider === 'openai' && m.model === model;
   const out: InputItem[] = [];
   let sentReasoning = false;
   let text = '';
@@ -105,11 +107,12 @@ function toolOutput(m: ToolResultMessage): InputItem {
 /** Converts neutral messages to Responses input items for `model`. */
 export function toResponsesInput(messages: Message[], model: string): InputItem[] {
   const out: InputItem[] = [];
-  for (const m of messages) {
+  const turnStart = messages.map((m) => m.role).lastIndexOf('user');
+  messages.forEach((m, i) => {
     if (m.role === 'user') out.push({ role: 'user', content: content(m.content) });
-    else if (m.role === 'assistant') out.push(...assistantItems(m, model));
+    else if (m.role === 'assistant') out.push(...assistantItems(m, model, i > turnStart));
     else out.push(toolOutput(m));
-  }
+  });
   return out;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { supportsReasoning } from '../../src/context/models';
 import { createProvider } from '../../src/providers/create-provider';
 import { OpenAIResponsesProvider } from '../../src/providers/openai-responses';
-import type { AssistantMessage } from '../../src/providers/types';
+import type { AssistantMessage, Message } from '../../src/providers/types';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { instantRetry, longSystem, readFileTool, request, run, toolResult, user } from '../fixtures/fake-provider/factories';
 
@@ -106,6 +106,28 @@ describe('provider: OpenAI Responses API against the fake server', () => {
     assert.match(String(input[1].encrypted_content), /^enc:/);
     assert.equal(input[2].id, (first.message.content.find((p) => p.type === 'toolCall') as { itemId: string }).itemId);
     assert.equal(input[2].call_id, 'call_r');
+  });
+
+  it("sends reasoning only for the current turn: a later prompt leaves the earlier rounds' reasoning out", async () => {
+    server.script.push(
+      { thinking: 'Plan: read c.ts.', toolCalls: [{ id: 'call_o', name: 'read_file', arguments: { path: 'c.ts' } }] },
+      { text: 'c.ts is empty.' },
+      { text: 'ok' },
+    );
+    const model = 'gpt-5-mini';
+    const history: Message[] = [user('what is in c.ts?')];
+    const first = await run(openai, request(history, { model, tools: [readFileTool] }));
+    history.push(first.message, toolResult('call_o', 'read_file', ''));
+    const second = await run(openai, request(history, { model, tools: [readFileTool] }));
+    history.push(second.message, user('thanks; now something else'));
+    const third = await run(openai, request(history, { model, tools: [readFileTool] }));
+    assert.equal(third.message.stopReason, 'end', JSON.stringify(third.message.error));
+    const input = server.requests.at(-1)!.body.input as Item[];
+    assert.deepEqual(
+      input.map((i) => i.type ?? i.role),
+      ['user', 'function_call', 'function_call_output', 'assistant', 'user'],
+    );
+    assert.equal(input[1].id, undefined); // unpaired: its reasoning item is not sent
   });
 
   it('the fake rejects a tool round whose reasoning item was lost, so the test above can fail', async () => {
