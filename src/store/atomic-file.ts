@@ -1,4 +1,5 @@
 import { open, rename, unlink } from 'node:fs/promises';
+import { nodeFs, type StoreFs } from './store-fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -33,9 +34,15 @@ export function isTempName(name: string): boolean {
  * the target, fsync the directory. A crash at any instant leaves either the old or the new file,
  * never a torn one. Rejects on I/O failure (the temp file is removed, the old file untouched).
  */
-export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+export async function writeFileAtomic(path: string, data: Uint8Array | string, fs: StoreFs = nodeFs): Promise<void> {
   const tmp = tempNameFor(path);
-  const h = await open(tmp, 'w');
+  let h;
+  try {
+    h = await fs.open(tmp, 'w');
+  } catch (err) {
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
   try {
     await h.writeFile(data);
     await h.sync();

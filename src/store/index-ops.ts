@@ -2,7 +2,14 @@ import { z } from 'zod';
 import type { Database } from 'sql.js';
 import type { JournalRecord } from './journal';
 
-/** The journaled operations of the workspace index and how each one is applied (live and on replay alike). */
+/**
+ * The journaled operations of the workspace index and how each one is applied (live and on replay alike).
+ *
+ * `doomed_files` is the store's only proof that a file is garbage: a file is deleted at start-up only
+ * when a row here names it (a deleted session's or result's file whose removal a crash cut short, or a
+ * result file whose `put` never finished). A file the index does not know and no row dooms is listed
+ * again instead, so a lost or damaged index never costs a session or a stored result.
+ */
 
 const int = z.number().int();
 
@@ -22,6 +29,9 @@ export const IndexOp = z.discriminatedUnion('op', [
     at: int,
   }),
   z.object({ op: z.literal('blob_delete'), ids: z.array(z.string()) }),
+  // A result file is about to be written: garbage if found on disk without the blob_put that follows.
+  z.object({ op: z.literal('blob_intent'), id: z.string(), file: z.string(), at: int }),
+  z.object({ op: z.literal('doomed_clear'), files: z.array(z.string()) }),
   z.object({ op: z.literal('snapshot_refs'), sessionId: z.string(), refIds: z.array(z.string()) }),
   z.object({ op: z.literal('calibration'), model: z.string(), factor: z.number(), samples: int, at: int }),
 ]);
@@ -40,6 +50,8 @@ export function applyIndexOp(db: Database, record: JournalRecord): void {
       db.run('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?', [r.title, r.at, r.id]);
       return;
     case 'session_delete':
+      doom(db, [`sessions/${r.id}.sqlite`, `sessions/${r.id}.sqlite.journal`], 0);
+      db.run("INSERT OR IGNORE INTO doomed_files (file, at) SELECT 'results/' || file, 0 FROM tool_result_blobs WHERE session_id = ? AND file IS NOT NULL", [r.id]);
       db.run('DELETE FROM tool_result_blobs WHERE session_id = ?', [r.id]);
       db.run('DELETE FROM snapshot_refs WHERE session_id = ?', [r.id]);
       db.run('DELETE FROM sessions WHERE id = ?', [r.id]);
@@ -54,11 +66,19 @@ export function applyIndexOp(db: Database, record: JournalRecord): void {
         [r.id, r.sessionId, r.toolName, r.byteSize, r.at, r.file, r.lineCount],
       );
       db.run('UPDATE sessions SET bytes = bytes + ?, updated_at = MAX(updated_at, ?) WHERE id = ?', [r.byteSize, r.at, r.sessionId]);
+      db.run('DELETE FROM doomed_files WHERE file = ?', [`results/${r.file}`]);
+      return;
+    case 'blob_intent':
+      doom(db, [`results/${r.file}`], r.at);
+      return;
+    case 'doomed_clear':
+      for (const f of r.files) db.run('DELETE FROM doomed_files WHERE file = ?', [f]);
       return;
     case 'blob_delete':
       for (const id of r.ids) {
-        const row = db.exec('SELECT session_id, byte_size FROM tool_result_blobs WHERE id = ?', [id])[0]?.values[0];
+        const row = db.exec('SELECT session_id, byte_size, file FROM tool_result_blobs WHERE id = ?', [id])[0]?.values[0];
         if (!row) continue;
+        if (row[2] != null) doom(db, [`results/${String(row[2])}`], 0);
         db.run('DELETE FROM tool_result_blobs WHERE id = ?', [id]);
         db.run('UPDATE sessions SET bytes = MAX(0, bytes - ?) WHERE id = ?', [row[1], row[0]]);
       }
@@ -74,4 +94,8 @@ export function applyIndexOp(db: Database, record: JournalRecord): void {
       );
       return;
   }
+}
+
+function doom(db: Database, files: string[], at: number): void {
+  for (const f of files) db.run('INSERT OR IGNORE INTO doomed_files (file, at) VALUES (?, ?)', [f, at]);
 }

@@ -1,7 +1,9 @@
-import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { z } from 'zod';
-import { fsyncDir, tempNameFor } from './atomic-file';
+import { HeadroomError } from '../common/errors';
+import { fsyncDir, writeFileAtomic } from './atomic-file';
+import { nodeFs, shortWriteError, writeError, type StoreFile, type StoreFs } from './store-fs';
 
 /** One journaled change: a sequence number, an operation name and its JSON payload. */
 export interface JournalRecord {
@@ -72,61 +74,98 @@ export async function readJournal(path: string): Promise<JournalContents> {
   return { records, warnings, validBytes, totalBytes: buf.length };
 }
 
+/** Called by `Journal.append` before writing (may refuse by throwing) and once the line is on disk. */
+export interface AppendHooks {
+  /** Runs first, in queue order; a rejection refuses the write (nothing is written). */
+  beforeWrite?: () => Promise<void>;
+  /** Runs once the line is written (and fsynced when durable), before `append` resolves; a rejection fails the append but leaves the line. */
+  afterWrite?: () => Promise<void> | void;
+}
+
 /**
  * An append-only JSON-lines journal with one writer. All operations run one after another in call
  * order (a private queue), so an append never interleaves with a rewrite. `append` resolves when
  * the line is written, and with `durable` when it is fsynced. Rejections reach the caller of that
  * operation only; the queue keeps going.
+ *
+ * A failed append leaves no trace: a short write (disk full), or a write or fsync error, cuts the file
+ * back to the end of the last good line before the append rejects, and if that cut fails it is tried
+ * again before the next append, which is refused until it succeeds. So a line the caller was told
+ * failed is never followed by (or glued to) another one, and is not replayed.
  */
 export class Journal {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** The file's length up to the end of the last line known good. */
+  private goodBytes: number;
+  /** True while bytes past `goodBytes` may be in the file (a failed append not yet cut off). */
+  private torn = false;
+  private handle: StoreFile | undefined;
 
   private constructor(
     private readonly path: string,
-    private handle: FileHandle,
-  ) {}
-
-  /** Opens `path` for appending, first cutting it to `validBytes` when a torn tail was found. */
-  static async open(path: string, validBytes?: number): Promise<Journal> {
-    const h = await open(path, 'a+');
-    await fsyncDir(dirname(path)); // a new journal's directory entry must survive a power cut too
-    if (validBytes !== undefined) {
-      const { size } = await h.stat();
-      if (size > validBytes) {
-        await h.truncate(validBytes);
-        await h.sync();
-      }
-    }
-    return new Journal(path, h);
+    handle: StoreFile,
+    goodBytes: number,
+    private readonly fs: StoreFs,
+  ) {
+    this.handle = handle;
+    this.goodBytes = goodBytes;
   }
 
-  append(record: JournalRecord, durable: boolean): Promise<void> {
-    if (this.closed) return Promise.reject(new Error(`journal ${this.path} is closed`));
-    const line = JSON.stringify(record) + '\n';
+  /** Opens `path` for appending, first cutting it to `validBytes` when a torn tail was found. */
+  static async open(path: string, validBytes?: number, fs: StoreFs = nodeFs): Promise<Journal> {
+    const h = await fs.open(path, 'a+');
+    try {
+      await fsyncDir(dirname(path)); // a new journal's directory entry must survive a power cut too
+      let { size } = await h.stat();
+      if (validBytes !== undefined && size > validBytes) {
+        await h.truncate(validBytes);
+        await h.sync();
+        size = validBytes;
+      }
+      return new Journal(path, h, size, fs);
+    } catch (err) {
+      await h.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  append(record: JournalRecord, durable: boolean, hooks: AppendHooks = {}): Promise<void> {
+    if (this.closed) return Promise.reject(new HeadroomError('storage', `journal ${basename(this.path)} is closed`));
+    const line = Buffer.from(JSON.stringify(record) + '\n');
     return this.enqueue(async () => {
-      await this.handle.write(line);
-      if (durable) await this.handle.datasync();
+      await hooks.beforeWrite?.();
+      const h = await this.writable();
+      try {
+        const { bytesWritten } = await h.write(line);
+        if (bytesWritten !== line.length) throw shortWriteError(this.path, bytesWritten, line.length);
+        if (durable) await h.datasync();
+      } catch (err) {
+        this.torn = true;
+        await this.cutTornTail().catch(() => {}); // retried before the next append
+        throw writeError(err, this.path, `the change (${record.op})`);
+      }
+      this.goodBytes += line.length;
+      await hooks.afterWrite?.();
     });
   }
 
-  /** Atomically replaces the journal's contents with `records` (used after an export made the rest redundant). */
-  rewrite(records: JournalRecord[]): Promise<void> {
-    if (this.closed) return Promise.reject(new Error(`journal ${this.path} is closed`));
-    const text = records.map((r) => JSON.stringify(r) + '\n').join('');
+  /**
+   * Atomically replaces the journal's contents with the records `keep()` returns when the rewrite
+   * runs (after every append queued before it), used after an export made the rest redundant.
+   */
+  rewrite(keep: () => JournalRecord[]): Promise<void> {
+    if (this.closed) return Promise.reject(new HeadroomError('storage', `journal ${basename(this.path)} is closed`));
     return this.enqueue(async () => {
-      const tmp = tempNameFor(this.path);
-      const h = await open(tmp, 'w');
-      try {
-        await h.writeFile(text);
-        await h.sync();
-      } finally {
-        await h.close();
-      }
-      await rename(tmp, this.path);
-      await fsyncDir(dirname(this.path));
-      await this.handle.close();
-      this.handle = await open(this.path, 'a+');
+      const text = Buffer.from(keep().map((r) => JSON.stringify(r) + '\n').join(''));
+      await writeFileAtomic(this.path, text, this.fs);
+      // The old handle now points at the replaced file: until the new one is open, appends must fail.
+      const old = this.handle;
+      this.handle = undefined;
+      this.goodBytes = text.length;
+      this.torn = false;
+      await old?.close().catch(() => {});
+      this.handle = await this.fs.open(this.path, 'a+'); // if this fails, the next append tries again
     });
   }
 
@@ -134,7 +173,28 @@ export class Journal {
   close(): Promise<void> {
     if (this.closed) return this.queue.then(() => {}, () => {});
     this.closed = true;
-    return this.enqueue(() => this.handle.close());
+    return this.enqueue(async () => {
+      await this.handle?.close();
+      this.handle = undefined;
+    });
+  }
+
+  /** The handle to append through, after cutting off what a failed append left. */
+  private async writable(): Promise<StoreFile> {
+    try {
+      this.handle ??= await this.fs.open(this.path, 'a+');
+      await this.cutTornTail();
+      return this.handle;
+    } catch (err) {
+      throw writeError(err, this.path, 'the change (the journal could not be made ready for it)');
+    }
+  }
+
+  private async cutTornTail(): Promise<void> {
+    if (!this.torn || !this.handle) return;
+    await this.handle.truncate(this.goodBytes);
+    await this.handle.datasync();
+    this.torn = false;
   }
 
   private enqueue(fn: () => Promise<void>): Promise<void> {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { HeadroomError, errorMessage } from '../common/errors';
 import { writeFileAtomic } from './atomic-file';
 import { Journal, readJournal, type JournalRecord } from './journal';
+import { writeError, writeFailureOf, type StoreFs } from './store-fs';
 import { fileSafeIsoTime, type StoreProblem } from './problems';
 
 /** Brings a database from version `index` to `index + 1`; run inside a transaction. */
@@ -25,8 +26,14 @@ export interface JournaledDbOptions {
   /** Longest a change waits for an export while changes keep coming. Default 2000 ms. */
   exportMaxWaitMs?: number;
   onProblem: (p: StoreProblem) => void;
-  /** Checked before every export; false (this window lost the workspace lock) stops writing the image. */
-  mayWrite?: () => boolean;
+  /**
+   * Proves this window still holds the workspace lock (reads the lock file). Called before every
+   * journal write, again before a write is reported done, and before every export; false stops
+   * writing for good.
+   */
+  verifyOwner?: () => Promise<boolean>;
+  /** Where files are opened for writing; tests inject a full disk here. Default: node's fs. */
+  fs?: StoreFs;
 }
 
 type Row = Record<string, SqlValue>;
@@ -34,15 +41,23 @@ type Row = Record<string, SqlValue>;
 /**
  * One sql.js database made durable by an append-only journal.
  *
- * Every change is a JSON record: it is applied to the in-memory database inside a transaction and
- * appended to `<path>.journal` (fsynced when durable). The database image is exported to `path`
+ * Every change is a JSON record: it is checked against the in-memory database (applied in a
+ * transaction that is rolled back), appended to `<path>.journal` (fsynced when durable), and only then
+ * applied in memory, in journal order. So a change whose write failed (disk full, lock lost) is never
+ * in memory, never exported, never replayed: what the caller was told failed stays failed. The database image is exported to `path`
  * atomically, debounced and coalesced, at most one export at a time; after an export the journal is
  * rewritten to hold only records newer than the image. The image stores the last sequence number it
  * contains, so replaying a journal is idempotent whatever instant a crash hit.
  */
 export class JournaledDb {
-  private seq: number;
+  /** Last seq handed out (records in flight included). */
+  private nextSeq: number;
+  /** Last seq applied in memory: every record up to it is written to the journal or the image. */
+  private appliedSeq: number;
+  /** Applied records not yet in the exported image. */
   private pending: JournalRecord[] = [];
+  /** Set once this window lost the workspace lock: nothing is written any more. */
+  private lockLost = false;
   private dirty = false;
   private firstDirtyAt = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -58,7 +73,8 @@ export class JournaledDb {
     seq: number,
     pending: JournalRecord[],
   ) {
-    this.seq = seq;
+    this.nextSeq = seq;
+    this.appliedSeq = seq;
     this.pending = pending;
     this.exportDelayMs = opts.exportDelayMs ?? 200;
     this.exportMaxWaitMs = opts.exportMaxWaitMs ?? 2000;
@@ -113,7 +129,7 @@ export class JournaledDb {
         onProblem({ kind: 'journal', file: journalPath, message: `journal record ${r.seq} (${r.op}) could not be applied and was skipped: ${errorMessage(err)}` });
       }
     }
-    const journal = ro ? undefined : await Journal.open(journalPath, contents.validBytes);
+    const journal = ro ? undefined : await Journal.open(journalPath, contents.validBytes, opts.fs);
     const jdb = new JournaledDb({ ...opts, readOnly: ro }, db, journal, seq, pending);
     // Migrated or replayed data is written back soon, so the journal stays short.
     if (!ro && (version < latest || pending.length > 0)) jdb.markDirty();
@@ -121,29 +137,56 @@ export class JournaledDb {
   }
 
   /**
-   * Applies `record` (without seq; one is assigned) and journals it. Throws synchronously, changing
+   * Journals `record` (without seq; one is assigned), then applies it. Throws synchronously, changing
    * nothing, when the store is read-only or the record cannot be applied. The returned promise
-   * resolves when the record is on disk (fsynced when `durable`).
+   * resolves when the record is on disk (fsynced when `durable`) and applied in memory; it rejects
+   * with a `storage` HeadroomError, the change not applied and not in the journal, when the write
+   * failed (disk full, read-only folder) or another window took the workspace over.
    */
   commit(record: { op: string; [field: string]: unknown }, durable: boolean): Promise<void> {
     if (this.closed) throw new HeadroomError('storage', `${basename(this.path)} is closed.`);
     if (this.readOnly || !this.journal) {
       throw new HeadroomError('storage', `${basename(this.path)} is open read-only; the change was not saved.`);
     }
+    if (this.lockLost) throw lockLostError();
     if ('seq' in record) throw new Error('a journal record may not carry its own "seq" field; it is assigned here');
-    const full: JournalRecord = { ...record, seq: this.seq + 1 };
+    const full: JournalRecord = { ...record, seq: this.nextSeq + 1 };
     try {
-      applyInTransaction(this.db, this.opts.apply, full);
+      applyInTransaction(this.db, this.opts.apply, full, { dryRun: true });
     } catch (err) {
       if (err instanceof HeadroomError) throw err;
       const detail = err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : errorMessage(err);
       throw new HeadroomError('invalid_request', `The change (${record.op}) could not be saved: ${detail}. Nothing was changed.`, { cause: err });
     }
-    this.seq = full.seq;
-    this.pending.push(full);
-    const written = this.journal.append(full, durable);
+    this.nextSeq = full.seq;
+    return this.journal.append(full, durable, {
+      beforeWrite: () => this.assertOwner(),
+      afterWrite: async () => {
+        await this.assertOwner();
+        this.applyWritten(full);
+      },
+    });
+  }
+
+  /** Rejects (and stops all writing) once the workspace lock is proven lost. */
+  private async assertOwner(): Promise<void> {
+    if (!this.lockLost && this.opts.verifyOwner && !(await this.opts.verifyOwner())) this.lockLost = true;
+    if (this.lockLost) throw lockLostError();
+  }
+
+  /** Applies a record that is now in the journal (in journal order: called from the journal's queue). */
+  private applyWritten(record: JournalRecord): void {
+    try {
+      applyInTransaction(this.db, this.opts.apply, record);
+    } catch (err) {
+      // It passed the dry run, so only a record written before it (and failed since) can explain this;
+      // replay will skip it the same way.
+      this.opts.onProblem({ kind: 'journal', file: `${this.path}.journal`, message: `journal record ${record.seq} (${record.op}) could not be applied and was skipped: ${errorMessage(err)}` });
+      return;
+    }
+    this.appliedSeq = record.seq;
+    this.pending.push(record);
     this.markDirty();
-    return written;
   }
 
   all(sqlText: string, params: SqlValue[] = []): Row[] {
@@ -182,7 +225,7 @@ export class JournaledDb {
     try {
       await this.flush();
     } catch (err) {
-      this.opts.onProblem({ kind: 'export_failed', file: this.path, message: `Saving ${basename(this.path)} on close failed (the journal keeps the changes): ${errorMessage(err)}` });
+      this.opts.onProblem({ kind: problemKindOf(err), file: this.path, message: `Saving ${basename(this.path)} on close failed (the journal keeps the changes): ${errorMessage(err)}` });
     }
     this.closed = true;
     clearTimeout(this.timer);
@@ -204,7 +247,7 @@ export class JournaledDb {
       this.timer = undefined;
       if (this.exporting || this.closed) return;
       this.startExport().catch((err) => {
-        this.opts.onProblem({ kind: 'export_failed', file: this.path, message: `Saving ${basename(this.path)} failed (the journal keeps the changes): ${errorMessage(err)}` });
+        this.opts.onProblem({ kind: problemKindOf(err), file: this.path, message: `Saving ${basename(this.path)} failed (the journal keeps the changes): ${errorMessage(err)}` });
       });
     }, wait);
     this.timer.unref?.();
@@ -215,13 +258,6 @@ export class JournaledDb {
 
   /** The only way an export starts: records it in `exporting`, so there is never a second one. */
   private startExport(): Promise<void> {
-    if (this.opts.mayWrite && !this.opts.mayWrite()) {
-      if (this.dirty) {
-        this.dirty = false;
-        this.opts.onProblem({ kind: 'read_only', file: this.path, message: `${basename(this.path)} was not saved: another window took over this workspace. Its journal keeps the changes.` });
-      }
-      return Promise.resolve();
-    }
     const p = this.exportOnce();
     this.exporting = p;
     const settle = () => {
@@ -237,20 +273,33 @@ export class JournaledDb {
     this.stats.maxConcurrent = Math.max(this.stats.maxConcurrent, this.stats.running);
     try {
       this.dirty = false;
-      const seqInImage = this.seq;
-      const image = this.db.export(); // synchronous; the image includes every record up to seqInImage
-      await writeFileAtomic(this.path, image);
-      const keep = this.pending.filter((r) => r.seq > seqInImage);
-      this.pending = keep;
-      await this.journal!.rewrite(keep);
+      if (this.opts.verifyOwner && !(await this.opts.verifyOwner())) this.lockLost = true;
+      if (this.lockLost) {
+        this.opts.onProblem({ kind: 'read_only', file: this.path, message: `${basename(this.path)} was not saved: another window took over this workspace. Its journal keeps the changes.` });
+        return;
+      }
+      const seqInImage = this.appliedSeq;
+      const image = this.db.export(); // synchronous; the image holds every applied record up to seqInImage
+      await writeFileAtomic(this.path, image, this.opts.fs);
+      // Runs after every append queued before it, so `pending` then holds all that was applied.
+      await this.journal!.rewrite(() => (this.pending = this.pending.filter((r) => r.seq > seqInImage)));
       this.stats.exports++;
     } catch (err) {
       this.dirty = true;
-      throw err;
+      throw writeError(err, this.path, 'the database image');
     } finally {
       this.stats.running--;
     }
   }
+}
+
+function problemKindOf(err: unknown): StoreProblem['kind'] {
+  const failure = writeFailureOf(err);
+  return failure === 'io' ? 'export_failed' : failure;
+}
+
+function lockLostError(): HeadroomError {
+  return new HeadroomError('storage', 'Headroom storage is read-only: another VS Code window took over this workspace. The change was not saved.');
 }
 
 function userVersion(db: Database): number {
@@ -277,17 +326,19 @@ function migrate(db: Database, migrations: readonly Migration[], from: number): 
   }
 }
 
-function applyInTransaction(db: Database, apply: Applier, record: JournalRecord): void {
+/** Applies `record` and its seq atomically; with `dryRun` only checks that it applies (rolled back either way). */
+function applyInTransaction(db: Database, apply: Applier, record: JournalRecord, opts: { dryRun?: boolean } = {}): void {
   db.exec('SAVEPOINT rec');
   try {
     apply(db, record);
     db.run("INSERT INTO headroom_meta (key, value) VALUES ('journal_seq', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [record.seq]);
-    db.exec('RELEASE rec');
   } catch (err) {
     db.exec('ROLLBACK TO rec');
     db.exec('RELEASE rec');
     throw err;
   }
+  if (opts.dryRun) db.exec('ROLLBACK TO rec');
+  db.exec('RELEASE rec');
 }
 
 /** Reads and checks the image; on failure moves it aside and returns undefined. Missing file → empty database. */

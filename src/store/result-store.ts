@@ -1,9 +1,10 @@
-import { mkdir, readFile, readdir, unlink } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SqlValue } from 'sql.js';
 import { HeadroomError, errorMessage } from '../common/errors';
 import { newId } from '../common/ids';
-import { isTempName, writeFileAtomic } from './atomic-file';
+import { writeFileAtomic } from './atomic-file';
+import { writeError } from './store-fs';
 import { assertId, assertWritable, mb, type StoreContext } from './store-context';
 import type { PageOptions, ResultMeta, ResultPage, RetentionReport } from './types';
 
@@ -43,8 +44,15 @@ export class ResultStore {
     const file = `${refId}.txt`;
     const dir = join(this.ctx.root, 'results');
     await mkdir(dir, { recursive: true });
-    await writeFileAtomic(join(dir, file), content);
     const at = Date.now();
+    // Written before the file exists (durable with the blob_put below): a file whose put a crash cut
+    // short is then provably garbage, and only such a file is removed at start-up.
+    await this.ctx.index.commit({ op: 'blob_intent', id: refId, file, at }, false);
+    try {
+      await writeFileAtomic(join(dir, file), content, this.ctx.fs);
+    } catch (err) {
+      throw writeError(err, join(dir, file), `the result of "${toolName}"`);
+    }
     const lineCount = splitLines(content).length;
     await this.ctx.index.commit({ op: 'blob_put', id: refId, sessionId, toolName, byteSize, lineCount, file, at }, true);
     void this.enforceRetention().catch((err) =>
@@ -114,22 +122,6 @@ export class ResultStore {
     };
     this.retention = run().finally(() => (this.retention = undefined));
     return this.retention;
-  }
-
-  /** Deletes result files the index does not know (a `put` cut by a crash) and temp leftovers. */
-  async sweepOrphans(): Promise<number> {
-    if (this.ctx.readOnlyReason) return 0;
-    const dir = join(this.ctx.root, 'results');
-    const known = new Set(this.ctx.index.all('SELECT file FROM tool_result_blobs WHERE file IS NOT NULL').map((r) => String(r.file)));
-    let removed = 0;
-    for (const f of await readdir(dir).catch(() => [] as string[])) {
-      if (known.has(f)) continue;
-      if (isTempName(f) || /^res_[0-9a-f]{16}\.txt$/.test(f)) {
-        await unlink(join(dir, f)).catch(() => {});
-        removed++;
-      }
-    }
-    return removed;
   }
 
   private async retentionPass(): Promise<RetentionReport> {

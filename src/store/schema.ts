@@ -29,6 +29,10 @@ export const INDEX_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE snapshot_refs (session_id TEXT NOT NULL, ref_id TEXT NOT NULL, PRIMARY KEY (session_id, ref_id));
       UPDATE sessions SET bytes = (SELECT COALESCE(SUM(byte_size), 0) FROM tool_result_blobs b WHERE b.session_id = sessions.id);`);
   },
+  // v3: files proven to be garbage (see index-ops.ts); nothing else is ever deleted as an orphan.
+  (db) => {
+    db.exec('CREATE TABLE doomed_files (file TEXT PRIMARY KEY, at INTEGER NOT NULL)');
+  },
 ];
 
 /** One session's database: its transcript, snapshots, compactions, clear marker and pins. */

@@ -1,14 +1,13 @@
-import { mkdir, unlink, readdir } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HeadroomError, errorMessage } from '../common/errors';
 import { newId } from '../common/ids';
 import type { Message } from '../providers/types';
-import { isTempName } from './atomic-file';
-import { JournaledDb } from './journaled-db';
+import type { JournaledDb } from './journaled-db';
+import { OpenSessions, type OpenSession } from './open-sessions';
 import { messageProblem } from './message-schema';
 import { SNAPSHOT_COLS, cleanTitle, toSnapshot, toSnapshotInfo, toStored, toSummary } from './session-rows';
-import { SESSION_MIGRATIONS } from './schema';
-import { applySessionOp, type TurnOp } from './session-ops';
+import type { TurnOp } from './session-ops';
 import { assertId, assertWritable, mb, type StoreContext } from './store-context';
 import type {
   AppendTurnOptions, AppendedTurn, ClearMarker, CompactionInput, CompactionRecord, ContextView, ContextWindowOptions,
@@ -24,9 +23,11 @@ const REF_PATTERN = /res_[0-9a-f]{16}/g;
  * `invalid_request`, `storage`) before anything is written, so a rejected call changes nothing.
  */
 export class SessionStore {
-  private readonly open = new Map<string, Promise<JournaledDb>>();
+  private readonly sessions: OpenSessions;
 
-  constructor(private readonly ctx: StoreContext) {}
+  constructor(private readonly ctx: StoreContext) {
+    this.sessions = new OpenSessions(ctx, (s) => this.reconcileStats(s));
+  }
 
   async create(title = 'New session', at = Date.now()): Promise<SessionSummary> {
     assertWritable(this.ctx);
@@ -60,10 +61,8 @@ export class SessionStore {
     assertWritable(this.ctx);
     const blobs = this.ctx.index.all('SELECT id, file FROM tool_result_blobs WHERE session_id = ?', [id]);
     await this.ctx.index.commit({ op: 'session_delete', id }, true);
-    const db = this.open.get(id);
-    this.open.delete(id);
-    if (db) await (await db).close();
-    const base = this.dbPath(id);
+    await this.sessions.drop(id);
+    const base = this.sessions.pathOf(id);
     for (const f of [base, `${base}.journal`]) await unlink(f).catch(() => {});
     for (const b of blobs) if (b.file) await unlink(join(this.ctx.root, 'results', String(b.file))).catch(() => {});
   }
@@ -95,29 +94,37 @@ export class SessionStore {
       // Round-trip through JSON so what is applied now is exactly what a replay will apply.
       return { message: JSON.parse(json) as Record<string, unknown>, tokens: tokens ?? null, hash: opts.contentHashes?.[i] ?? null, bytes };
     });
-    const db = await this.db(id);
-    const last = db.get('SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn FROM messages')!;
-    const lastSeq = Number(last.seq);
-    const turn = opts.continueTurn && Number(last.turn) > 0 ? Number(last.turn) : Number(last.turn) + 1;
+    const s = await this.sessions.get(id);
+    const c = s.counters;
+    const before = { ...c };
+    const lastSeq = c.lastSeq;
+    const turn = opts.continueTurn && c.lastTurn > 0 ? c.lastTurn : c.lastTurn + 1;
     const op: TurnOp = {
       op: 'turn', sessionId: id, turn, at: opts.at ?? Date.now(),
       messages: prepared.map((p, i) => ({ seq: lastSeq + 1 + i, ...p })),
     };
-    const durable = db.commit(op, true);
-    this.updateStats(id, db, op.at);
-    await durable;
+    const durable = s.db.commit(op, true);
+    // Counted now, so a turn appended before this one is durable gets the next seqs.
+    Object.assign(c, { lastSeq: lastSeq + prepared.length, lastTurn: turn, count: c.count + prepared.length, bytes: c.bytes + prepared.reduce((n, p) => n + p.bytes, 0) });
+    try {
+      await durable;
+    } catch (err) {
+      // Not saved: give the seqs back unless a later turn took the next ones already.
+      if (c.lastSeq === lastSeq + prepared.length) Object.assign(c, before);
+      throw err;
+    }
+    void this.updateStats(s, op.at);
     return { turn, firstSeq: lastSeq + 1, lastSeq: lastSeq + prepared.length };
   }
 
   /** The resume view: latest compaction/restore snapshot, the messages after it, marker and pins. */
   async load(id: string): Promise<LoadedSession> {
     const session = this.get(id);
-    const db = await this.db(id);
+    const { db, counters } = await this.sessions.get(id);
     const snapRow = db.get(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`);
     const snapshot = snapRow ? toSnapshot(snapRow) : undefined;
     const tail = db.all('SELECT * FROM messages WHERE seq > ? ORDER BY seq', [snapshot?.throughSeq ?? 0]).map(toStored);
-    const last = db.get('SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn FROM messages')!;
-    return { session, snapshot, tail, marker: this.markerOf(db), pins: this.pinsOf(db), lastSeq: Number(last.seq), lastTurn: Number(last.turn) };
+    return { session, snapshot, tail, marker: this.markerOf(db), pins: this.pinsOf(db), lastSeq: counters.lastSeq, lastTurn: counters.lastTurn };
   }
 
   /** The full transcript (or a page of it), oldest first. */
@@ -165,8 +172,8 @@ export class SessionStore {
     if (Buffer.byteLength(json) > this.ctx.limits.maxMessageBytes * 4) {
       throw new HeadroomError('invalid_message', `The snapshot is ${mb(Buffer.byteLength(json))}, too large to store; nothing was saved.`);
     }
-    const db = await this.db(id);
-    const lastSeq = Number(db.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM messages')!.seq);
+    const { db, counters } = await this.sessions.get(id);
+    const lastSeq = counters.lastSeq;
     const times = input.messages.map((m) => m.timestamp).filter((t) => Number.isFinite(t));
     const at = Date.now();
     const op = {
@@ -270,8 +277,8 @@ export class SessionStore {
   async clear(id: string, at = Date.now()): Promise<ClearMarker> {
     this.get(id);
     assertWritable(this.ctx);
-    const db = await this.db(id);
-    const afterSeq = Number(db.get('SELECT COALESCE(MAX(seq), 0) AS seq FROM messages')!.seq);
+    const { db, counters } = await this.sessions.get(id);
+    const afterSeq = counters.lastSeq;
     await db.commit({ op: 'clear', sessionId: id, at, afterSeq }, true);
     return { clearedAt: at, afterSeq };
   }
@@ -294,6 +301,11 @@ export class SessionStore {
     await db.commit({ op: 'unpin', id: pinId }, true);
   }
 
+  /** Opens the session's database (creating it if needed). Used by start-up recovery to correct counts. */
+  async touch(id: string): Promise<void> {
+    await this.sessions.get(id);
+  }
+
   async pins(id: string): Promise<Pin[]> {
     this.get(id);
     return this.pinsOf(await this.db(id));
@@ -301,106 +313,36 @@ export class SessionStore {
 
   /** Exports every open session database now. */
   async flush(): Promise<void> {
-    for (const p of this.open.values()) await (await p).flush();
+    await this.sessions.flush();
   }
 
   /** Closes every open session database (flushing first). Never rejects. */
   async close(): Promise<void> {
-    const all = [...this.open.values()];
-    this.open.clear();
-    for (const p of all) await p.then((db) => db.close(), () => {});
+    await this.sessions.close();
   }
 
-  /**
-   * Lists again the session files the index does not know (after the index was lost to corruption),
-   * titled "Recovered session"; their counts are corrected when each is opened. Returns how many.
-   */
-  async recoverUnlisted(): Promise<number> {
-    const dir = join(this.ctx.root, 'sessions');
-    const ids = new Set<string>();
-    for (const f of await readdir(dir).catch(() => [] as string[])) {
-      const m = /^(ses_[0-9a-f]{16})\.sqlite(\.journal)?$/.exec(f);
-      if (m) ids.add(m[1]);
-    }
-    let n = 0;
-    for (const id of ids) {
-      if (this.ctx.index.get('SELECT 1 AS x FROM sessions WHERE id = ?', [id])) continue;
-      await this.ctx.index.commit({ op: 'session_create', id, title: 'Recovered session', at: Date.now() }, true);
-      await this.db(id); // corrects message count and bytes
-      n++;
-    }
-    return n;
-  }
-
-  /**
-   * Removes leftovers in `sessions/`: temp files of interrupted exports, and files of sessions the
-   * index no longer lists (a delete cut short by a crash; a session is listed durably before its
-   * files exist and unlisted before they are removed). Not called after the index was lost.
-   */
-  async sweepLeftovers(): Promise<void> {
-    const dir = join(this.ctx.root, 'sessions');
-    for (const f of await readdir(dir).catch(() => [] as string[])) {
-      const m = /^(ses_[0-9a-f]{16})\.sqlite(\.journal)?$/.exec(f);
-      const orphan = m && !this.ctx.index.get('SELECT 1 AS x FROM sessions WHERE id = ?', [m[1]]);
-      if (orphan || isTempName(f)) await unlink(join(dir, f)).catch(() => {});
-    }
-  }
-
-  private dbPath(id: string): string {
-    return join(this.ctx.root, 'sessions', `${id}.sqlite`);
-  }
-
-  private db(id: string): Promise<JournaledDb> {
-    let p = this.open.get(id);
-    if (p) {
-      this.open.delete(id);
-      this.open.set(id, p); // most recently used last
-      return p;
-    }
-    p = (async () => {
-      await mkdir(join(this.ctx.root, 'sessions'), { recursive: true });
-      const db = await JournaledDb.open({
-        sql: this.ctx.sql, path: this.dbPath(id), readOnly: !!this.ctx.readOnlyReason,
-        migrations: SESSION_MIGRATIONS, apply: applySessionOp, onProblem: (pr) => this.ctx.report(pr), mayWrite: () => this.ctx.lock.stillOwned,
-        exportDelayMs: this.ctx.limits.exportDelayMs, exportMaxWaitMs: this.ctx.limits.exportMaxWaitMs,
-      });
-      if (!db.readOnly) this.reconcileStats(id, db);
-      return db;
-    })();
-    this.open.set(id, p);
-    p.catch(() => this.open.delete(id));
-    this.evict();
-    return p;
-  }
-
-  private evict(): void {
-    while (this.open.size > this.ctx.limits.maxOpenSessions) {
-      const [oldId, oldDb] = this.open.entries().next().value!;
-      this.open.delete(oldId);
-      void oldDb.then((db) => db.close(), () => {});
-    }
-  }
-
-  private stats(db: JournaledDb): { count: number; bytes: number } {
-    const r = db.get('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM messages')!;
-    return { count: Number(r.n), bytes: Number(r.b) };
+  private async db(id: string): Promise<JournaledDb> {
+    return (await this.sessions.get(id)).db;
   }
 
   /** The index's counts are written without fsync; after a crash they are corrected from the session. */
-  private reconcileStats(id: string, db: JournaledDb): void {
-    const row = this.ctx.index.get('SELECT message_count FROM sessions WHERE id = ?', [id]);
-    if (row && Number(row.message_count) !== this.stats(db).count) this.updateStats(id, db, 0);
+  private async reconcileStats(s: OpenSession): Promise<void> {
+    if (s.db.readOnly) return;
+    const row = this.ctx.index.get('SELECT message_count FROM sessions WHERE id = ?', [s.id]);
+    if (row && Number(row.message_count) !== s.counters.count) await this.updateStats(s, 0);
   }
 
-  private updateStats(id: string, db: JournaledDb, at: number): void {
+  /** Writes the session's counts to the list (not fsynced). Never rejects. */
+  private updateStats(s: OpenSession, at: number): Promise<void> {
     // The turn itself is already saved; a failure here only leaves the list's counts stale until reopen.
     const fail = (err: unknown) =>
       this.ctx.report({ kind: 'export_failed', file: this.ctx.index.path, message: `Updating the session list failed: ${errorMessage(err)}` });
     try {
-      const s = this.stats(db);
-      this.ctx.index.commit({ op: 'session_stats', id, messageCount: s.count, messageBytes: s.bytes, at }, false).catch(fail);
+      const { count, bytes } = s.counters;
+      return this.ctx.index.commit({ op: 'session_stats', id: s.id, messageCount: count, messageBytes: bytes, at }, false).catch(fail);
     } catch (err) {
       fail(err);
+      return Promise.resolve();
     }
   }
 

@@ -2,6 +2,7 @@ import type { SqlJsStatic } from 'sql.js';
 import { HeadroomError } from '../common/errors';
 import type { JournaledDb } from './journaled-db';
 import type { StoreProblem } from './problems';
+import type { StoreFs } from './store-fs';
 import type { WorkspaceLock } from './workspace-lock';
 
 /** Limits and timings of a store; every field has a default in `openStore`. */
@@ -20,6 +21,8 @@ export interface StoreContext {
   sql: SqlJsStatic;
   index: JournaledDb;
   lock: WorkspaceLock;
+  /** Where files are opened for writing (a seam for tests). */
+  fs: StoreFs;
   limits: StoreLimits;
   readOnlyReason: string | undefined;
   report(p: StoreProblem): void;

@@ -28,7 +28,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HeadroomError } from '../common/errors';
+import { HeadroomError, errorMessage } from '../common/errors';
+import { reconcileFiles } from './file-reconcile';
+import { nodeFs, writeFailureOf, type StoreFs } from './store-fs';
 import { Emitter, type Event } from '../common/emitter';
 import { applyIndexOp } from './index-ops';
 import { JournaledDb } from './journaled-db';
@@ -46,6 +48,8 @@ export interface StoreOptions extends Partial<StoreLimits>, LockOptions {
   root: string;
   /** Path of sql-wasm.wasm (the extension ships it next to the bundle). */
   wasmPath: string;
+  /** Where files are opened for writing; tests inject a full disk here. Default: node's fs. */
+  fs?: StoreFs;
 }
 
 /** The store of one workspace. Obtain with `openStore`; `close()` on deactivate. */
@@ -120,37 +124,51 @@ export async function openStore(opts: StoreOptions): Promise<HeadroomStore> {
     throw new HeadroomError('storage', `Cannot create the Headroom storage folder ${opts.root}.`, { cause: err });
   }
   const sql = await loadSqlJs(opts.wasmPath);
-  const lock = await WorkspaceLock.acquire(join(opts.root, 'store.lock'), opts);
+  const fs = opts.fs ?? nodeFs;
+  const lockPath = join(opts.root, 'store.lock');
+  let lock: WorkspaceLock;
+  let folderReason: string | undefined;
+  try {
+    lock = await WorkspaceLock.acquire(lockPath, opts);
+  } catch (err) {
+    if (writeFailureOf(err) === 'io') throw new HeadroomError('storage', `Cannot lock the Headroom storage folder ${opts.root}: ${errorMessage(err)}`, { cause: err });
+    lock = WorkspaceLock.notAcquired();
+    folderReason = writeFailureOf(err) === 'disk_full'
+      ? 'the disk is full, so this window cannot take the workspace lock; sessions can be read but not saved until space is freed.'
+      : `the storage folder ${opts.root} cannot be written (${(err as NodeJS.ErrnoException).code}); sessions can be read but not saved.`;
+  }
   const problems: StoreProblem[] = [];
   const emitter = new Emitter<StoreProblem>();
   let opened = false;
   const report = (p: StoreProblem) => (opened ? emitter.fire(p) : problems.push(p));
   const readOnlyReason = lock.owned
     ? undefined
-    : `another VS Code window (process ${lock.holder?.pid ?? 'unknown'}) is using this workspace's Headroom sessions; this window can read them but not save.`;
-  if (readOnlyReason) report({ kind: 'read_only', file: join(opts.root, 'store.lock'), message: `Headroom storage is read-only: ${readOnlyReason}` });
+    : folderReason ?? `another VS Code window (process ${lock.holder?.pid ?? 'unknown'}) is using this workspace's Headroom sessions; this window can read them but not save.`;
+  if (readOnlyReason) {
+    const kind = folderReason ? (folderReason.startsWith('the disk is full') ? 'disk_full' : 'not_writable') : 'read_only';
+    report({ kind, file: lockPath, message: `Headroom storage is read-only: ${readOnlyReason}` });
+  }
   let index: JournaledDb;
   try {
     index = await JournaledDb.open({
       sql, path: join(opts.root, 'index.sqlite'), readOnly: !!readOnlyReason, migrations: INDEX_MIGRATIONS, apply: applyIndexOp,
-      onProblem: report, exportDelayMs: limits.exportDelayMs, exportMaxWaitMs: limits.exportMaxWaitMs, mayWrite: () => lock.stillOwned,
+      onProblem: report, exportDelayMs: limits.exportDelayMs, exportMaxWaitMs: limits.exportMaxWaitMs, verifyOwner: () => lock.verify(), fs,
     });
   } catch (err) {
     await lock.release();
     throw err;
   }
-  const ctx: StoreContext = { root: opts.root, sql, index, lock, limits, readOnlyReason, report };
+  const ctx: StoreContext = { root: opts.root, sql, index, lock, fs, limits, readOnlyReason, report };
   const sessions = new SessionStore(ctx);
   const results = new ResultStore(ctx);
-  // After the index was quarantined every result file would look orphaned: keep them for recovery.
-  const indexLost = problems.some((p) => p.kind === 'corrupt' && p.file === index.path);
-  if (!readOnlyReason && indexLost) {
-    const n = await sessions.recoverUnlisted();
-    if (n) report({ kind: 'corrupt', file: index.path, message: `${n} session(s) were found on disk and listed again as "Recovered session".` });
-  }
-  if (!readOnlyReason && !indexLost) {
-    await sessions.sweepLeftovers();
-    await results.sweepOrphans();
+  if (!readOnlyReason) {
+    const r = await reconcileFiles(ctx, (id) => sessions.touch(id));
+    if (r.recoveredSessions || r.adoptedResults) {
+      report({
+        kind: 'recovered', file: index.path,
+        message: `The session list did not know ${r.recoveredSessions} session(s) and ${r.adoptedResults} stored result(s) found on disk (it was missing or damaged); they were listed again${r.recoveredSessions ? ' as "Recovered session"' : ''}. Nothing was deleted.`,
+      });
+    }
   }
   opened = true;
   let closing: Promise<void> | undefined;

@@ -84,7 +84,7 @@ describe('store atomic writes', () => {
     await again.close();
   });
 
-  it('flushes on demand and on close, and removes temp files left by a crash', async () => {
+  it('flushes on demand and on close, removes temp files left by a crash and keeps files it cannot prove are garbage', async () => {
     const store = await open(dir, { exportDelayMs: 60_000, exportMaxWaitMs: 60_000 });
     const s = await store.sessions.create('flush');
     await store.sessions.appendTurn(s.id, turnMessages(0));
@@ -96,13 +96,19 @@ describe('store atomic writes', () => {
     await store.close();
     assert.equal(readFileSync(join(dir, 'sessions', `${s.id}.sqlite.journal`), 'utf8'), '', 'close exported the last turn');
     writeFileSync(join(dir, 'sessions', `.${s.id}.sqlite.tmp-123-abcdef01`), 'half an export');
-    writeFileSync(join(dir, 'sessions', 'ses_00000000000000ff.sqlite.journal'), 'a deleted session whose files survived a crash');
+    writeFileSync(join(dir, 'sessions', 'ses_00000000000000ff.sqlite.journal'), '');
     mkdirSync(join(dir, 'results'));
     writeFileSync(join(dir, 'results', `.res_0123456789abcdef.txt.tmp-123-abcdef01`), 'half a result');
-    writeFileSync(join(dir, 'results', 'res_0123456789abcdef.txt'), 'a result whose put never finished');
+    writeFileSync(join(dir, 'results', 'res_0123456789abcdef.txt'), 'a result the index does not know\n');
     const again = await open(dir);
-    assert.deepEqual(readdirSync(join(dir, 'sessions')).sort(), [`${s.id}.sqlite`, `${s.id}.sqlite.journal`]);
-    assert.deepEqual(readdirSync(join(dir, 'results')), [], 'temp and orphaned result files are removed');
+    const left = readdirSync(join(dir, 'sessions'));
+    assert.ok(!left.some((f) => f.includes('.tmp-')), 'the temp file of an interrupted export is removed');
+    for (const f of [`${s.id}.sqlite`, `${s.id}.sqlite.journal`, 'ses_00000000000000ff.sqlite.journal']) assert.ok(left.includes(f), `${f} is kept`);
+    assert.deepEqual(readdirSync(join(dir, 'results')), ['res_0123456789abcdef.txt'], 'temp files are removed, unknown results kept');
+    // Nothing proves these are garbage (the index may have lost them), so they are listed again.
+    assert.deepEqual(again.sessions.list().map((x) => x.title).sort(), ['Recovered session', 'flush']);
+    assert.equal(await again.results.read('res_0123456789abcdef'), 'a result the index does not know\n');
+    assert.ok(again.problems.some((p) => p.kind === 'recovered'), JSON.stringify(again.problems));
     assert.equal((await again.sessions.transcript(s.id)).length, 4);
     await again.close();
   });

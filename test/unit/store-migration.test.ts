@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
+import { INDEX_MIGRATIONS } from '../../src/store/schema';
 import { cleanup, open, tempRoot, texts, turnMessages, WASM_PATH } from '../fixtures/store/helpers';
 
 const FIXTURE = join(__dirname, '../fixtures/store/v1');
@@ -63,7 +64,7 @@ describe('store migration from schema v1', () => {
     await store.calibration.set('claude-old', 1.07, 3);
     await store.close();
 
-    assert.equal(await userVersion(join(root, 'index.sqlite')), 2);
+    assert.equal(await userVersion(join(root, 'index.sqlite')), INDEX_MIGRATIONS.length);
     assert.equal(await userVersion(join(root, 'sessions', `${SESSION}.sqlite`)), 2);
     const again = await open(root);
     const transcript = await again.sessions.transcript(SESSION);

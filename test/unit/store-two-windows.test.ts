@@ -4,7 +4,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { HeadroomError } from '../../src/common/errors';
-import { LockFile } from '../../src/store/workspace-lock';
+import { LockFile, WorkspaceLock } from '../../src/store/workspace-lock';
+import { FaultyFs } from '../fixtures/store/faulty-fs';
 import { cleanup, open, tempRoot, texts, turnMessages } from '../fixtures/store/helpers';
 
 const HOLDER = join(__dirname, '../fixtures/store/lock-holder.ts');
@@ -133,20 +134,36 @@ describe('store with two windows', function () {
   });
 
   it('stops writing when another window took the lock over (this one was frozen)', async () => {
-    const store = await open(root, { heartbeatMs: 20 });
+    // The default heartbeat (10 s) never runs during the test: like a frozen window, this one has no
+    // idea yet that it lost the lock. It must find out before it acknowledges a write, not later.
+    const store = await open(root);
     const s = await store.sessions.create('mine');
     await store.sessions.appendTurn(s.id, turnMessages(0));
     await store.flush();
-    const thief = { pid: process.ppid, host: hostname(), id: 'thief', heartbeat: Date.now() };
-    writeFileSync(join(root, 'store.lock'), JSON.stringify(thief));
-    let lost = false;
-    for (let i = 0; i < 200 && !lost; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      lost = await store.sessions.appendTurn(s.id, turnMessages(1)).then(() => false, (err) => /took over/.test(String(err)));
-    }
-    assert.ok(lost, 'writes are rejected once the heartbeat sees the lock is gone');
+    const thief = await WorkspaceLock.acquire(join(root, 'store.lock'), { staleMs: 0 });
+    assert.equal(thief.owned, true, 'the other window judged the silent lock stale and took it');
+    await assert.rejects(store.sessions.appendTurn(s.id, turnMessages(1)), /took over/);
+    await rejectsReadOnly(() => store.sessions.appendTurn(s.id, turnMessages(2)));
     await store.close();
-    assert.equal(lockOnDisk(root).id, 'thief', 'the new owner keeps its lock');
+    assert.equal(await thief.verify(), true, 'the new owner keeps its lock');
+    await thief.release();
+    const after = await open(root);
+    assert.deepEqual(texts((await after.sessions.transcript(s.id)).map((m) => m.message)), texts(turnMessages(0)));
+    await after.close();
+  });
+
+  it('does not report a write durable when the lock is taken over while it is being written', async () => {
+    const fs = new FaultyFs();
+    const store = await open(root, { fs });
+    const s = await store.sessions.create('mine');
+    let thief: WorkspaceLock | undefined;
+    fs.onSync = async (path) => {
+      if (!thief && path.endsWith(`${s.id}.sqlite.journal`)) thief = await WorkspaceLock.acquire(join(root, 'store.lock'), { staleMs: 0 });
+    };
+    await assert.rejects(store.sessions.appendTurn(s.id, turnMessages(0)), /took over/);
+    assert.ok(thief?.owned, 'the lock was taken over during the write');
+    await store.close();
+    await thief.release();
   });
 
   it('treats an unreadable lock file as stale', async () => {

@@ -1,0 +1,97 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JournaledDb } from './journaled-db';
+import { SESSION_MIGRATIONS } from './schema';
+import { applySessionOp } from './session-ops';
+import type { StoreContext } from './store-context';
+
+/**
+ * What is kept about an open session's transcript so that a turn needs no query over it: the last
+ * seq and turn handed out (turns in flight included) and the message count and bytes.
+ */
+export interface TranscriptCounters {
+  lastSeq: number;
+  lastTurn: number;
+  count: number;
+  bytes: number;
+}
+
+/** One open session database and its counters. */
+export interface OpenSession {
+  readonly id: string;
+  readonly db: JournaledDb;
+  readonly counters: TranscriptCounters;
+}
+
+/**
+ * The session databases currently open: opened lazily, at most `maxOpenSessions` at once (the least
+ * recently used is closed, after flushing). `onOpened` runs once per open, before anyone uses it;
+ * it must not reject.
+ */
+export class OpenSessions {
+  private readonly open = new Map<string, Promise<OpenSession>>();
+
+  constructor(
+    private readonly ctx: StoreContext,
+    private readonly onOpened: (s: OpenSession) => Promise<void>,
+  ) {}
+
+  get(id: string): Promise<OpenSession> {
+    let p = this.open.get(id);
+    if (p) {
+      this.open.delete(id);
+      this.open.set(id, p); // most recently used last
+      return p;
+    }
+    p = this.load(id);
+    this.open.set(id, p);
+    p.catch(() => this.open.delete(id));
+    this.evict();
+    return p;
+  }
+
+  /** Closes the session's database if it is open and forgets it (used by delete). */
+  async drop(id: string): Promise<void> {
+    const p = this.open.get(id);
+    this.open.delete(id);
+    if (p) await p.then((s) => s.db.close(), () => {});
+  }
+
+  /** Exports every open session database now. */
+  async flush(): Promise<void> {
+    for (const p of [...this.open.values()]) await (await p).db.flush();
+  }
+
+  /** Closes every open session database (flushing first). Never rejects. */
+  async close(): Promise<void> {
+    const all = [...this.open.values()];
+    this.open.clear();
+    for (const p of all) await p.then((s) => s.db.close(), () => {});
+  }
+
+  /** Path of a session's database file. */
+  pathOf(id: string): string {
+    return join(this.ctx.root, 'sessions', `${id}.sqlite`);
+  }
+
+  private async load(id: string): Promise<OpenSession> {
+    await mkdir(join(this.ctx.root, 'sessions'), { recursive: true });
+    const db = await JournaledDb.open({
+      sql: this.ctx.sql, path: this.pathOf(id), readOnly: !!this.ctx.readOnlyReason, fs: this.ctx.fs,
+      migrations: SESSION_MIGRATIONS, apply: applySessionOp, onProblem: (pr) => this.ctx.report(pr), verifyOwner: () => this.ctx.lock.verify(),
+      exportDelayMs: this.ctx.limits.exportDelayMs, exportMaxWaitMs: this.ctx.limits.exportMaxWaitMs,
+    });
+    const r = db.get('SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn, COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM messages')!;
+    const session: OpenSession = { id, db, counters: { lastSeq: Number(r.seq), lastTurn: Number(r.turn), count: Number(r.n), bytes: Number(r.b) } };
+    await this.onOpened(session);
+    return session;
+  }
+
+  private evict(): void {
+    while (this.open.size > this.ctx.limits.maxOpenSessions) {
+      const [oldId, old] = this.open.entries().next().value!;
+      this.open.delete(oldId);
+      void old.then((s) => s.db.close(), () => {});
+    }
+  }
+}
