@@ -25,6 +25,8 @@ export function storePersistence(store: TurnAppender, sessionId: string, count?:
         continueTurn: !startsTurn,
         tokens: counts?.map((c) => c.tokens),
         contentHashes: counts?.map((c) => c.hash),
+        tokensExact: counts?.map((c) => c.exact),
+        tokenFamily: counts?.[0]?.family,
       });
     },
   };

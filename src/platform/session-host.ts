@@ -18,6 +18,7 @@ import { resolveModelLimits, supportsReasoning, type ModelLimits, type ServerRep
 import { ServerWindowCache } from '../providers/server-discovery';
 import type { ContextSettings } from '../context/settings';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
+import type { TokenizerFamily } from '../context/models';
 import { TokenLedger } from '../context/token-ledger';
 import { TokenWorkerClient } from '../context/token-worker-client';
 import { resolveApiKey, type SecretStore } from '../providers/credentials';
@@ -197,6 +198,9 @@ export class SessionHost extends Disposable {
     if (!summary) throw new HeadroomError('not_found', `No session ${id}.`);
     const settings = this.contextSettings();
     const view = await this.store.sessions.contextView(id, { rollingWindowMs: settings.rollingWindowMs || undefined });
+    // The counts stored with each message: the meter is right at once, nothing is recounted. (A
+    // family this version does not know only seeds keys that are never looked up.)
+    this.ledger.seed(view.counts.map((c) => ({ ...c, family: c.family as TokenizerFamily })));
     this.attach(summary, view.messages);
   }
 

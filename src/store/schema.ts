@@ -68,4 +68,12 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE pins (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, seq INTEGER, text TEXT NOT NULL,
         created_at INTEGER NOT NULL);`);
   },
+  // v3: the tokenizer family and exactness of each stored count (seeded back on resume, no recount),
+  // and an index on turn (the last turn is looked up without a scan).
+  (db) => {
+    db.exec(`
+      ALTER TABLE messages ADD COLUMN token_family TEXT;
+      ALTER TABLE messages ADD COLUMN tokens_exact INTEGER;
+      CREATE INDEX messages_turn ON messages (turn);`);
+  },
 ];

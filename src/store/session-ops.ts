@@ -15,7 +15,11 @@ const TurnOp = z.object({
   sessionId: z.string(),
   turn: int,
   at: int,
-  messages: z.array(z.object({ seq: int, message: Obj, tokens: int.nullable(), hash: z.string().nullable(), bytes: int })),
+  messages: z.array(z.object({
+    seq: int, message: Obj, tokens: int.nullable(), hash: z.string().nullable(), bytes: int,
+    // Since schema v3; absent in records journaled by 0.1.0.
+    family: z.string().nullable().optional(), exact: z.boolean().nullable().optional(),
+  })),
 });
 const SnapshotOp = z.object({
   op: z.literal('snapshot'),
@@ -62,11 +66,12 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
   switch (r.op) {
     case 'turn': {
       const stmt = db.prepare(
-        'INSERT INTO messages (seq, session_id, turn, role, content, tokens, content_hash, bytes, created_at) VALUES (?,?,?,?,?,?,?,?,?)',
+        'INSERT INTO messages (seq, session_id, turn, role, content, tokens, content_hash, bytes, created_at, token_family, tokens_exact) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
       );
       try {
         for (const m of r.messages) {
-          stmt.run([m.seq, r.sessionId, r.turn, String(m.message.role), JSON.stringify(m.message), m.tokens, m.hash, m.bytes, r.at]);
+          const exact = m.exact == null ? null : Number(m.exact);
+          stmt.run([m.seq, r.sessionId, r.turn, String(m.message.role), JSON.stringify(m.message), m.tokens, m.hash, m.bytes, r.at, m.family ?? null, exact]);
         }
       } finally {
         stmt.free();

@@ -1,7 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import { HeadroomError } from '../common/errors';
 import { asMessage } from './message-schema';
-import type { SessionSummary, Snapshot, SnapshotInfo, SnapshotKind, StoredMessage } from './types';
+import type { SessionSummary, Snapshot, SnapshotInfo, SnapshotKind, StoredCount, StoredMessage } from './types';
 
 /** Conversions between session rows and the public types; input checks shared by session methods. */
 
@@ -25,8 +25,15 @@ export function toStored(r: Row): StoredMessage {
   return {
     seq: Number(r.seq), turn: Number(r.turn), message: asMessage(JSON.parse(String(r.content))),
     tokens: r.tokens == null ? null : Number(r.tokens), contentHash: r.content_hash == null ? null : String(r.content_hash),
+    tokenFamily: r.token_family == null ? null : String(r.token_family), tokensExact: r.tokens_exact == null ? null : Boolean(r.tokens_exact),
     createdAt: Number(r.created_at),
   };
+}
+
+/** The stored count of a message, complete enough to seed a token ledger; undefined when a part is missing. */
+export function storedCount(m: StoredMessage): StoredCount | undefined {
+  if (m.tokens == null || m.contentHash == null || m.tokenFamily == null) return undefined;
+  return { hash: m.contentHash, family: m.tokenFamily, tokens: m.tokens, exact: m.tokensExact ?? false };
 }
 
 export function toSnapshotInfo(r: Row): SnapshotInfo {

@@ -6,7 +6,7 @@ import type { Message } from '../providers/types';
 import type { JournaledDb } from './journaled-db';
 import { OpenSessions, type OpenSession } from './open-sessions';
 import { messageProblem } from './message-schema';
-import { SNAPSHOT_COLS, cleanTitle, toSnapshot, toSnapshotInfo, toStored, toSummary } from './session-rows';
+import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toStored, toSummary } from './session-rows';
 import type { TurnOp } from './session-ops';
 import { assertId, assertWritable, mb, type StoreContext } from './store-context';
 import type {
@@ -92,7 +92,11 @@ export class SessionStore {
       const tokens = opts.tokens?.[i];
       if (tokens != null && (!Number.isInteger(tokens) || tokens < 0)) throw new HeadroomError('invalid_message', `Token count ${tokens} of message ${i} is not a non-negative integer.`);
       // Round-trip through JSON so what is applied now is exactly what a replay will apply.
-      return { message: JSON.parse(json) as Record<string, unknown>, tokens: tokens ?? null, hash: opts.contentHashes?.[i] ?? null, bytes };
+      const exact = opts.tokensExact?.[i];
+      return {
+        message: JSON.parse(json) as Record<string, unknown>, tokens: tokens ?? null, hash: opts.contentHashes?.[i] ?? null, bytes,
+        family: tokens != null && typeof opts.tokenFamily === 'string' ? opts.tokenFamily : null, exact: typeof exact === 'boolean' ? exact : null,
+      };
     });
     const s = await this.sessions.get(id);
     const c = s.counters;
@@ -153,6 +157,7 @@ export class SessionStore {
       snapshot: useSnap ? (info as SnapshotInfo) : undefined,
       messages: [...(useSnap ? snapMessages : []), ...tail.map((m) => m.message)],
       tail,
+      counts: tail.map(storedCount).filter((c) => c !== undefined),
       cutoffTime,
     };
   }

@@ -18,13 +18,28 @@ export interface StoredMessage {
   /** Token count supplied by the context engine when the message was appended (null if none was given). */
   tokens: number | null;
   contentHash: string | null;
+  /** Tokenizer family `tokens` was counted with, and whether it is an exact count (null if not given). */
+  tokenFamily: string | null;
+  tokensExact: boolean | null;
   createdAt: number;
+}
+
+/** A persisted token count, in the shape a token ledger is seeded with. */
+export interface StoredCount {
+  hash: string;
+  family: string;
+  tokens: number;
+  exact: boolean;
 }
 
 /** Options of `appendTurn`. Arrays are parallel to the messages. */
 export interface AppendTurnOptions {
   tokens?: ReadonlyArray<number | null | undefined>;
   contentHashes?: ReadonlyArray<string | null | undefined>;
+  /** Tokenizer family of `tokens` (one per turn), so the counts can be seeded back on resume. */
+  tokenFamily?: string;
+  /** Whether each of `tokens` is an exact count (an estimate is seeded back as an estimate). */
+  tokensExact?: ReadonlyArray<boolean | null | undefined>;
   /** Add these messages to the latest turn instead of starting a new one. */
   continueTurn?: boolean;
   /** Creation time (epoch ms); defaults to now. */
@@ -138,6 +153,8 @@ export interface ContextView {
   messages: Message[];
   /** Transcript entries included after the snapshot (a subset of `messages`). */
   tail: StoredMessage[];
+  /** The stored token counts of `tail` (those stored with hash and family): seed the ledger with them, no recount. */
+  counts: StoredCount[];
   cutoffTime: number;
 }
 

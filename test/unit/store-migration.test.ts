@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
-import { INDEX_MIGRATIONS } from '../../src/store/schema';
+import { INDEX_MIGRATIONS, SESSION_MIGRATIONS } from '../../src/store/schema';
 import { cleanup, open, tempRoot, texts, turnMessages, WASM_PATH } from '../fixtures/store/helpers';
 
 const FIXTURE = join(__dirname, '../fixtures/store/v1');
@@ -65,7 +65,7 @@ describe('store migration from schema v1', () => {
     await store.close();
 
     assert.equal(await userVersion(join(root, 'index.sqlite')), INDEX_MIGRATIONS.length);
-    assert.equal(await userVersion(join(root, 'sessions', `${SESSION}.sqlite`)), 2);
+    assert.equal(await userVersion(join(root, 'sessions', `${SESSION}.sqlite`)), SESSION_MIGRATIONS.length);
     const again = await open(root);
     const transcript = await again.sessions.transcript(SESSION);
     assert.equal(transcript.length, 6);
