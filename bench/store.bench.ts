@@ -1,33 +1,24 @@
 /**
- * Store benchmarks (DESIGN §7): persisting one turn with 0 / 50 / 200 MB of results stored, opening
- * a 1,000-message session, and the longest synchronous block while the store works at 200 MB.
+ * Store benchmarks (DESIGN §7, issue 18): persisting one turn with 0 / 50 / 200 MB of results stored,
+ * opening a 1,000-message session, the longest synchronous block while the store works at 200 MB;
+ * and, by messages in the session (1k / 10k / 50k), persisting a turn, the longest event-loop block
+ * while persisting, and opening a 50k-message session (time and memory, in a fresh process).
  * Everything is built in a temp folder under os.tmpdir() and removed afterwards.
+ * HEADROOM_STORE_BENCH=sessions runs only the benches by messages in the session.
  */
+// figures: persist_turn_0mb_ms persist_turn_50mb_ms persist_turn_200mb_ms open_1000_messages_ms store_max_block_ms persist_turn_1kmsg_ms store_max_block_1kmsg_ms persist_turn_10kmsg_ms store_max_block_10kmsg_ms persist_turn_50kmsg_ms store_max_block_50kmsg_ms open_session_50k_ms open_session_50k_rss_mb
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { errorStack } from '../src/common/errors';
-import type { Message } from '../src/providers/types';
 import { openStore, type HeadroomStore } from '../src/store';
+import { buildSession, turn, WASM } from './store-session-fixture';
 import { measureMaxBlock, median, r3, report } from './util';
 
-const WASM = require.resolve('sql.js/dist/sql-wasm.wasm');
 const MB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A realistic turn: user prompt, assistant text + tool call, and a ~2 KB inline tool result. */
-function turn(i: number): Message[] {
-  const t = Date.now();
-  return [
-    { role: 'user', content: [{ type: 'text', text: `Please look at module ${i} and fix the failing test. ${'context '.repeat(40)}` }], timestamp: t },
-    {
-      role: 'assistant', provider: 'anthropic', model: 'claude-bench', stopReason: 'toolUse', timestamp: t,
-      usage: { input: 1200, output: 300, cacheRead: 9000, cacheWrite: 0 },
-      content: [{ type: 'text', text: `Reading the file. ${'reasoning '.repeat(60)}` }, { type: 'toolCall', id: `call_${i}`, name: 'read_file', arguments: { path: `src/m${i}.ts` } }],
-    },
-    { role: 'toolResult', toolCallId: `call_${i}`, toolName: 'read_file', isError: false, timestamp: t, content: [{ type: 'text', text: 'const x = 1;\n'.repeat(160) }] },
-  ];
-}
 
 function blob(i: number, bytes: number): string {
   const line = `line of tool output number ${i} ${'-'.repeat(60)}\n`;
@@ -124,10 +115,66 @@ async function maxBlock(): Promise<void> {
   }
 }
 
+/** Persisting turns into a session of `messages` messages: median time per turn and longest event-loop block. */
+async function longSession(messages: number, label: string): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), `headroom-bench-${label}-`));
+  try {
+    const id = await buildSession(root, messages);
+    if (label === '50k') openInChild(root, id);
+    const store = await openStore({ root, wasmPath: WASM });
+    await store.sessions.contextView(id);
+    await store.flush(); // counts written at open are saved before measuring
+    const samples: number[] = [];
+    const blocks: number[] = [];
+    // Three rounds, each with its own lateness monitor: the median of their worst blocks, so one
+    // moment when this shared 2-core machine did not schedule the process does not decide the figure.
+    for (let round = 0; round < 3; round++) {
+      global.gc?.(); // the garbage of building the session (or of the last round) is not the store's block
+      const delay = monitorEventLoopDelay({ resolution: 1 });
+      delay.enable();
+      for (let i = 0; i < 20; i++) {
+        const t0 = performance.now();
+        await store.sessions.appendTurn(id, turn(100_000 + round * 100 + i), { tokens: [80, 200, 900], tokenFamily: 'claude', tokensExact: [true, true, true] });
+        samples.push(performance.now() - t0);
+        await sleep(50); // turns are seconds apart in real use; the debounced exports run in between and count
+      }
+      await store.flush();
+      delay.disable();
+      blocks.push(Math.max(0, delay.max / 1e6 - 1));
+    }
+    await store.close();
+    const sorted = [...samples].sort((a, b) => a - b);
+    report({
+      bench: `persist_turn_${label}msg_ms`, value: r3(median(samples)), unit: 'ms', target: 10, better: 'lower',
+      p95: r3(sorted[Math.floor(sorted.length * 0.95)]), max: r3(sorted[sorted.length - 1]), messages,
+    });
+    report({ bench: `store_max_block_${label}msg_ms`, value: r3(median(blocks)), unit: 'ms', target: 20, better: 'lower', rounds: blocks.map(r3), messages });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Opens the session in a fresh process (so memory growth is its own) as the panel does. */
+function openInChild(root: string, id: string): void {
+  const runs: Array<{ ms: number; rssMb: number }> = [];
+  for (let k = 0; k < 3; k++) {
+    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(__dirname, 'store-open-child.ts'), root, id], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`open child failed: ${r.stderr}`);
+    runs.push(JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number; rssMb: number });
+  }
+  report({ bench: 'open_session_50k_ms', value: r3(median(runs.map((r) => r.ms))), unit: 'ms', target: 300, better: 'lower', messages: 50_000 });
+  report({ bench: 'open_session_50k_rss_mb', value: r3(median(runs.map((r) => r.rssMb))), unit: 'MB', target: 60, better: 'lower', messages: 50_000 });
+}
+
 async function main(): Promise<void> {
-  for (const mb of [0, 50, 200]) await persistTurn(mb);
-  await open1000();
-  await maxBlock();
+  if (process.env.HEADROOM_STORE_BENCH !== 'sessions') {
+    for (const mb of [0, 50, 200]) await persistTurn(mb);
+    await open1000();
+    await maxBlock();
+  }
+  await longSession(1_000, '1k');
+  await longSession(10_000, '10k');
+  await longSession(50_000, '50k');
 }
 
 main().catch((err: unknown) => {

@@ -1,0 +1,31 @@
+/**
+ * Child process of the store bench: opens the store at argv[2] and the session argv[3] the way the
+ * panel does (context view + the last page of the visible transcript) in a fresh process, and prints
+ * {"ms": …, "rssMb": …} — the time and the growth of resident memory that opening caused.
+ */
+import { openStore } from '../src/store';
+import { loadSqlJs } from '../src/store/sqljs';
+import { WASM } from './store-session-fixture';
+
+async function main(): Promise<void> {
+  const [root, id] = process.argv.slice(2);
+  await loadSqlJs(WASM); // the engine is loaded at activation, not by opening a session
+  global.gc?.();
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const store = await openStore({ root, wasmPath: WASM });
+  const view = await store.sessions.contextView(id);
+  const loaded = await store.sessions.load(id);
+  const page = await store.sessions.transcript(id, { fromSeq: Math.max(0, loaded.lastSeq - 49), limit: 50 });
+  const ms = performance.now() - t0;
+  global.gc?.();
+  const rssMb = (process.memoryUsage().rss - rss0) / 1024 / 1024;
+  if (page.length !== Math.min(50, loaded.lastSeq) || view.messages.length === 0) throw new Error('the session did not open as expected');
+  await store.close();
+  process.stdout.write(JSON.stringify({ ms, rssMb, contextMessages: view.messages.length }) + '\n');
+}
+
+main().catch((err) => {
+  process.stderr.write(String(err?.stack ?? err) + '\n');
+  process.exit(1);
+});
