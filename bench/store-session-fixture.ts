@@ -66,5 +66,11 @@ export async function buildSession(root: string, messages: number): Promise<stri
   mkdirSync(join(root, 'sessions'), { recursive: true });
   writeFileSync(join(root, 'sessions', `${id}.sqlite`), db.export());
   db.close();
+  // Let the store bring it to its own layout (older messages sealed into segments), as a session
+  // that grew turn by turn would be.
+  const settled = await openStore({ root, wasmPath: WASM });
+  await settled.sessions.load(id);
+  await settled.sessions.settle();
+  await settled.close();
   return id;
 }

@@ -36,9 +36,9 @@ export async function reconcileFiles(ctx: StoreContext, openSession: (id: string
   const unlisted = new Set<string>();
   for (const f of await readdir(sessionsDir).catch(() => [] as string[])) {
     const m = SESSION_FILE.exec(f);
-    if (isTempName(f)) await remove(join(sessionsDir, f));
+    // Doomed: a deleted session's database, journal or sealed segment (ids are never reused).
+    if (isTempName(f) || doomed.has(`sessions/${f}`)) await remove(join(sessionsDir, f));
     else if (!m || ctx.index.get('SELECT 1 AS x FROM sessions WHERE id = ?', [m[1]])) continue;
-    else if (doomed.has(`sessions/${f}`)) await remove(join(sessionsDir, f));
     else unlisted.add(m[1]);
   }
   for (const id of unlisted) {

@@ -16,7 +16,8 @@ const int = z.number().int();
 export const IndexOp = z.discriminatedUnion('op', [
   z.object({ op: z.literal('session_create'), id: z.string(), title: z.string(), at: int }),
   z.object({ op: z.literal('session_rename'), id: z.string(), title: z.string(), at: int }),
-  z.object({ op: z.literal('session_delete'), id: z.string() }),
+  // `files`: the session's sealed segments (since 0.2), doomed with its database.
+  z.object({ op: z.literal('session_delete'), id: z.string(), files: z.array(z.string()).optional() }),
   z.object({ op: z.literal('session_stats'), id: z.string(), messageCount: int, messageBytes: int, at: int }),
   z.object({
     op: z.literal('blob_put'),
@@ -50,7 +51,7 @@ export function applyIndexOp(db: Database, record: JournalRecord): void {
       db.run('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?', [r.title, r.at, r.id]);
       return;
     case 'session_delete':
-      doom(db, [`sessions/${r.id}.sqlite`, `sessions/${r.id}.sqlite.journal`], 0);
+      doom(db, [`sessions/${r.id}.sqlite`, `sessions/${r.id}.sqlite.journal`, ...(r.files ?? []).map((f) => `sessions/${f}`)], 0);
       db.run("INSERT OR IGNORE INTO doomed_files (file, at) SELECT 'results/' || file, 0 FROM tool_result_blobs WHERE session_id = ? AND file IS NOT NULL", [r.id]);
       db.run('DELETE FROM tool_result_blobs WHERE session_id = ?', [r.id]);
       db.run('DELETE FROM snapshot_refs WHERE session_id = ?', [r.id]);

@@ -189,6 +189,20 @@ export class JournaledDb {
     this.markDirty();
   }
 
+  /**
+   * Rebuilds the file without its free pages (VACUUM) when more than half of it is free, e.g. after
+   * most rows moved out to sealed segments; the smaller image is exported soon. Returns whether it did.
+   */
+  reclaimSpace(): boolean {
+    if (this.readOnly || this.closed) return false;
+    const free = Number(this.db.exec('PRAGMA freelist_count')[0]?.values[0]?.[0] ?? 0);
+    const pages = Number(this.db.exec('PRAGMA page_count')[0]?.values[0]?.[0] ?? 0);
+    if (pages < 64 || free * 2 < pages) return false;
+    this.db.exec('VACUUM');
+    this.markDirty();
+    return true;
+  }
+
   all(sqlText: string, params: SqlValue[] = []): Row[] {
     const stmt = this.db.prepare(sqlText);
     try {

@@ -12,8 +12,12 @@ import type { StoreContext } from './store-context';
 export interface TranscriptCounters {
   lastSeq: number;
   lastTurn: number;
+  /** Whole transcript (sealed segments + live database). */
   count: number;
   bytes: number;
+  /** Messages still in the live database (see segments.ts). */
+  liveCount: number;
+  liveBytes: number;
 }
 
 /** One open session database and its counters. */
@@ -81,8 +85,16 @@ export class OpenSessions {
       migrations: SESSION_MIGRATIONS, apply: applySessionOp, onProblem: (pr) => this.ctx.report(pr), verifyOwner: () => this.ctx.lock.verify(),
       exportDelayMs: this.ctx.limits.exportDelayMs, exportMaxWaitMs: this.ctx.limits.exportMaxWaitMs,
     });
-    const r = db.get('SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn, COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM messages')!;
-    const session: OpenSession = { id, db, counters: { lastSeq: Number(r.seq), lastTurn: Number(r.turn), count: Number(r.n), bytes: Number(r.b) } };
+    // The live table is small (older messages are sealed away) and turn is indexed, so this stays cheap.
+    const live = db.get('SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn, COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM messages')!;
+    const sealed = db.get('SELECT COALESCE(MAX(last_seq), 0) AS seq, COALESCE(MAX(last_turn), 0) AS turn, COALESCE(SUM(count), 0) AS n, COALESCE(SUM(bytes), 0) AS b FROM segments')!;
+    const session: OpenSession = {
+      id, db,
+      counters: {
+        lastSeq: Math.max(Number(live.seq), Number(sealed.seq)), lastTurn: Math.max(Number(live.turn), Number(sealed.turn)),
+        count: Number(live.n) + Number(sealed.n), bytes: Number(live.b) + Number(sealed.b), liveCount: Number(live.n), liveBytes: Number(live.b),
+      },
+    };
     await this.onOpened(session);
     return session;
   }

@@ -69,11 +69,13 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
         created_at INTEGER NOT NULL);`);
   },
   // v3: the tokenizer family and exactness of each stored count (seeded back on resume, no recount),
-  // and an index on turn (the last turn is looked up without a scan).
+  // an index on turn, and sealed segments: older messages moved out to immutable files (segments.ts).
   (db) => {
     db.exec(`
       ALTER TABLE messages ADD COLUMN token_family TEXT;
       ALTER TABLE messages ADD COLUMN tokens_exact INTEGER;
-      CREATE INDEX messages_turn ON messages (turn);`);
+      CREATE INDEX messages_turn ON messages (turn);
+      CREATE TABLE segments (file TEXT PRIMARY KEY, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+        last_turn INTEGER NOT NULL, count INTEGER NOT NULL, bytes INTEGER NOT NULL, created_at INTEGER NOT NULL);`);
   },
 ];

@@ -50,11 +50,16 @@ const CompactionOp = z.object({
   durationMs: z.number().nullable(),
   snapshotId: z.string().nullable(),
 });
+/** Messages first_seq..last_seq now live in `file` (written and fsynced before this record): drop them here. */
+const SealOp = z.object({
+  op: z.literal('seal'), sessionId: z.string(), file: z.string(), firstSeq: int, lastSeq: int, lastTurn: int, count: int, bytes: int, at: int,
+});
 const ClearOp = z.object({ op: z.literal('clear'), sessionId: z.string(), at: int, afterSeq: int });
 const PinOp = z.object({ op: z.literal('pin'), sessionId: z.string(), id: z.string(), at: int, messageSeq: int.nullable(), text: z.string() });
 const UnpinOp = z.object({ op: z.literal('unpin'), id: z.string() });
 
-export const SessionOp = z.discriminatedUnion('op', [TurnOp, SnapshotOp, CompactionOp, ClearOp, PinOp, UnpinOp]);
+export const SessionOp = z.discriminatedUnion('op', [TurnOp, SnapshotOp, CompactionOp, SealOp, ClearOp, PinOp, UnpinOp]);
+export type SealOp = z.infer<typeof SealOp>;
 export type SessionOp = z.infer<typeof SessionOp>;
 export type TurnOp = z.infer<typeof TurnOp>;
 export type SnapshotOp = z.infer<typeof SnapshotOp>;
@@ -93,6 +98,11 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
         [r.id, r.sessionId, r.at, r.beforeTokens, r.afterTokens, r.beforeMessages, r.afterMessages, JSON.stringify(r.strategies),
           r.summary, r.firstKeptSeq, r.durationMs, r.snapshotId],
       );
+      return;
+    case 'seal':
+      db.run('INSERT INTO segments (file, first_seq, last_seq, last_turn, count, bytes, created_at) VALUES (?,?,?,?,?,?,?)',
+        [r.file, r.firstSeq, r.lastSeq, r.lastTurn, r.count, r.bytes, r.at]);
+      db.run('DELETE FROM messages WHERE seq BETWEEN ? AND ?', [r.firstSeq, r.lastSeq]);
       return;
     case 'clear':
       db.run(

@@ -5,6 +5,7 @@ import { newId } from '../common/ids';
 import type { Message } from '../providers/types';
 import type { JournaledDb } from './journaled-db';
 import { OpenSessions, type OpenSession } from './open-sessions';
+import { needsSeal, readMessages, sealOnce, segmentsOf } from './segments';
 import { messageProblem } from './message-schema';
 import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toStored, toSummary } from './session-rows';
 import type { TurnOp } from './session-ops';
@@ -24,9 +25,14 @@ const REF_PATTERN = /res_[0-9a-f]{16}/g;
  */
 export class SessionStore {
   private readonly sessions: OpenSessions;
+  /** Seals running in the background, per session id (one at a time per session). */
+  private readonly sealing = new Map<string, Promise<void>>();
 
   constructor(private readonly ctx: StoreContext) {
-    this.sessions = new OpenSessions(ctx, (s) => this.reconcileStats(s));
+    this.sessions = new OpenSessions(ctx, async (s) => {
+      await this.reconcileStats(s);
+      this.sealIfNeeded(s);
+    });
   }
 
   async create(title = 'New session', at = Date.now()): Promise<SessionSummary> {
@@ -60,10 +66,13 @@ export class SessionStore {
     this.get(id);
     assertWritable(this.ctx);
     const blobs = this.ctx.index.all('SELECT id, file FROM tool_result_blobs WHERE session_id = ?', [id]);
-    await this.ctx.index.commit({ op: 'session_delete', id }, true);
+    const open = await this.sessions.get(id);
+    await this.sealing.get(id); // so the list of its segments is complete
+    const segments = segmentsOf(open).map((g) => g.file);
+    await this.ctx.index.commit({ op: 'session_delete', id, files: segments }, true);
     await this.sessions.drop(id);
     const base = this.sessions.pathOf(id);
-    for (const f of [base, `${base}.journal`]) await unlink(f).catch(() => {});
+    for (const f of [base, `${base}.journal`, ...segments.map((g) => join(this.ctx.root, 'sessions', g))]) await unlink(f).catch(() => {});
     for (const b of blobs) if (b.file) await unlink(join(this.ctx.root, 'results', String(b.file))).catch(() => {});
   }
 
@@ -109,7 +118,11 @@ export class SessionStore {
     };
     const durable = s.db.commit(op, true);
     // Counted now, so a turn appended before this one is durable gets the next seqs.
-    Object.assign(c, { lastSeq: lastSeq + prepared.length, lastTurn: turn, count: c.count + prepared.length, bytes: c.bytes + prepared.reduce((n, p) => n + p.bytes, 0) });
+    const added = prepared.reduce((n, p) => n + p.bytes, 0);
+    Object.assign(c, {
+      lastSeq: lastSeq + prepared.length, lastTurn: turn, count: c.count + prepared.length, bytes: c.bytes + added,
+      liveCount: c.liveCount + prepared.length, liveBytes: c.liveBytes + added,
+    });
     try {
       await durable;
     } catch (err) {
@@ -118,25 +131,26 @@ export class SessionStore {
       throw err;
     }
     void this.updateStats(s, op.at);
+    this.sealIfNeeded(s);
     return { turn, firstSeq: lastSeq + 1, lastSeq: lastSeq + prepared.length };
   }
 
   /** The resume view: latest compaction/restore snapshot, the messages after it, marker and pins. */
   async load(id: string): Promise<LoadedSession> {
     const session = this.get(id);
-    const { db, counters } = await this.sessions.get(id);
+    const s = await this.sessions.get(id);
+    const { db, counters } = s;
     const snapRow = db.get(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`);
     const snapshot = snapRow ? toSnapshot(snapRow) : undefined;
-    const tail = db.all('SELECT * FROM messages WHERE seq > ? ORDER BY seq', [snapshot?.throughSeq ?? 0]).map(toStored);
+    const tail = await readMessages(this.ctx, s, (snapshot?.throughSeq ?? 0) + 1, Number.MAX_SAFE_INTEGER, -1);
     return { session, snapshot, tail, marker: this.markerOf(db), pins: this.pinsOf(db), lastSeq: counters.lastSeq, lastTurn: counters.lastTurn };
   }
 
   /** The full transcript (or a page of it), oldest first. */
   async transcript(id: string, opts: { fromSeq?: number; limit?: number } = {}): Promise<StoredMessage[]> {
     this.get(id);
-    const db = await this.db(id);
-    const limit = opts.limit ?? -1;
-    return db.all('SELECT * FROM messages WHERE seq >= ? ORDER BY seq LIMIT ?', [opts.fromSeq ?? 0, limit]).map(toStored);
+    const s = await this.sessions.get(id);
+    return readMessages(this.ctx, s, opts.fromSeq ?? 0, Number.MAX_SAFE_INTEGER, opts.limit ?? -1);
   }
 
   /**
@@ -316,6 +330,11 @@ export class SessionStore {
     return this.pinsOf(await this.db(id));
   }
 
+  /** Resolves once no background work (sealing older messages into segments) is running. */
+  async settle(): Promise<void> {
+    while (this.sealing.size) await Promise.all([...this.sealing.values()]);
+  }
+
   /** Exports every open session database now. */
   async flush(): Promise<void> {
     await this.sessions.flush();
@@ -323,7 +342,24 @@ export class SessionStore {
 
   /** Closes every open session database (flushing first). Never rejects. */
   async close(): Promise<void> {
+    await this.settle();
     await this.sessions.close();
+  }
+
+  /** Moves older messages into sealed segments in the background when the live part grew big (see segments.ts). */
+  private sealIfNeeded(s: OpenSession): void {
+    if (this.sealing.has(s.id) || s.db.readOnly || !needsSeal(this.ctx, s)) return;
+    const run = (async () => {
+      try {
+        while (needsSeal(this.ctx, s) && (await sealOnce(this.ctx, s))) await new Promise((r) => setImmediate(r));
+        s.db.reclaimSpace();
+      } catch (err) {
+        this.ctx.report({ kind: 'export_failed', file: s.db.path, message: `Moving older messages to a segment file failed; they stay in the session database: ${errorMessage(err)}` });
+      } finally {
+        this.sealing.delete(s.id);
+      }
+    })();
+    this.sealing.set(s.id, run);
   }
 
   private async db(id: string): Promise<JournaledDb> {

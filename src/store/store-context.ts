@@ -13,6 +13,10 @@ export interface StoreLimits {
   maxOpenSessions: number;
   exportDelayMs: number;
   exportMaxWaitMs: number;
+  /** Older messages are sealed into segment files once the live ones exceed this many bytes. */
+  sealLiveBytes: number;
+  /** Messages always kept live (never sealed). */
+  keepLiveMessages: number;
 }
 
 /** What the session and result stores share. Internal to src/store. */

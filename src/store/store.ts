@@ -30,6 +30,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HeadroomError, errorMessage } from '../common/errors';
 import { reconcileFiles } from './file-reconcile';
+import { KEEP_LIVE_MESSAGES, SEAL_LIVE_BYTES } from './segments';
 import { nodeFs, writeFailureOf, type StoreFs } from './store-fs';
 import { Emitter, type Event } from '../common/emitter';
 import { applyIndexOp } from './index-ops';
@@ -103,6 +104,8 @@ export const DEFAULT_LIMITS: StoreLimits = {
   maxOpenSessions: 4,
   exportDelayMs: 200,
   exportMaxWaitMs: 2000,
+  sealLiveBytes: SEAL_LIVE_BYTES,
+  keepLiveMessages: KEEP_LIVE_MESSAGES,
 };
 
 /**
@@ -117,6 +120,8 @@ export async function openStore(opts: StoreOptions): Promise<HeadroomStore> {
     maxOpenSessions: opts.maxOpenSessions ?? DEFAULT_LIMITS.maxOpenSessions,
     exportDelayMs: opts.exportDelayMs ?? DEFAULT_LIMITS.exportDelayMs,
     exportMaxWaitMs: opts.exportMaxWaitMs ?? DEFAULT_LIMITS.exportMaxWaitMs,
+    sealLiveBytes: opts.sealLiveBytes ?? DEFAULT_LIMITS.sealLiveBytes,
+    keepLiveMessages: opts.keepLiveMessages ?? DEFAULT_LIMITS.keepLiveMessages,
   };
   try {
     await mkdir(opts.root, { recursive: true });

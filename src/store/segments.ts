@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SqlValue } from 'sql.js';
+import { writeFileAtomic } from './atomic-file';
+import type { OpenSession } from './open-sessions';
+import type { SealOp } from './session-ops';
+import { toStored } from './session-rows';
+import type { StoreContext } from './store-context';
+import type { StoredMessage } from './types';
+
+/**
+ * Sealed segments: a session's older messages moved out of its database into immutable JSON-lines
+ * files (`sessions/<id>.seg-<firstSeq>-<lastSeq>.jsonl`, one message row per line), written once.
+ *
+ * Why: sql.js exports the whole database synchronously, so a database that grows with the session
+ * makes every export (and every open) cost more as the session gets longer. Sealing keeps the live
+ * database at about `SEAL_LIVE_BYTES` of messages (freed pages are reused, so its file stops
+ * growing), while older messages are read from their segment only when a page of history needs them.
+ *
+ * Order of a seal: write the file (temp + fsync + rename), then journal a durable `seal` record that
+ * lists it and drops those rows. A crash before the record leaves the rows in the database and an
+ * unlisted file that a later seal of the same range replaces; replaying the record never reads the
+ * file. Segment files are never deleted except with their session.
+ */
+
+/** Default: seal when the live messages exceed this many bytes (`StoreLimits.sealLiveBytes`)… */
+export const SEAL_LIVE_BYTES = 2 * 1024 * 1024;
+/** …keeping at least this many recent messages live (`StoreLimits.keepLiveMessages`), */
+export const KEEP_LIVE_MESSAGES = 200;
+/** …moving at most this much per segment (one synchronous read of the rows stays a few ms). */
+const SEGMENT_MAX_BYTES = 2 * 1024 * 1024;
+const SEGMENT_MAX_MESSAGES = 2000;
+
+type Row = Record<string, SqlValue>;
+
+/** A sealed segment as listed in its session's database. */
+export interface SegmentInfo {
+  file: string;
+  firstSeq: number;
+  lastSeq: number;
+  lastTurn: number;
+  count: number;
+  bytes: number;
+}
+
+export function segmentsOf(s: OpenSession): SegmentInfo[] {
+  return s.db.all('SELECT * FROM segments ORDER BY first_seq').map((r) => ({
+    file: String(r.file), firstSeq: Number(r.first_seq), lastSeq: Number(r.last_seq), lastTurn: Number(r.last_turn),
+    count: Number(r.count), bytes: Number(r.bytes),
+  }));
+}
+
+/** True when the live part of the session is big enough to seal some of it. */
+export function needsSeal(ctx: StoreContext, s: OpenSession): boolean {
+  return s.counters.liveBytes > ctx.limits.sealLiveBytes && s.counters.liveCount > ctx.limits.keepLiveMessages;
+}
+
+/**
+ * Moves the oldest live messages (all but the newest `keepLiveMessages`, at most one segment's
+ * worth) into a new segment. Resolves false when there was nothing to seal. Rejects when writing
+ * failed (nothing changed then: the rows stay live).
+ */
+export async function sealOnce(ctx: StoreContext, s: OpenSession): Promise<boolean> {
+  const keepFrom = s.db.get('SELECT seq FROM messages ORDER BY seq DESC LIMIT 1 OFFSET ?', [ctx.limits.keepLiveMessages - 1]);
+  if (!keepFrom) return false;
+  const rows: Row[] = [];
+  let bytes = 0;
+  const stmt = s.db.db.prepare('SELECT * FROM messages WHERE seq < ? ORDER BY seq');
+  try {
+    stmt.bind([Number(keepFrom.seq)]);
+    while (rows.length < SEGMENT_MAX_MESSAGES && bytes < SEGMENT_MAX_BYTES && stmt.step()) {
+      const row = stmt.getAsObject();
+      rows.push(row);
+      bytes += Number(row.bytes);
+    }
+  } finally {
+    stmt.free();
+  }
+  if (!rows.length) return false;
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  const file = `${s.id}.seg-${first.seq}-${last.seq}.jsonl`;
+  await writeFileAtomic(join(ctx.root, 'sessions', file), rows.map((r) => JSON.stringify(r)).join('\n') + '\n', ctx.fs);
+  const op: SealOp = {
+    op: 'seal', sessionId: s.id, file, firstSeq: Number(first.seq), lastSeq: Number(last.seq), lastTurn: Number(last.turn),
+    count: rows.length, bytes, at: Date.now(),
+  };
+  await s.db.commit(op, true);
+  s.counters.liveCount -= rows.length;
+  s.counters.liveBytes -= bytes;
+  return true;
+}
+
+/**
+ * Messages with seq in [fromSeq, toSeq] (inclusive), oldest first, at most `limit` of them (-1: all):
+ * from the segments that hold them, then from the live database.
+ */
+export async function readMessages(ctx: StoreContext, s: OpenSession, fromSeq: number, toSeq: number, limit: number): Promise<StoredMessage[]> {
+  const out: StoredMessage[] = [];
+  const full = () => limit >= 0 && out.length >= limit;
+  for (const seg of segmentsOf(s)) {
+    if (full()) return out;
+    if (seg.lastSeq < fromSeq || seg.firstSeq > toSeq) continue;
+    const text = await readFile(join(ctx.root, 'sessions', seg.file), 'utf8');
+    for (const line of text.split('\n')) {
+      if (!line || full()) continue;
+      const row = JSON.parse(line) as Row;
+      const seq = Number(row.seq);
+      if (seq >= fromSeq && seq <= toSeq) out.push(toStored(row));
+    }
+  }
+  if (full()) return out;
+  const rest = limit < 0 ? -1 : limit - out.length;
+  out.push(...s.db.all('SELECT * FROM messages WHERE seq BETWEEN ? AND ? ORDER BY seq LIMIT ?', [fromSeq, toSeq, rest]).map(toStored));
+  return out;
+}
