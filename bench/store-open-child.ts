@@ -26,6 +26,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(String(err?.stack ?? err) + '\n');
+  process.stderr.write(String((err as Error | undefined)?.stack ?? err) + '\n');
   process.exit(1);
 });

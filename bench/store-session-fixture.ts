@@ -16,13 +16,31 @@ export const WASM = require.resolve('sql.js/dist/sql-wasm.wasm');
 /** A realistic turn: user prompt, assistant text + tool call, and a ~2 KB inline tool result. */
 export function turn(i: number, t = Date.now()): Message[] {
   return [
-    { role: 'user', content: [{ type: 'text', text: `Please look at module ${i} and fix the failing test. ${'context '.repeat(40)}` }], timestamp: t },
     {
-      role: 'assistant', provider: 'anthropic', model: 'claude-bench', stopReason: 'toolUse', timestamp: t,
-      usage: { input: 1200, output: 300, cacheRead: 9000, cacheWrite: 0 },
-      content: [{ type: 'text', text: `Reading the file. ${'reasoning '.repeat(60)}` }, { type: 'toolCall', id: `call_${i}`, name: 'read_file', arguments: { path: `src/m${i}.ts` } }],
+      role: 'user',
+      content: [{ type: 'text', text: `Please look at module ${i} and fix the failing test. ${'context '.repeat(40)}` }],
+      timestamp: t,
     },
-    { role: 'toolResult', toolCallId: `call_${i}`, toolName: 'read_file', isError: false, timestamp: t, content: [{ type: 'text', text: `export function m${i}() {\n` + 'const x = 1;\n'.repeat(160) + '}\n' }] },
+    {
+      role: 'assistant',
+      provider: 'anthropic',
+      model: 'claude-bench',
+      stopReason: 'toolUse',
+      timestamp: t,
+      usage: { input: 1200, output: 300, cacheRead: 9000, cacheWrite: 0 },
+      content: [
+        { type: 'text', text: `Reading the file. ${'reasoning '.repeat(60)}` },
+        { type: 'toolCall', id: `call_${i}`, name: 'read_file', arguments: { path: `src/m${i}.ts` } },
+      ],
+    },
+    {
+      role: 'toolResult',
+      toolCallId: `call_${i}`,
+      toolName: 'read_file',
+      isError: false,
+      timestamp: t,
+      content: [{ type: 'text', text: `export function m${i}() {\n` + 'const x = 1;\n'.repeat(160) + '}\n' }],
+    },
   ];
 }
 
@@ -48,18 +66,44 @@ export async function buildSession(root: string, messages: number): Promise<stri
     const at = t0 + seq * 1000;
     const msgs = turn(i, at).slice(0, messages - seq);
     applySessionOp(db, {
-      op: 'turn', seq: ++rec, sessionId: id, turn: i + 1, at,
+      op: 'turn',
+      seq: ++rec,
+      sessionId: id,
+      turn: i + 1,
+      at,
       messages: msgs.map((message) => {
         const json = JSON.stringify(message);
-        return { seq: ++seq, message: message as unknown as Record<string, unknown>, tokens: Math.ceil(json.length / 4), hash: `h${seq}`, bytes: Buffer.byteLength(json), family: 'claude', exact: true };
+        return {
+          seq: ++seq,
+          message: message as unknown as Record<string, unknown>,
+          tokens: Math.ceil(json.length / 4),
+          hash: `h${seq}`,
+          bytes: Buffer.byteLength(json),
+          family: 'claude',
+          exact: true,
+        };
       }),
     });
   }
-  const summary: Message = { role: 'user', content: [{ type: 'text', text: `Summary of the conversation so far. ${'decision '.repeat(400)}` }], timestamp: t0 };
+  const summary: Message = {
+    role: 'user',
+    content: [{ type: 'text', text: `Summary of the conversation so far. ${'decision '.repeat(400)}` }],
+    timestamp: t0,
+  };
   applySessionOp(db, {
-    op: 'snapshot', seq: ++rec, sessionId: id, id: 'snap_00000000000000000001', kind: 'compaction', at: Date.now() - 1000,
-    throughSeq: Math.max(0, messages - 200), messages: [summary as unknown as Record<string, unknown>], tokens: 1200, description: null, summary: 'bench',
-    windowStart: t0, windowEnd: Date.now(),
+    op: 'snapshot',
+    seq: ++rec,
+    sessionId: id,
+    id: 'snap_00000000000000000001',
+    kind: 'compaction',
+    at: Date.now() - 1000,
+    throughSeq: Math.max(0, messages - 200),
+    messages: [summary as unknown as Record<string, unknown>],
+    tokens: 1200,
+    description: null,
+    summary: 'bench',
+    windowStart: t0,
+    windowEnd: Date.now(),
   });
   db.run("INSERT INTO headroom_meta (key, value) VALUES ('journal_seq', ?)", [rec]);
   db.exec('COMMIT');

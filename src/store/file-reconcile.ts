@@ -74,8 +74,18 @@ async function adoptResult(ctx: StoreContext, refId: string, path: string): Prom
     return false;
   }
   const lines = text ? text.split(/\r?\n/).length - (/\r?\n$/.test(text) ? 1 : 0) : 0;
-  await ctx.index.commit({
-    op: 'blob_put', id: refId, sessionId: '', toolName: 'recovered', byteSize: Buffer.byteLength(text), lineCount: lines, file: `${refId}.txt`, at,
-  }, true);
+  await ctx.index.commit(
+    {
+      op: 'blob_put',
+      id: refId,
+      sessionId: '',
+      toolName: 'recovered',
+      byteSize: Buffer.byteLength(text),
+      lineCount: lines,
+      file: `${refId}.txt`,
+      at,
+    },
+    true,
+  );
   return true;
 }

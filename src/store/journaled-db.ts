@@ -129,7 +129,13 @@ export class JournaledDb {
         onProblem({ kind: 'journal', file: journalPath, message: `journal record ${r.seq} (${r.op}) could not be applied and was skipped: ${errorMessage(err)}` });
       }
     }
-    const journal = ro ? undefined : await Journal.open(journalPath, contents.validBytes, opts.fs);
+    let journal: Journal | undefined;
+    try {
+      journal = ro ? undefined : await Journal.open(journalPath, contents.validBytes, opts.fs);
+    } catch (err) {
+      db.close();
+      throw writeError(err, journalPath, 'the change');
+    }
     const jdb = new JournaledDb({ ...opts, readOnly: ro }, db, journal, seq, pending);
     // Migrated or replayed data is written back soon, so the journal stays short.
     if (!ro && (version < latest || pending.length > 0)) jdb.markDirty();

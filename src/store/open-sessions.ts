@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { JournaledDb } from './journaled-db';
 import { SESSION_MIGRATIONS } from './schema';
 import { applySessionOp } from './session-ops';
+import { writeError } from './store-fs';
 import type { StoreContext } from './store-context';
 
 /**
@@ -58,7 +59,11 @@ export class OpenSessions {
   async drop(id: string): Promise<void> {
     const p = this.open.get(id);
     this.open.delete(id);
-    if (p) await p.then((s) => s.db.close(), () => {});
+    if (p)
+      await p.then(
+        (s) => s.db.close(),
+        () => {},
+      );
   }
 
   /** Exports every open session database now. */
@@ -70,7 +75,11 @@ export class OpenSessions {
   async close(): Promise<void> {
     const all = [...this.open.values()];
     this.open.clear();
-    for (const p of all) await p.then((s) => s.db.close(), () => {});
+    for (const p of all)
+      await p.then(
+        (s) => s.db.close(),
+        () => {},
+      );
   }
 
   /** Path of a session's database file. */
@@ -78,21 +87,46 @@ export class OpenSessions {
     return join(this.ctx.root, 'sessions', `${id}.sqlite`);
   }
 
+  /** Rejects with a `storage` HeadroomError (disk full, folder not writable, …) when the files cannot be opened. */
   private async load(id: string): Promise<OpenSession> {
+    try {
+      return await this.loadUnchecked(id);
+    } catch (err) {
+      throw writeError(err, this.pathOf(id), 'the change');
+    }
+  }
+
+  private async loadUnchecked(id: string): Promise<OpenSession> {
     await mkdir(join(this.ctx.root, 'sessions'), { recursive: true });
     const db = await JournaledDb.open({
-      sql: this.ctx.sql, path: this.pathOf(id), readOnly: !!this.ctx.readOnlyReason, fs: this.ctx.fs,
-      migrations: SESSION_MIGRATIONS, apply: applySessionOp, onProblem: (pr) => this.ctx.report(pr), verifyOwner: () => this.ctx.lock.verify(),
-      exportDelayMs: this.ctx.limits.exportDelayMs, exportMaxWaitMs: this.ctx.limits.exportMaxWaitMs,
+      sql: this.ctx.sql,
+      path: this.pathOf(id),
+      readOnly: !!this.ctx.readOnlyReason,
+      fs: this.ctx.fs,
+      migrations: SESSION_MIGRATIONS,
+      apply: applySessionOp,
+      onProblem: (pr) => this.ctx.report(pr),
+      verifyOwner: () => this.ctx.lock.verify(),
+      exportDelayMs: this.ctx.limits.exportDelayMs,
+      exportMaxWaitMs: this.ctx.limits.exportMaxWaitMs,
     });
     // The live table is small (older messages are sealed away) and turn is indexed, so this stays cheap.
-    const live = db.get('SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn, COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM messages')!;
-    const sealed = db.get('SELECT COALESCE(MAX(last_seq), 0) AS seq, COALESCE(MAX(last_turn), 0) AS turn, COALESCE(SUM(count), 0) AS n, COALESCE(SUM(bytes), 0) AS b FROM segments')!;
+    const live = db.get(
+      'SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn, COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM messages',
+    )!;
+    const sealed = db.get(
+      'SELECT COALESCE(MAX(last_seq), 0) AS seq, COALESCE(MAX(last_turn), 0) AS turn, COALESCE(SUM(count), 0) AS n, COALESCE(SUM(bytes), 0) AS b FROM segments',
+    )!;
     const session: OpenSession = {
-      id, db,
+      id,
+      db,
       counters: {
-        lastSeq: Math.max(Number(live.seq), Number(sealed.seq)), lastTurn: Math.max(Number(live.turn), Number(sealed.turn)),
-        count: Number(live.n) + Number(sealed.n), bytes: Number(live.b) + Number(sealed.b), liveCount: Number(live.n), liveBytes: Number(live.b),
+        lastSeq: Math.max(Number(live.seq), Number(sealed.seq)),
+        lastTurn: Math.max(Number(live.turn), Number(sealed.turn)),
+        count: Number(live.n) + Number(sealed.n),
+        bytes: Number(live.b) + Number(sealed.b),
+        liveCount: Number(live.n),
+        liveBytes: Number(live.b),
       },
     };
     await this.onOpened(session);
@@ -103,7 +137,10 @@ export class OpenSessions {
     while (this.open.size > this.ctx.limits.maxOpenSessions) {
       const [oldId, old] = this.open.entries().next().value!;
       this.open.delete(oldId);
-      void old.then((s) => s.db.close(), () => {});
+      void old.then(
+        (s) => s.db.close(),
+        () => {},
+      );
     }
   }
 }

@@ -45,8 +45,12 @@ export interface SegmentInfo {
 
 export function segmentsOf(s: OpenSession): SegmentInfo[] {
   return s.db.all('SELECT * FROM segments ORDER BY first_seq').map((r) => ({
-    file: String(r.file), firstSeq: Number(r.first_seq), lastSeq: Number(r.last_seq), lastTurn: Number(r.last_turn),
-    count: Number(r.count), bytes: Number(r.bytes),
+    file: String(r.file),
+    firstSeq: Number(r.first_seq),
+    lastSeq: Number(r.last_seq),
+    lastTurn: Number(r.last_turn),
+    count: Number(r.count),
+    bytes: Number(r.bytes),
   }));
 }
 
@@ -79,11 +83,18 @@ export async function sealOnce(ctx: StoreContext, s: OpenSession): Promise<boole
   if (!rows.length) return false;
   const first = rows[0];
   const last = rows[rows.length - 1];
-  const file = `${s.id}.seg-${first.seq}-${last.seq}.jsonl`;
+  const file = `${s.id}.seg-${Number(first.seq)}-${Number(last.seq)}.jsonl`;
   await writeFileAtomic(join(ctx.root, 'sessions', file), rows.map((r) => JSON.stringify(r)).join('\n') + '\n', ctx.fs);
   const op: SealOp = {
-    op: 'seal', sessionId: s.id, file, firstSeq: Number(first.seq), lastSeq: Number(last.seq), lastTurn: Number(last.turn),
-    count: rows.length, bytes, at: Date.now(),
+    op: 'seal',
+    sessionId: s.id,
+    file,
+    firstSeq: Number(first.seq),
+    lastSeq: Number(last.seq),
+    lastTurn: Number(last.turn),
+    count: rows.length,
+    bytes,
+    at: Date.now(),
   };
   await s.db.commit(op, true);
   s.counters.liveCount -= rows.length;
@@ -95,7 +106,13 @@ export async function sealOnce(ctx: StoreContext, s: OpenSession): Promise<boole
  * Messages with seq in [fromSeq, toSeq] (inclusive), oldest first, at most `limit` of them (-1: all):
  * from the segments that hold them, then from the live database.
  */
-export async function readMessages(ctx: StoreContext, s: OpenSession, fromSeq: number, toSeq: number, limit: number): Promise<StoredMessage[]> {
+export async function readMessages(
+  ctx: StoreContext,
+  s: OpenSession,
+  fromSeq: number,
+  toSeq: number,
+  limit: number,
+): Promise<StoredMessage[]> {
   const out: StoredMessage[] = [];
   const full = () => limit >= 0 && out.length >= limit;
   for (const seg of segmentsOf(s)) {

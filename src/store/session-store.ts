@@ -7,7 +7,7 @@ import type { JournaledDb } from './journaled-db';
 import { OpenSessions, type OpenSession } from './open-sessions';
 import { needsSeal, readMessages, sealOnce, segmentsOf } from './segments';
 import { messageProblem } from './message-schema';
-import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toStored, toSummary } from './session-rows';
+import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toSummary } from './session-rows';
 import type { TurnOp } from './session-ops';
 import { assertId, assertWritable, mb, type StoreContext } from './store-context';
 import type {

@@ -48,11 +48,23 @@ export function writeError(err: unknown, file: string, what: string): HeadroomEr
   const name = basename(file);
   switch (writeFailureOf(err)) {
     case 'disk_full':
-      return new HeadroomError('storage', `The disk is full: ${what} could not be written to ${name} and was not saved. Everything saved before is kept; free some disk space and try again.`, { cause: err });
+      return new HeadroomError(
+        'storage',
+        `The disk is full: ${what} could not be written to ${name} and was not saved. Everything saved before is kept; free some disk space and try again.`,
+        { cause: err },
+      );
     case 'not_writable':
-      return new HeadroomError('storage', `Headroom's storage folder cannot be written (${(err as NodeJS.ErrnoException).code}): ${what} was not saved to ${name}. Everything saved before is kept.`, { cause: err });
+      return new HeadroomError(
+        'storage',
+        `Headroom's storage folder cannot be written (${(err as NodeJS.ErrnoException).code}): ${what} was not saved to ${name}. Everything saved before is kept.`,
+        { cause: err },
+      );
     default:
-      return new HeadroomError('storage', `Writing ${name} failed (${errorMessage(err)}): ${what} was not saved. Everything saved before is kept.`, { cause: err });
+      return new HeadroomError(
+        'storage',
+        `Writing ${name} failed (${errorMessage(err)}): ${what} was not saved. Everything saved before is kept.`,
+        { cause: err },
+      );
   }
 }
 

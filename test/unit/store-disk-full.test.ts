@@ -28,7 +28,8 @@ describe('store on a full disk', function () {
       const before = statSync(journal).size;
       let armed = true;
       fs.decide = (op, path) => {
-        if (!armed || !path.endsWith(`${s.id}.sqlite.journal`) || (fault === 'enospc_sync' ? op !== 'sync' : op !== 'write')) return undefined;
+        if (!armed || !path.endsWith(`${s.id}.sqlite.journal`) || (fault === 'enospc_sync' ? op !== 'sync' : op !== 'write'))
+          return undefined;
         armed = false;
         return fault;
       };
@@ -79,6 +80,18 @@ describe('store on a full disk', function () {
     await bg.close();
   });
 
+  it('reports a session that cannot be opened on a full disk as a storage error, and opens it once space is back', async () => {
+    const fs = new FaultyFs();
+    const store = await open(root, { fs });
+    const s = await store.sessions.create('later');
+    fs.decide = (op, path) => (op === 'open' && path.includes(s.id) ? 'enospc_open' : undefined);
+    await assert.rejects(store.sessions.appendTurn(s.id, turnMessages(0)), diskFull);
+    fs.decide = () => undefined;
+    await store.sessions.appendTurn(s.id, turnMessages(1));
+    assert.deepEqual(texts((await store.sessions.transcript(s.id)).map((m) => m.message)), texts(turnMessages(1)));
+    await store.close();
+  });
+
   it('opens a folder it cannot write read-only and says why', async () => {
     const seeded = await open(root);
     const s = await seeded.sessions.create('kept');
@@ -89,7 +102,10 @@ describe('store on a full disk', function () {
     const store = await open(root, { fs });
     assert.equal(store.readOnly, true);
     assert.match(store.readOnlyReason ?? '', /cannot be written \(EROFS\)/);
-    assert.ok(store.problems.some((p) => p.kind === 'not_writable'), JSON.stringify(store.problems));
+    assert.ok(
+      store.problems.some((p) => p.kind === 'not_writable'),
+      JSON.stringify(store.problems),
+    );
     assert.equal((await store.sessions.transcript(s.id)).length, 2, 'what was saved is still there to read');
     await assert.rejects(store.sessions.appendTurn(s.id, turnMessages(1)), /read-only/);
     await store.close();
@@ -122,8 +138,14 @@ describe('store on a full disk', function () {
     const lost = acked.filter((i) => !stored.has(`question ${i}`));
     const resurrected = failed.filter((i) => stored.has(`question ${i}`));
     await again.close();
-    assert.ok(fs.injected > 50 && failed.length > 20 && acked.length > 100, `too few faults to mean anything: ${fs.injected} injected, ${failed.length} failed`);
-    if (process.env.HEADROOM_STORE_FIGURES) console.log(`disk-full: ${fs.injected} faults injected, ${acked.length} writes reported durable, ${lost.length} lost; ${failed.length} reported failed, ${resurrected.length} came back`);
+    assert.ok(
+      fs.injected > 50 && failed.length > 20 && acked.length > 100,
+      `too few faults to mean anything: ${fs.injected} injected, ${failed.length} failed`,
+    );
+    if (process.env.HEADROOM_STORE_FIGURES)
+      console.log(
+        `disk-full: ${fs.injected} faults injected, ${acked.length} writes reported durable, ${lost.length} lost; ${failed.length} reported failed, ${resurrected.length} came back`,
+      );
     assert.deepEqual(lost, [], `${lost.length} of ${acked.length} writes reported durable were lost`);
     assert.deepEqual(resurrected, [], `${resurrected.length} writes reported failed came back`);
   });

@@ -64,7 +64,9 @@ describe('workspace lock races', function () {
       }
     } finally {
       for (const r of racers) r.child.stdin.write('exit\n');
-      await Promise.all(racers.map((r) => (r.child.exitCode === null ? new Promise((res) => r.child.once('exit', res)) : undefined)));
+      await Promise.all(
+        racers.map((r) => (r.child.exitCode === null ? new Promise((res) => r.child.once('exit', res)) : Promise.resolve())),
+      );
       cleanup(root);
     }
     assert.equal(doubleOwners, 0, `${doubleOwners} of ${ROUNDS} rounds had two writers`);

@@ -5,7 +5,9 @@ import { cleanup, open, tempRoot, texts, turnMessages } from '../fixtures/store/
 
 /** Every file under `sessions/` and `results/`. */
 function dataFiles(root: string): string[] {
-  return ['sessions', 'results'].flatMap((d) => (existsSync(join(root, d)) ? readdirSync(join(root, d)).map((f) => `${d}/${f}`) : [])).sort();
+  return ['sessions', 'results']
+    .flatMap((d) => (existsSync(join(root, d)) ? readdirSync(join(root, d)).map((f) => `${d}/${f}`) : []))
+    .sort();
 }
 
 /** A store with two sessions of three turns each and one stored result per session, closed. */
@@ -36,14 +38,23 @@ describe('store without a trustworthy index', () => {
     const store = await open(root);
     try {
       for (const f of files) assert.ok(existsSync(join(root, f)), `${f} was deleted`);
-      assert.deepEqual(store.sessions.list().map((s) => s.id).sort(), [...ids].sort());
+      assert.deepEqual(
+        store.sessions
+          .list()
+          .map((s) => s.id)
+          .sort(),
+        [...ids].sort(),
+      );
       for (const id of ids) {
         assert.equal(store.sessions.get(id).title, 'Recovered session');
         assert.equal(store.sessions.get(id).messageCount, 6);
         assert.deepEqual(texts((await store.sessions.transcript(id)).map((m) => m.message)), texts([0, 1, 2].flatMap(turnMessages)));
       }
       for (const ref of refs) assert.match(await store.results.read(ref), /^output of (first|second)\n/);
-      assert.ok(store.problems.some((p) => p.kind === 'recovered' && /2 session\(s\) and 2 stored result\(s\)/.test(p.message)), JSON.stringify(store.problems));
+      assert.ok(
+        store.problems.some((p) => p.kind === 'recovered' && /2 session\(s\) and 2 stored result\(s\)/.test(p.message)),
+        JSON.stringify(store.problems),
+      );
     } finally {
       await store.close();
     }
@@ -54,7 +65,7 @@ describe('store without a trustworthy index', () => {
     for (const f of files) assert.ok(existsSync(join(root, f)), `${f} was deleted on the second open`);
   });
 
-  it("keeps a session whose session_create line in the index journal was damaged", async () => {
+  it('keeps a session whose session_create line in the index journal was damaged', async () => {
     // Long export delays: everything is still only in the journals when the "crash" copy is taken.
     const store = await open(root, { exportDelayMs: 60_000, exportMaxWaitMs: 60_000 });
     const kept = await store.sessions.create('kept');
@@ -76,7 +87,10 @@ describe('store without a trustworthy index', () => {
       const reopened = await open(copy);
       try {
         for (const f of filesBefore) assert.ok(existsSync(join(copy, f)), `${f} was deleted`);
-        assert.ok(reopened.problems.some((p) => p.kind === 'journal'), 'the damaged line is reported');
+        assert.ok(
+          reopened.problems.some((p) => p.kind === 'journal'),
+          'the damaged line is reported',
+        );
         assert.equal(reopened.sessions.get(kept.id).title, 'kept');
         assert.equal(reopened.sessions.get(damaged.id).title, 'Recovered session');
         assert.equal((await reopened.sessions.transcript(damaged.id)).length, 6);
@@ -100,8 +114,12 @@ describe('store without a trustworthy index', () => {
     assert.ok(existsSync(join(root, 'sessions', `${ids[0]}.sqlite`)));
     const again = await open(root);
     try {
-      assert.deepEqual(again.sessions.list().map((s) => s.id), [ids[1]], 'the deleted session does not come back');
-      assert.ok(!dataFiles(root).some((f) => f.includes(ids[0]) || f.includes(refs[0])), `left: ${dataFiles(root)}`);
+      assert.deepEqual(
+        again.sessions.list().map((s) => s.id),
+        [ids[1]],
+        'the deleted session does not come back',
+      );
+      assert.ok(!dataFiles(root).some((f) => f.includes(ids[0]) || f.includes(refs[0])), `left: ${dataFiles(root).join(', ')}`);
       assert.equal((await again.sessions.transcript(ids[1])).length, 6);
       assert.ok(existsSync(join(root, 'results', `${refs[1]}.txt`)));
     } finally {

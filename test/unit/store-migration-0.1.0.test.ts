@@ -32,7 +32,13 @@ describe('store migration from 0.1.0', () => {
   it('opens a 0.1.0 store with everything in it, journals replayed, and upgrades it on disk', async () => {
     const store = await open(root);
     assert.deepEqual(store.problems, []);
-    assert.deepEqual(store.sessions.list().map((s) => s.title).sort(), ['Journal only', 'Written by 0.1.0']);
+    assert.deepEqual(
+      store.sessions
+        .list()
+        .map((s) => s.title)
+        .sort(),
+      ['Journal only', 'Written by 0.1.0'],
+    );
     const transcript = await store.sessions.transcript(MAIN);
     assert.equal(transcript.length, 12);
     assert.deepEqual(texts(transcript.slice(0, 8).map((m) => m.message)), texts([0, 1, 2, 3].flatMap(turnMessages)));
@@ -49,7 +55,12 @@ describe('store migration from 0.1.0', () => {
     assert.equal((await store.results.page(RESULT, { offset: 39, limit: 1 })).lines[0].text, 'old output 40');
     assert.equal((await store.sessions.transcript(JOURNAL_ONLY)).length, 2);
 
-    const added = await store.sessions.appendTurn(MAIN, turnMessages(6), { tokens: [5, 6], contentHashes: ['x', 'y'], tokenFamily: 'o200k', tokensExact: [true, true] });
+    const added = await store.sessions.appendTurn(MAIN, turnMessages(6), {
+      tokens: [5, 6],
+      contentHashes: ['x', 'y'],
+      tokenFamily: 'o200k',
+      tokensExact: [true, true],
+    });
     assert.deepEqual(added, { turn: 7, firstSeq: 13, lastSeq: 14 });
     await store.close();
 
@@ -59,7 +70,10 @@ describe('store migration from 0.1.0', () => {
     const again = await open(root);
     assert.deepEqual(again.problems, []);
     const view = await again.sessions.contextView(MAIN);
-    assert.deepEqual(view.counts.slice(-2), [{ hash: 'x', family: 'o200k', tokens: 5, exact: true }, { hash: 'y', family: 'o200k', tokens: 6, exact: true }]);
+    assert.deepEqual(view.counts.slice(-2), [
+      { hash: 'x', family: 'o200k', tokens: 5, exact: true },
+      { hash: 'y', family: 'o200k', tokens: 6, exact: true },
+    ]);
     assert.equal(again.sessions.get(MAIN).messageCount, 14);
     await again.close();
   });

@@ -7,7 +7,10 @@ import { assistant, cleanup, open, tempRoot, texts, user } from '../fixtures/sto
 
 /** A turn of about 10 KB, so a few hundred turns cross the sealing threshold several times. */
 function bigTurn(i: number): Message[] {
-  return [user(`question ${i} ${'q'.repeat(5000)}`, 1_700_000_000_000 + i), assistant(`answer ${i} ${'a'.repeat(5000)}`, 1_700_000_000_000 + i)];
+  return [
+    user(`question ${i} ${'q'.repeat(5000)}`, 1_700_000_000_000 + i),
+    assistant(`answer ${i} ${'a'.repeat(5000)}`, 1_700_000_000_000 + i),
+  ];
 }
 
 const segmentFiles = (root: string) => readdirSync(join(root, 'sessions')).filter((f) => /\.seg-\d+-\d+\.jsonl$/.test(f));
@@ -22,22 +25,37 @@ describe('store: older messages sealed into segments', function () {
     const turns = Math.ceil((SEAL_LIVE_BYTES * 4) / 10_000);
     const store = await open(root);
     const s = await store.sessions.create('long');
-    for (let i = 0; i < turns; i++) await store.sessions.appendTurn(s.id, bigTurn(i), { tokens: [i, i + 1], contentHashes: [`a${i}`, `b${i}`], tokenFamily: 'o200k', tokensExact: [true, false] });
+    for (let i = 0; i < turns; i++)
+      await store.sessions.appendTurn(s.id, bigTurn(i), {
+        tokens: [i, i + 1],
+        contentHashes: [`a${i}`, `b${i}`],
+        tokenFamily: 'o200k',
+        tokensExact: [true, false],
+      });
     await store.sessions.settle();
     await store.close();
-    assert.ok(segmentFiles(root).length >= 2, `segments: ${segmentFiles(root)}`);
+    assert.ok(segmentFiles(root).length >= 2, `segments: ${segmentFiles(root).join(', ')}`);
     const image = statSync(join(root, 'sessions', `${s.id}.sqlite`)).size;
     assert.ok(image < SEAL_LIVE_BYTES * 2, `the session database is ${image} bytes`);
 
     const again = await open(root);
     const all = await again.sessions.transcript(s.id);
     assert.equal(all.length, turns * 2);
-    assert.deepEqual(all.map((m) => m.seq), all.map((_, i) => i + 1));
+    assert.deepEqual(
+      all.map((m) => m.seq),
+      all.map((_, i) => i + 1),
+    );
     assert.deepEqual(texts(all.map((m) => m.message)), texts(Array.from({ length: turns }, (_, i) => bigTurn(i)).flat()));
-    assert.deepEqual([all[6].tokens, all[6].contentHash, all[6].tokenFamily, all[6].tokensExact, all[7].tokensExact], [3, 'a3', 'o200k', true, false]);
+    assert.deepEqual(
+      [all[6].tokens, all[6].contentHash, all[6].tokenFamily, all[6].tokensExact, all[7].tokensExact],
+      [3, 'a3', 'o200k', true, false],
+    );
     // A page from the middle of the sealed history.
     const page = await again.sessions.transcript(s.id, { fromSeq: 101, limit: 5 });
-    assert.deepEqual(page.map((m) => m.seq), [101, 102, 103, 104, 105]);
+    assert.deepEqual(
+      page.map((m) => m.seq),
+      [101, 102, 103, 104, 105],
+    );
     // The counts, the last turn and the resume view do not depend on where the messages live.
     const loaded = await again.sessions.load(s.id);
     assert.deepEqual([loaded.lastSeq, loaded.lastTurn, loaded.tail.length], [turns * 2, turns, turns * 2]);
