@@ -137,13 +137,21 @@ export class SessionStore {
 
   /** The resume view: latest compaction/restore snapshot, the messages after it, marker and pins. */
   async load(id: string): Promise<LoadedSession> {
+    return this.loadAfter(id, 0);
+  }
+
+  /** `load`, leaving out of the tail the messages up to `skipThroughSeq` (never read: e.g. before a clear). */
+  private async loadAfter(id: string, skipThroughSeq: number | ((marker: ClearMarker | undefined) => number)): Promise<LoadedSession> {
     const session = this.get(id);
     const s = await this.sessions.get(id);
     const { db, counters } = s;
     const snapRow = db.get(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`);
     const snapshot = snapRow ? toSnapshot(snapRow) : undefined;
-    const tail = await readMessages(this.ctx, s, (snapshot?.throughSeq ?? 0) + 1, Number.MAX_SAFE_INTEGER, -1);
-    return { session, snapshot, tail, marker: this.markerOf(db), pins: this.pinsOf(db), lastSeq: counters.lastSeq, lastTurn: counters.lastTurn };
+    const marker = this.markerOf(db);
+    const skip = typeof skipThroughSeq === 'number' ? skipThroughSeq : skipThroughSeq(marker);
+    // Only what is asked for is read: older messages may sit in sealed segment files.
+    const tail = await readMessages(this.ctx, s, Math.max(snapshot?.throughSeq ?? 0, skip) + 1, Number.MAX_SAFE_INTEGER, -1);
+    return { session, snapshot, tail, marker, pins: this.pinsOf(db), lastSeq: counters.lastSeq, lastTurn: counters.lastTurn };
   }
 
   /** The full transcript (or a page of it), oldest first. */
@@ -158,7 +166,8 @@ export class SessionStore {
    * snapshot is included when it is newer than both; transcript messages after it are filtered by time.
    */
   async contextView(id: string, opts: ContextWindowOptions = {}): Promise<ContextView> {
-    const loaded = await this.load(id);
+    // Messages up to the last clear are never part of the context, so they are not read at all.
+    const loaded = await this.loadAfter(id, (marker) => marker?.afterSeq ?? 0);
     const now = opts.now ?? Date.now();
     const windowStart = opts.rollingWindowMs ? now - opts.rollingWindowMs : 0;
     const cutoffTime = Math.max(loaded.marker?.clearedAt ?? 0, windowStart);

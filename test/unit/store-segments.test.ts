@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message } from '../../src/providers/types';
 import { SEAL_LIVE_BYTES } from '../../src/store/segments';
@@ -63,6 +63,31 @@ describe('store: older messages sealed into segments', function () {
     const next = await again.sessions.appendTurn(s.id, bigTurn(turns));
     assert.deepEqual(next, { turn: turns + 1, firstSeq: turns * 2 + 1, lastSeq: turns * 2 + 2 });
     await again.close();
+  });
+
+  it('opens the context after a clear without reading the sealed history before it', async () => {
+    const store = await open(root);
+    const s = await store.sessions.create('long');
+    const turns = Math.ceil((SEAL_LIVE_BYTES * 2) / 10_000);
+    for (let i = 0; i < turns; i++) await store.sessions.appendTurn(s.id, bigTurn(i));
+    await store.sessions.settle();
+    await store.sessions.clear(s.id);
+    await store.sessions.appendTurn(s.id, bigTurn(turns));
+    await store.close();
+    // Take the sealed history away for a moment: opening the context must not need it.
+    const aside = tempRoot();
+    const moved = segmentFiles(root);
+    assert.ok(moved.length >= 1);
+    for (const f of moved) renameSync(join(root, 'sessions', f), join(aside, f));
+    const again = await open(root);
+    try {
+      const view = await again.sessions.contextView(s.id);
+      assert.deepEqual(texts(view.messages), texts(bigTurn(turns)));
+    } finally {
+      await again.close();
+      for (const f of moved) renameSync(join(aside, f), join(root, 'sessions', f));
+      cleanup(aside);
+    }
   });
 
   it('deletes a session with its segments, even when the delete was cut short by a crash', async () => {
