@@ -6,6 +6,7 @@
 import { openStore } from '../src/store';
 import { loadSqlJs } from '../src/store/sqljs';
 import { WASM } from './store-session-fixture';
+import { errorStack } from '../src/common/errors';
 
 async function main(): Promise<void> {
   const [root, id] = process.argv.slice(2);
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify({ ms, rssMb, contextMessages: view.messages.length }) + '\n');
 }
 
-main().catch((err) => {
-  process.stderr.write(String((err as Error | undefined)?.stack ?? err) + '\n');
+main().catch((err: unknown) => {
+  process.stderr.write(errorStack(err) + '\n');
   process.exit(1);
 });
