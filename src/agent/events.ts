@@ -67,8 +67,11 @@ export type AgentEvent =
   | { type: 'message_end'; message: UserMessage | AssistantMessage }
   | { type: 'tool_start'; call: ToolCallPart }
   | { type: 'tool_output'; toolCallId: string; chunk: string }
-  /** A tool finished; `result` is what joined the context (a stub with `refId` when offloaded). */
-  | { type: 'tool_end'; call: ToolCallPart; result: ToolResult; offloaded: boolean }
+  /**
+   * A tool finished; `result` is what joined the context (a stub with `refId` when offloaded), `full`
+   * the tool's own result when it was offloaded (for records such as the work ledger; not shown).
+   */
+  | { type: 'tool_end'; call: ToolCallPart; result: ToolResult; offloaded: boolean; full?: ToolResult }
   /** Provider-reported usage of one model request. */
   | { type: 'usage'; model: string; usage: Usage }
   | { type: 'context_usage'; usage: ContextUsage }

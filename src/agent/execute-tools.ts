@@ -21,10 +21,11 @@ export async function executeToolCalls(
   for (const call of calls) {
     emit({ type: 'tool_start', call });
     let result: ToolResult;
+    let raw: ToolResult | undefined;
     if (signal.aborted) {
       result = abortedResult(call);
     } else {
-      const raw = await config.tools.invoke(call, {
+      raw = await config.tools.invoke(call, {
         ...config.toolContext,
         signal,
         onOutput: (chunk) => emit({ type: 'tool_output', toolCallId: call.id, chunk }),
@@ -37,7 +38,8 @@ export async function executeToolCalls(
     }
     view.push(result);
     results.push(result);
-    emit({ type: 'tool_end', call, result, offloaded: result.refId !== undefined });
+    const offloaded = result.refId !== undefined;
+    emit({ type: 'tool_end', call, result, offloaded, ...(offloaded && raw ? { full: raw } : {}) });
     emit({ type: 'context_usage', usage: config.gate.measure(view) });
   }
   return results;

@@ -12,6 +12,7 @@ import { Emitter } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { AgentSession, createContextGate, scheduledCompactPort, storePersistence, type AgentEvent, type CompactionReport, type DefaultContextGate } from '../agent';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
+import { LedgerRecorder, ledgerText, parseLedgerState, WorkLedger, type LedgerState } from '../agent/ledger';
 import type { Provider } from '../providers/provider';
 import { Calibration } from '../context/calibration';
 import { resolveModelLimits, supportsReasoning, type ModelLimits, type ServerReportedWindow } from '../context/models';
@@ -70,6 +71,10 @@ export class SessionHost extends Disposable {
   private summary: SessionSummary | undefined;
   private gate: DefaultContextGate | undefined;
   private chain: CompactionChain | undefined;
+  /** The current session's work ledger, fed from its events (issue 14). */
+  private recorder = new LedgerRecorder(new WorkLedger());
+  /** Summary passes of the current session so far (persisted for the periodic re-summarization). */
+  private summaryCount = 0;
   /** Compaction records are written in order, one after another. */
   private persisting: Promise<void> = Promise.resolve();
   private memoryResults: ResultPort | undefined;
@@ -188,7 +193,7 @@ export class SessionHost extends Disposable {
   async newSession(): Promise<void> {
     if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before starting a new session.');
     const summary = this.store && !this.store.readOnly ? await this.store.sessions.create() : undefined;
-    this.attach(summary, []);
+    this.attach(summary, [], { ledger: undefined, summaryCount: 0 });
   }
 
   async openSession(id: string): Promise<void> {
@@ -201,7 +206,8 @@ export class SessionHost extends Disposable {
     // The counts stored with each message: the meter is right at once, nothing is recounted. (A
     // family this version does not know only seeds keys that are never looked up.)
     this.ledger.seed(view.counts.map((c) => ({ ...c, family: c.family as TokenizerFamily })));
-    this.attach(summary, view.messages);
+    const state = await this.loadSessionState(id);
+    this.attach(summary, view.messages, state);
   }
 
   async renameSession(id: string, title: string): Promise<void> {
@@ -334,6 +340,14 @@ export class SessionHost extends Disposable {
       results: this.resultPort(),
       keepTurns: settings.keepTurns,
       resummarizeEvery: settings.resummarizeEvery,
+      summaryCount: this.summaryCount,
+      onSummaryCount: (n) => {
+        this.summaryCount = n;
+        if (store && sessionId && !store.readOnly) {
+          store.sessions.setState(sessionId, 'summary_count', String(n)).catch((e) => this.deps.log.warn(`summary counter not saved: ${errorMessage(e)}`));
+        }
+      },
+      ledger: () => this.ledgerBlock(),
       pins: async () => (store && sessionId ? (await store.sessions.pins(sessionId)).map((p) => p.text) : []),
       history:
         store && sessionId
@@ -445,7 +459,22 @@ export class SessionHost extends Disposable {
     await this.store?.flush();
   }
 
-  private attach(summary: SessionSummary | undefined, messages: Message[]): void {
+  /** The work ledger block the model sees after a compaction ('' while empty); the meter can count it. */
+  ledgerBlock(): string {
+    return ledgerText(this.recorder.ledger.toJSON());
+  }
+
+  /** The ledger and summary counter stored with a session (a damaged record starts afresh, with a warning). */
+  private async loadSessionState(id: string): Promise<{ ledger: LedgerState | undefined; summaryCount: number }> {
+    const store = this.store!;
+    const raw = await store.sessions.getState(id, 'ledger').catch(() => undefined);
+    const ledger = parseLedgerState(raw);
+    if (raw && !ledger) this.warn('The work ledger of this session could not be read; a new one is started.');
+    const count = Number(await store.sessions.getState(id, 'summary_count').catch(() => undefined));
+    return { ledger, summaryCount: Number.isInteger(count) && count > 0 ? count : 0 };
+  }
+
+  private attach(summary: SessionSummary | undefined, messages: Message[], state: { ledger: LedgerState | undefined; summaryCount: number }): void {
     this.chain?.discardPrepared();
     this.chain = undefined;
     this._onDidChangePause.fire(null);
@@ -454,6 +483,13 @@ export class SessionHost extends Disposable {
     this.summary = summary;
     const sessionId = summary?.id;
     const store = this.store;
+    const writable = store && sessionId && !store.readOnly ? { store, sessionId } : undefined;
+    this.summaryCount = state.summaryCount;
+    const recorder = new LedgerRecorder(new WorkLedger(state.ledger), {
+      save: writable ? (s) => writable.store.sessions.setState(writable.sessionId, 'ledger', JSON.stringify(s)) : undefined,
+      onError: (m) => this.warn(m),
+    });
+    this.recorder = recorder;
     const session = new AgentSession({
       messages,
       system: () => this.systemSections(),
@@ -464,7 +500,10 @@ export class SessionHost extends Disposable {
           : undefined,
     });
     this.session = session;
-    const sub = session.onDidEvent((e) => this._onDidEvent.fire(e));
+    const sub = session.onDidEvent((e) => {
+      recorder.handle(e);
+      this._onDidEvent.fire(e);
+    });
     this.sessionSub = { dispose: () => sub.dispose() };
     this.fireState();
   }

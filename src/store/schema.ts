@@ -78,4 +78,8 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE segments (file TEXT PRIMARY KEY, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
         last_turn INTEGER NOT NULL, count INTEGER NOT NULL, bytes INTEGER NOT NULL, created_at INTEGER NOT NULL);`);
   },
+  // v4: small per-session records kept by the agent (the work ledger, the summary counter), one JSON value per key.
+  (db) => {
+    db.exec(`CREATE TABLE session_state (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);`);
+  },
 ];

@@ -57,8 +57,9 @@ const SealOp = z.object({
 const ClearOp = z.object({ op: z.literal('clear'), sessionId: z.string(), at: int, afterSeq: int });
 const PinOp = z.object({ op: z.literal('pin'), sessionId: z.string(), id: z.string(), at: int, messageSeq: int.nullable(), text: z.string() });
 const UnpinOp = z.object({ op: z.literal('unpin'), id: z.string() });
+const StateOp = z.object({ op: z.literal('state'), key: z.string(), value: z.string(), at: int });
 
-export const SessionOp = z.discriminatedUnion('op', [TurnOp, SnapshotOp, CompactionOp, SealOp, ClearOp, PinOp, UnpinOp]);
+export const SessionOp = z.discriminatedUnion('op', [TurnOp, SnapshotOp, CompactionOp, SealOp, ClearOp, PinOp, UnpinOp, StateOp]);
 export type SealOp = z.infer<typeof SealOp>;
 export type SessionOp = z.infer<typeof SessionOp>;
 export type TurnOp = z.infer<typeof TurnOp>;
@@ -115,6 +116,12 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
       return;
     case 'unpin':
       db.run('DELETE FROM pins WHERE id = ?', [r.id]);
+      return;
+    case 'state':
+      db.run(
+        'INSERT INTO session_state (key, value, updated_at) VALUES (?,?,?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+        [r.key, r.value, r.at],
+      );
       return;
   }
 }

@@ -344,6 +344,22 @@ export class SessionStore {
     while (this.sealing.size) await Promise.all([...this.sealing.values()]);
   }
 
+  /** A small record the agent keeps with the session (`ledger`, `summary_count`); undefined when never set. */
+  async getState(id: string, key: string): Promise<string | undefined> {
+    this.get(id);
+    const row = (await this.db(id)).get('SELECT value FROM session_state WHERE key = ?', [key]);
+    return row ? String(row.value) : undefined;
+  }
+
+  /** Sets such a record (replacing it); durable when resolved. Values are limited to `maxMessageBytes`. */
+  async setState(id: string, key: string, value: string): Promise<void> {
+    this.get(id);
+    assertWritable(this.ctx);
+    if (!/^[a-z_]{1,40}$/.test(key)) throw new HeadroomError('invalid_request', `"${key}" is not a session state key.`);
+    if (typeof value !== 'string' || Buffer.byteLength(value) > this.ctx.limits.maxMessageBytes) throw new HeadroomError('invalid_request', `The "${key}" record is too large to store.`);
+    await (await this.db(id)).commit({ op: 'state', key, value, at: Date.now() }, true);
+  }
+
   /** Exports every open session database now. */
   async flush(): Promise<void> {
     await this.sessions.flush();

@@ -55,7 +55,9 @@ describe('agent loop: awareness note, compaction and the forced final turn', () 
   it('forces a final turn without tools when compaction cannot get under the block threshold', async () => {
     h = await createHarness({ window: 32_000, gate: { thresholds: TIGHT, compact: neverCompacts } });
     await warmUp();
-    fillTo(h, 0.75);
+    // Well over the block threshold even without the tool definitions (else the guard's "only the tool
+    // schemas overflow" case lets the request through).
+    fillTo(h, 0.8);
     h.server.script.push({ text: 'Here is where we are.', toolCalls: [{ id: 'late', name: 'read_file', arguments: { path: 'x' } }] });
     const r = await h.turn('keep going');
     assert.equal(r.reason, 'context_full');

@@ -12,7 +12,7 @@ import { complete, type Provider } from '../../providers/provider';
 import type { Message, ProviderRequest, Usage } from '../../providers/types';
 import type { ResultPort } from '../../tools/ports';
 import {
-  applyClearPlan, buildSummaryRequest, historyMessage, historyPartsFor, isHistoryMessage, planClearToolResults, planSummary, resultText,
+  applyClearPlan, buildSummaryRequest, historyMessage, historyPartsFor, isHistoryMessage, parseHistoryMessage, planClearToolResults, planSummary, resultText,
 } from '../../context/compaction';
 import { byteEstimate } from '../../context/utf8';
 import type { CompactHook, CompactInput } from '../context-gate';
@@ -29,6 +29,11 @@ export interface CompactionChainOptions {
   results: Pick<ResultPort, 'put'>;
   /** The session's pins, read at every pass; always kept verbatim. */
   pins?: () => readonly string[] | Promise<readonly string[]>;
+  /**
+   * The work ledger's block, read at every pass: carried verbatim in the history message (and refreshed
+   * there by every pass), so files, commands, errors and the plan never depend on the summary.
+   */
+  ledger?: () => string | undefined;
   /**
    * The full history since the last clear, oldest first, ending with the view's newest messages (the
    * transcript). Used for the periodic re-summarization from the originals; optional.
@@ -52,6 +57,8 @@ export interface CompactionChainOptions {
   effectiveWindow?: number;
   /** Summary passes already done in this session (resume), for `resummarizeEvery`. */
   summaryCount?: number;
+  /** Called with the new count after each summary pass (persist it for `summaryCount`). Must not throw (guarded). */
+  onSummaryCount?: (count: number) => void;
   /** Loop breaker: minimum share of the window an automatic pass must free (default 0.05). */
   minFreedShare?: number;
   /** Loop breaker: failed automatic passes in a row before pausing (default 3). */
@@ -118,6 +125,11 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
   const instructionsShare = options.instructionsShare ?? 0.3;
   const storedRefs = new WeakMap<Message, string>();
 
+  function countSummary(): void {
+    summaryCount++;
+    guard(() => options.onSummaryCount?.(summaryCount));
+  }
+
   async function run(input: CompactInput, signal: AbortSignal): Promise<ChainResult | undefined> {
     const manual = input.trigger === 'manual';
     if ((breaker.paused && !manual) || signal.aborted) return undefined;
@@ -152,6 +164,7 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     let summary: string | undefined;
     let view: Message[] = [...original];
     const pins = await readPins(notes);
+    const ledger = readLedger(notes);
 
     // a) clear old tool results
     const plan = planClearToolResults(view, {
@@ -182,7 +195,7 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
 
     // b) LLM summary
     if (total(view) > target && !signal.aborted) {
-      const s = await summarize(view, input, pins, notes, signal, tokensOf, clearedRefIds);
+      const s = await summarize(view, input, { pins, ledger }, notes, signal, tokensOf, clearedRefIds);
       if (s) {
         view = s.messages;
         summary = s.summary;
@@ -193,7 +206,7 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
 
     // c) deterministic fallback
     if (total(view) > target && !signal.aborted) {
-      const dropped = dropWithHistory(view, { pins, target, tokensOf, instructionsShare, now });
+      const dropped = dropWithHistory(view, { pins, target, tokensOf, instructionsShare, now, ledger });
       if (dropped) {
         await ensureStored(dropped.gone, notes, clearedRefIds);
         view = dropped.messages;
@@ -202,6 +215,7 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     }
 
     if (strategies.length === 0) return undefined;
+    view = withCurrentLedger(view, ledger);
     const afterTokens = total(view);
     const window = input.effectiveWindow ?? options.effectiveWindow ?? Math.max(1, beforeTokens);
     return {
@@ -257,9 +271,19 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     }
   }
 
-  function reserveFor(target: number, pins: readonly string[]): number {
+  function readLedger(notes: string[]): string | undefined {
+    try {
+      return options.ledger?.()?.trim() || undefined;
+    } catch (err) {
+      notes.push(`The work ledger could not be read: ${String((err as Error)?.message ?? err)}`);
+      return undefined;
+    }
+  }
+
+  function reserveFor(target: number, pins: readonly string[], ledger?: string): number {
     const pinTokens = pins.reduce((s, p) => s + byteEstimate(Buffer.byteLength(p, 'utf8')) + 4, 0);
-    return (options.summaryMaxTokens ?? 2000) + pinTokens + Math.floor(target * instructionsShare) + 100;
+    const ledgerTokens = ledger ? byteEstimate(Buffer.byteLength(ledger, 'utf8')) + 8 : 0;
+    return (options.summaryMaxTokens ?? 2000) + pinTokens + ledgerTokens + Math.floor(target * instructionsShare) + 100;
   }
 
   function summarizerLimit(input: Pick<CompactInput, 'effectiveWindow'>): number {
@@ -301,10 +325,11 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
   }
 
   async function summarize(
-    view: Message[], input: CompactInput, pins: string[], notes: string[], signal: AbortSignal, tokensOf: (m: Message) => number,
+    view: Message[], input: CompactInput, carried: { pins: string[]; ledger?: string }, notes: string[], signal: AbortSignal, tokensOf: (m: Message) => number,
     refs: string[],
   ): Promise<{ messages: Message[]; summary: string; cost: Usage; strategy: string } | undefined> {
     if (!options.summarizer) return undefined;
+    const { pins, ledger } = carried;
     const target = input.targetTokens;
     const total = (v: readonly Message[]) => v.reduce((s, m) => s + tokensOf(m), 0);
     let cost: Usage = { ...ZERO };
@@ -313,18 +338,18 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     const prepared = input.focus ? (background.discard(), undefined) : await background.take(view);
     if (prepared === 'stale') notes.push('A summary prepared in the background was discarded: the history changed under it.');
     else if (prepared) {
-      summaryCount++;
+      countSummary();
       refs.push(...prepared.refs);
       cost = addUsage(cost, prepared.cost);
       const tail = view.slice(prepared.cut);
       const gone = view.slice(0, prepared.cut);
-      const messages = [historyMessage(historyPartsFor(gone, tail, { pins, target, summary: prepared.summary, tokensOf, instructionsShare }), gone[gone.length - 1]?.timestamp ?? now()), ...tail];
+      const messages = [historyMessage(historyPartsFor(gone, tail, { pins, target, summary: prepared.summary, tokensOf, instructionsShare, ledger }), gone[gone.length - 1]?.timestamp ?? now()), ...tail];
       notes.push('Used the summary prepared in the background.');
       if (total(messages) <= target) return { messages, summary: prepared.summary, cost, strategy: 'summary' };
       view = messages; // not enough: summarize further on top of it
     }
 
-    const plan = planSummary(view, { targetTokens: target, tokensOf, reserveTokens: reserveFor(target, pins), keepTurns: options.keepTurns });
+    const plan = planSummary(view, { targetTokens: target, tokensOf, reserveTokens: reserveFor(target, pins, ledger), keepTurns: options.keepTurns });
     if (!plan) {
       notes.push('Nothing before a safe cut to summarize.');
       return undefined;
@@ -355,10 +380,10 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     }
     outcome ??= await summarizeHead(plan.head, plan.previous?.summary, { focus: input.focus, limit, pins, tokensOf }, notes, signal);
     if (!outcome) return undefined;
-    summaryCount++;
+    countSummary();
     refs.push(...outcome.refs);
     const gone = [...view.slice(0, plan.cut)];
-    const parts = historyPartsFor(gone, plan.tail, { pins, target, summary: outcome.summary, tokensOf, instructionsShare });
+    const parts = historyPartsFor(gone, plan.tail, { pins, target, summary: outcome.summary, tokensOf, instructionsShare, ledger });
     const stamp = plan.head[plan.head.length - 1]?.timestamp ?? now();
     return { messages: [historyMessage(parts, stamp), ...plan.tail], summary: outcome.summary, cost: addUsage(cost, outcome.cost), strategy };
   }
@@ -372,7 +397,7 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
       if (!options.summarizer || breaker.paused || input.messages.length === 0) return;
       const tokensOf = (m: Message) => Math.max(0, input.tokensOf(m) || 0);
       const view = input.messages;
-      const plan = planSummary(view, { targetTokens: input.targetTokens, tokensOf, reserveTokens: reserveFor(input.targetTokens, []), keepTurns: options.keepTurns });
+      const plan = planSummary(view, { targetTokens: input.targetTokens, tokensOf, reserveTokens: reserveFor(input.targetTokens, [], readLedger([])), keepTurns: options.keepTurns });
       if (!plan) return;
       const start = plan.cut - plan.head.length;
       // A cut inside the newest turn moves back to that turn's start: the prepared head must end at a turn.
@@ -404,6 +429,13 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     },
     resume: () => breaker.resume(),
   };
+}
+
+/** The view with the leading history message (if any) carrying the current ledger block. */
+function withCurrentLedger(view: Message[], ledger: string | undefined): Message[] {
+  const parts = parseHistoryMessage(view[0]);
+  if (!parts || !ledger || parts.ledger === ledger) return view;
+  return [historyMessage({ ...parts, ledger }, view[0].timestamp), ...view.slice(1)];
 }
 
 function addUsage(a: Usage, b: Usage): Usage {

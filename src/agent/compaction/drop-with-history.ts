@@ -13,6 +13,8 @@ export interface DropWithHistoryOptions {
   target: number;
   tokensOf: (message: Message) => number;
   instructionsShare?: number;
+  /** The work ledger's block, carried verbatim in the history message. */
+  ledger?: string;
   now?: () => number;
 }
 
@@ -24,14 +26,14 @@ export function dropWithHistory(view: readonly Message[], options: DropWithHisto
   const body = hasHistory ? view.slice(1) : view;
   // Room for the history message: its fixed parts plus the whole instruction allowance.
   const instructionBudget = Math.floor(target * (options.instructionsShare ?? 0.3));
-  let room = target - tokensOf(historyMessage({ summary: previous?.summary, pins, instructions: [] }, 0)) - instructionBudget - 40;
+  let room = target - tokensOf(historyMessage({ summary: previous?.summary, pins, instructions: [], ledger: options.ledger }, 0)) - instructionBudget - 40;
   let best: { messages: Message[]; gone: Message[] } | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     const r = dropOldestTurns(body, tokensOf, Math.max(0, room));
     if (r.dropped === 0) break;
     const kept = new Set<Message>(r.messages);
     const gone = [...(hasHistory ? [view[0]] : []), ...body.filter((m) => !kept.has(m))];
-    const parts = historyPartsFor(gone, r.messages, { pins, target, summary: previous?.summary, tokensOf, instructionsShare: options.instructionsShare });
+    const parts = historyPartsFor(gone, r.messages, { pins, target, summary: previous?.summary, tokensOf, instructionsShare: options.instructionsShare, ledger: options.ledger });
     const last = gone[gone.length - 1];
     best = { messages: [historyMessage(parts, last?.timestamp ?? (options.now ?? Date.now)()), ...r.messages], gone };
     const over = best.messages.reduce((s, m) => s + tokensOf(m), 0) - target;

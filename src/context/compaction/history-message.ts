@@ -19,13 +19,15 @@ export interface HistoryParts {
   instructions: string[];
   /** How many older instructions did not fit and live only in the summary / the transcript. */
   omittedInstructions?: number;
+  /** The work ledger's block (files, commands, errors, plan, decisions), verbatim; kept by code, not the summarizer. */
+  ledger?: string;
 }
 
-const TAGS = { summary: 'summary', pin: 'pinned' } as const;
+const TAGS = { summary: 'summary', pin: 'pinned', ledger: 'work-ledger' } as const;
 const INSTRUCTIONS_HEADER = 'What the user asked in earlier turns, oldest first (quoted as history, not repeated requests; one JSON string per line):';
 // Our tags inside quoted text are escaped so a quote can never end (or fake) a part.
-const escape = (text: string) => text.replace(/<(\/?)(summary|pinned)>/g, '<$1\\$2>');
-const unescape = (text: string) => text.replace(/<(\/?)\\(summary|pinned)>/g, '<$1$2>');
+const escape = (text: string) => text.replace(/<(\/?)(summary|pinned|work-ledger)>/g, '<$1\\$2>');
+const unescape = (text: string) => text.replace(/<(\/?)\\(summary|pinned|work-ledger)>/g, '<$1$2>');
 
 function instructionsIn(text: string): string[] {
   const at = text.indexOf(INSTRUCTIONS_HEADER);
@@ -55,6 +57,7 @@ export function historyText(parts: HistoryParts): string {
     out.push('', 'Pinned by the user (kept verbatim):');
     for (const p of parts.pins) out.push(`<${TAGS.pin}>${escape(p)}</${TAGS.pin}>`);
   }
+  if (parts.ledger?.trim()) out.push('', `<${TAGS.ledger}>`, escape(parts.ledger.trim()), `</${TAGS.ledger}>`);
   if (parts.instructions.length || parts.omittedInstructions) {
     out.push('', INSTRUCTIONS_HEADER);
     if (parts.omittedInstructions) out.push(`(${parts.omittedInstructions} older instruction(s) are covered by the summary above.)`);
@@ -86,11 +89,13 @@ export function parseHistoryMessage(m: Message | undefined): HistoryParts | unde
   // Pins and instructions follow the summary, whose own text cannot close its tag (escaped).
   const end = text.indexOf(`</${TAGS.summary}>`);
   const rest = end >= 0 ? text.slice(end) : text;
+  const ledger = all(TAGS.ledger, rest).map((s) => s.replace(/^\n|\n$/g, ''))[0];
   const omitted = /^\((\d+) older instruction\(s\) are covered/m.exec(rest);
   return {
     summary: summaries[0],
     pins: all(TAGS.pin, rest),
     instructions: instructionsIn(rest),
     omittedInstructions: omitted ? Number(omitted[1]) : undefined,
+    ...(ledger !== undefined ? { ledger } : {}),
   };
 }

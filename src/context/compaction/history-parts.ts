@@ -15,6 +15,8 @@ export interface HistoryPartsOptions {
   tokensOf: (message: Message) => number;
   /** Share of `target` the instructions may always take (default 0.3); more when the target leaves room. */
   instructionsShare?: number;
+  /** The work ledger's block, carried verbatim. */
+  ledger?: string;
 }
 
 /** History parts for the messages compacted away (`gone`, possibly led by an earlier history message). */
@@ -23,9 +25,10 @@ export function historyPartsFor(gone: readonly Message[], kept: readonly Message
   const stillThere = new Set(collectInstructions(kept.filter((m) => !isHistoryMessage(m))));
   const all = collectInstructions(gone).filter((t) => !stillThere.has(t));
   // The instruction allowance, or whatever room the target leaves beside the kept messages if that is more.
-  const fixed = tokensOf(historyMessage({ summary, pins, instructions: [], omittedInstructions: all.length }, 0));
+  const ledger = options.ledger?.trim() ? options.ledger : undefined;
+  const fixed = tokensOf(historyMessage({ summary, pins, instructions: [], omittedInstructions: all.length, ledger }, 0));
   const room = target - kept.reduce((s, m) => s + tokensOf(m), 0) - fixed - 24;
   const fitted = fitInstructions(all, { budgetTokens: Math.max(Math.floor(target * (options.instructionsShare ?? 0.3)), room) });
   const carried = parseHistoryMessage(gone[0])?.omittedInstructions ?? 0;
-  return { summary, pins, instructions: fitted.instructions, omittedInstructions: fitted.omitted + carried || undefined };
+  return { summary, pins, instructions: fitted.instructions, omittedInstructions: fitted.omitted + carried || undefined, ...(ledger ? { ledger } : {}) };
 }

@@ -10,6 +10,7 @@ import { readResultTool } from './read-result';
 import { runCommandTool } from './run-command';
 import { searchTextTool } from './search-text';
 import { createToolSearchTool } from './tool-search';
+import { updatePlanTool } from './update-plan';
 import { writeFileTool } from './write-file';
 
 export interface BuiltinToolDeps {
@@ -29,10 +30,12 @@ export function createBuiltinTools(deps: BuiltinToolDeps): Tool[] {
     runCommandTool,
     readResultTool,
     createToolSearchTool(deps.toolSearch),
+    updatePlanTool,
   ];
   if (deps.compact) tools.push(createCompactContextTool(deps.compact));
   return tools;
 }
 
-export { readFileTool, listFilesTool, searchTextTool, editFileTool, writeFileTool, runCommandTool, readResultTool };
+export { readFileTool, listFilesTool, searchTextTool, editFileTool, writeFileTool, runCommandTool, readResultTool, updatePlanTool };
+export { UpdatePlanInput } from './update-plan';
 export { createToolSearchTool, createCompactContextTool };

@@ -2,6 +2,18 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool';
 import { askApproval, rejectedOutput } from './approval';
 
+const EXIT_LINE = /\n\[exit code (-?\d+|none \(killed\))\]\s*$/;
+
+/**
+ * The exit code a `run_command` output reports on its last line: a number, null when the process was
+ * killed or timed out, undefined when the output is not a finished command's (not run, stopped, cut off).
+ */
+export function commandExitCode(output: string): number | null | undefined {
+  const m = EXIT_LINE.exec(output);
+  if (m) return m[1].startsWith('none') ? null : Number(m[1]);
+  return /\n\[timed out after \d+ s; the command was killed\]\s*$/.test(output) ? null : undefined;
+}
+
 export const runCommandTool = defineTool({
   name: 'run_command',
   description:

@@ -1,0 +1,235 @@
+/**
+ * The work ledger (issue 14): what the agent did, kept by code rather than by the summarizer's
+ * goodwill — files read / created / modified, commands with exit codes, errors seen, the plan and
+ * decisions. It is updated as the turn runs, stored with the session, and carried verbatim into the
+ * context after every compaction. Bounded: when a list grows past its limit the oldest entries roll up
+ * into counts (shown in the block), never silently dropped. Pure and synchronous; never throws.
+ */
+
+export type FileAction = 'read' | 'created' | 'modified';
+export type PlanStatus = 'open' | 'in_progress' | 'done';
+
+export interface LedgerFile {
+  path: string;
+  /** The last action, except that a read never hides an earlier change (a changed file stays "modified"). */
+  action: FileAction;
+  /** Turn of the last action. */
+  turn: number;
+  /** Turn of the last creation or modification (re-hydration picks the most recent). */
+  changedTurn?: number;
+}
+
+export interface LedgerCommand {
+  command: string;
+  /** null: killed or timed out. */
+  exitCode: number | null;
+  cwd: string;
+  turn: number;
+}
+
+export interface LedgerError {
+  tool: string;
+  firstLine: string;
+  turn: number;
+}
+
+export interface LedgerPlanItem {
+  text: string;
+  status: PlanStatus;
+}
+
+export interface LedgerDecision {
+  text: string;
+  by: 'user' | 'model';
+  turn: number;
+}
+
+/** Counts of entries that rolled up (left the lists because of the bounds). */
+export interface RolledUp {
+  files: Record<FileAction, number>;
+  commands: { ok: number; failed: number };
+  errors: number;
+  decisions: number;
+  doneItems: number;
+}
+
+/** The persisted form (JSON). */
+export interface LedgerState {
+  version: 1;
+  /** Turns started in this session so far. */
+  turn: number;
+  files: LedgerFile[];
+  commands: LedgerCommand[];
+  errors: LedgerError[];
+  plan: LedgerPlanItem[];
+  decisions: LedgerDecision[];
+  rolledUp: RolledUp;
+}
+
+export interface LedgerLimits {
+  files: number;
+  commands: number;
+  errors: number;
+  decisions: number;
+  /** Done plan items kept listed; older done items roll up (open ones never do). */
+  doneItems: number;
+}
+
+export const DEFAULT_LEDGER_LIMITS: LedgerLimits = { files: 40, commands: 20, errors: 12, decisions: 20, doneItems: 12 };
+
+/** Longest text kept for one entry (a line in the block); longer ones are clipped with an ellipsis. */
+const MAX_ENTRY_CHARS = 240;
+
+export function emptyLedgerState(): LedgerState {
+  return {
+    version: 1, turn: 0, files: [], commands: [], errors: [], plan: [], decisions: [],
+    rolledUp: { files: { read: 0, created: 0, modified: 0 }, commands: { ok: 0, failed: 0 }, errors: 0, decisions: 0, doneItems: 0 },
+  };
+}
+
+export class WorkLedger {
+  private state: LedgerState;
+  private readonly limits: LedgerLimits;
+  private revision = 0;
+
+  constructor(initial?: LedgerState, limits: Partial<LedgerLimits> = {}) {
+    this.state = initial ? structuredClone(initial) : emptyLedgerState();
+    this.limits = { ...DEFAULT_LEDGER_LIMITS, ...limits };
+  }
+
+  /** Changes on every update (so callers can tell whether to save). */
+  get version(): number {
+    return this.revision;
+  }
+
+  get turn(): number {
+    return this.state.turn;
+  }
+
+  /** A copy of the state (for persistence and views). */
+  toJSON(): LedgerState {
+    return structuredClone(this.state);
+  }
+
+  /** A new turn starts: later entries carry its number. */
+  startTurn(): void {
+    this.state.turn++;
+    this.changed();
+  }
+
+  recordFile(path: string, action: FileAction): void {
+    const p = clip(path);
+    if (!p) return;
+    const files = this.state.files;
+    const at = files.findIndex((f) => f.path === p);
+    const previous = at >= 0 ? files.splice(at, 1)[0] : undefined;
+    const turn = this.state.turn;
+    let entry: LedgerFile;
+    if (action === 'read') {
+      entry = previous?.changedTurn !== undefined ? { ...previous, turn } : { path: p, action, turn };
+    } else {
+      // A file created and then edited is still one this session created.
+      const kept = action === 'modified' && previous?.action === 'created' ? 'created' : action;
+      entry = { path: p, action: kept, turn, changedTurn: turn };
+    }
+    files.push(entry); // most recent last
+    while (files.length > this.limits.files) {
+      // Read-only files roll up first, then the oldest changed ones.
+      const i = files.findIndex((f) => f.changedTurn === undefined);
+      const [gone] = files.splice(i >= 0 ? i : 0, 1);
+      this.state.rolledUp.files[gone.action]++;
+    }
+    this.changed();
+  }
+
+  recordCommand(command: string, exitCode: number | null, cwd: string): void {
+    const list = this.state.commands;
+    list.push({ command: clip(oneLine(command)), exitCode, cwd: clip(cwd || '.'), turn: this.state.turn });
+    while (list.length > this.limits.commands) {
+      const gone = list.shift()!;
+      if (gone.exitCode === 0) this.state.rolledUp.commands.ok++;
+      else this.state.rolledUp.commands.failed++;
+    }
+    this.changed();
+  }
+
+  recordError(tool: string, text: string): void {
+    const firstLine = clip(text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '(no message)');
+    const list = this.state.errors;
+    const last = list[list.length - 1];
+    if (last && last.tool === tool && last.firstLine === firstLine && last.turn === this.state.turn) return; // a retry of the same failure
+    list.push({ tool, firstLine, turn: this.state.turn });
+    while (list.length > this.limits.errors) {
+      list.shift();
+      this.state.rolledUp.errors++;
+    }
+    this.changed();
+  }
+
+  /** Replaces the plan (the model sends the whole list). Done items past the limit roll up, oldest first. */
+  setPlan(items: readonly LedgerPlanItem[]): void {
+    const plan = items.map((i) => ({ text: clip(oneLine(i.text)), status: i.status })).filter((i) => i.text !== '');
+    let done = plan.filter((i) => i.status === 'done').length;
+    const kept: LedgerPlanItem[] = [];
+    for (const item of plan) {
+      if (item.status === 'done' && done > this.limits.doneItems) {
+        done--;
+        this.state.rolledUp.doneItems++;
+        continue;
+      }
+      kept.push(item);
+    }
+    this.state.plan = kept;
+    this.changed();
+  }
+
+  markDecision(text: string, by: 'user' | 'model'): void {
+    const t = clip(oneLine(text));
+    if (!t || this.state.decisions.some((d) => d.text === t)) return;
+    const list = this.state.decisions;
+    list.push({ text: t, by, turn: this.state.turn });
+    while (list.length > this.limits.decisions) {
+      list.shift();
+      this.state.rolledUp.decisions++;
+    }
+    this.changed();
+  }
+
+  get files(): readonly LedgerFile[] {
+    return this.state.files;
+  }
+
+  get plan(): readonly LedgerPlanItem[] {
+    return this.state.plan;
+  }
+
+  /** Paths changed in this session, most recently changed first. */
+  recentlyChanged(): string[] {
+    return this.state.files
+      .filter((f) => f.changedTurn !== undefined)
+      .sort((a, b) => (b.changedTurn ?? 0) - (a.changedTurn ?? 0))
+      .map((f) => f.path);
+  }
+
+  get isEmpty(): boolean {
+    const s = this.state;
+    return !s.files.length && !s.commands.length && !s.errors.length && !s.plan.length && !s.decisions.length && totalRolled(s.rolledUp) === 0;
+  }
+
+  private changed(): void {
+    this.revision++;
+  }
+}
+
+function totalRolled(r: RolledUp): number {
+  return r.files.read + r.files.created + r.files.modified + r.commands.ok + r.commands.failed + r.errors + r.decisions + r.doneItems;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+}
+
+function clip(text: string): string {
+  const t = text.trim();
+  return t.length > MAX_ENTRY_CHARS ? `${t.slice(0, MAX_ENTRY_CHARS - 1)}…` : t;
+}
