@@ -26,7 +26,9 @@ import { resolveApiKey, type SecretStore } from '../providers/credentials';
 import { createProvider } from '../providers/create-provider';
 import type { Message, SystemSection } from '../providers/types';
 import { openStore, type HeadroomStore, type ResultMeta, type SessionSummary, type SnapshotInfo } from '../store';
-import { createBuiltinTools, DeferralPolicy, resultPortOver, ToolRegistry, type ResultPort } from '../tools';
+import {
+  createBuiltinTools, createHistorySearchPort, DeferralPolicy, resultPortOver, ToolRegistry, withMessageRefs, type HistorySource, type ResultPort,
+} from '../tools';
 import { createMemoryResultPort } from '../tools/memory-results';
 import { readCompactionSettings, readContextSettings, readMaxIterations } from '../config/context-settings';
 import { readProviderSettings } from '../config/settings';
@@ -532,10 +534,12 @@ export class SessionHost extends Disposable {
     const gate = (this.gate = this.makeGate(limits));
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
-    const results = this.resultPort();
+    const history = this.historySource();
+    // read_result also opens the transcript messages search_history names (msg_<seq>).
+    const results = withMessageRefs(this.resultPort(), async (seq) => (await history.transcript()).find((e) => e.seq === seq));
     // Built without `admission`: the loop admits every result itself against the live context.
     const tools = new ToolRegistry({
-      builtins: createBuiltinTools({ toolSearch: this.policy, compact: scheduledCompactPort(gate) }),
+      builtins: createBuiltinTools({ toolSearch: this.policy, compact: scheduledCompactPort(gate), history: createHistorySearchPort(history) }),
       external: createLmToolPort(),
       policy: this.policy,
     });
@@ -551,6 +555,24 @@ export class SessionHost extends Disposable {
       offloadThresholdBytes: this.contextSettings().offloadThresholdBytes,
       request: { cacheTail: true, promptCacheKey: this.summary?.id },
     };
+  }
+
+  /**
+   * The session's whole history for search_history: the stored transcript (all of it, also before a
+   * clear), or the current view when sessions are not stored.
+   */
+  private historySource(): HistorySource {
+    const store = this.store;
+    const sessionId = this.summary?.id;
+    const results = this.resultPort();
+    const readResult = async (refId: string) => {
+      const page = await results.page(refId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+      return page?.text;
+    };
+    if (!store || !sessionId) {
+      return { transcript: async () => this.messages.map((message, i) => ({ seq: i + 1, turn: 0, message })), readResult };
+    }
+    return { transcript: () => store.sessions.transcript(sessionId), readResult };
   }
 
   /** Where offloaded and cleared tool output goes: the session's result store, or memory without one. */

@@ -4,6 +4,7 @@
  * (`src/platform/` with vscode, `node-workspace.ts` for tests, benches and as a fallback).
  */
 import type { ToolDefinition } from '../providers/types';
+import type { HistoryQuery, HistorySearchResult } from './history-search';
 
 /** What `WorkspacePort.stat` reports about a path. */
 export interface FileStat {
@@ -147,6 +148,15 @@ export interface CompactOutcome {
 /** Runs (or schedules) a compaction of the conversation. May reject; the tool reports the failure. */
 export interface CompactPort {
   compact(request: { focus?: string }, signal: AbortSignal): Promise<CompactOutcome>;
+}
+
+/**
+ * The session's whole history, for `search_history`: the transcript (every role) and the stored tool
+ * results, in the context or not (see `searchTranscript` for the semantics). May reject; the tool
+ * reports the failure.
+ */
+export interface HistorySearchPort {
+  search(query: HistoryQuery, signal: AbortSignal): Promise<HistorySearchResult>;
 }
 
 /**

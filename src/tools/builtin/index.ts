@@ -1,7 +1,7 @@
 /** The built-in tools, in the order they are offered to the model. Built-ins are never deferred. */
 import type { Tool } from '../define-tool';
 import type { ToolSearchPort } from '../deferral';
-import type { CompactPort } from '../ports';
+import type { CompactPort, HistorySearchPort } from '../ports';
 import { createCompactContextTool } from './compact-context';
 import { editFileTool } from './edit-file';
 import { listFilesTool } from './list-files';
@@ -11,6 +11,7 @@ import { runCommandTool } from './run-command';
 import { searchTextTool } from './search-text';
 import { createToolSearchTool } from './tool-search';
 import { updatePlanTool } from './update-plan';
+import { createSearchHistoryTool } from './search-history';
 import { writeFileTool } from './write-file';
 
 export interface BuiltinToolDeps {
@@ -18,6 +19,8 @@ export interface BuiltinToolDeps {
   toolSearch: ToolSearchPort;
   /** Without it, `compact_context` is not offered. */
   compact?: CompactPort;
+  /** Without it, `search_history` is not offered. */
+  history?: HistorySearchPort;
 }
 
 export function createBuiltinTools(deps: BuiltinToolDeps): Tool[] {
@@ -33,9 +36,10 @@ export function createBuiltinTools(deps: BuiltinToolDeps): Tool[] {
     updatePlanTool,
   ];
   if (deps.compact) tools.push(createCompactContextTool(deps.compact));
+  if (deps.history) tools.push(createSearchHistoryTool(deps.history));
   return tools;
 }
 
 export { readFileTool, listFilesTool, searchTextTool, editFileTool, writeFileTool, runCommandTool, readResultTool, updatePlanTool };
 export { UpdatePlanInput } from './update-plan';
-export { createToolSearchTool, createCompactContextTool };
+export { createToolSearchTool, createCompactContextTool, createSearchHistoryTool };
