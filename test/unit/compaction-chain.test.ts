@@ -94,8 +94,8 @@ describe('compaction chain: clear, summarize, drop — each only if the previous
     assert.deepEqual(danglingCalls(out.messages), []);
   });
 
-  it('skips the summary when its request would not fit the summarizer', async () => {
-    const chain = createCompactionChain({ summarizer: provider, summarizerModel: 'm', results: createMemoryResultPort(), summarizerWindow: 500 });
+  it('skips the summary when even one message would not fit the summarizer', async () => {
+    const chain = createCompactionChain({ summarizer: provider, summarizerModel: 'm', results: createMemoryResultPort(), summarizerWindow: 150 });
     const view = session(30, 300, (i) => `instruction ${i}: ${filler(500, `d${i}`)}`);
     const out = await chain.run(input(view), signal());
     assert.ok(out);

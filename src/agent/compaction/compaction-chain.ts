@@ -12,11 +12,12 @@ import { complete, type Provider } from '../../providers/provider';
 import type { Message, ProviderRequest, Usage } from '../../providers/types';
 import type { ResultPort } from '../../tools/ports';
 import {
-  applyClearPlan, buildSummaryRequest, historyMessage, historyPartsFor, isHistoryMessage, parseHistoryMessage, planClearToolResults, planSummary, resultText,
+  applyClearPlan, buildMergeRequest, buildSummaryRequest, historyMessage, historyPartsFor, isHistoryMessage, parseHistoryMessage, planClearToolResults, planSummary, resultText,
 } from '../../context/compaction';
 import { byteEstimate } from '../../context/utf8';
 import type { CompactHook, CompactInput } from '../context-gate';
 import { BackgroundSummary, type SummaryOutcome } from './background-summary';
+import { summarizeInChunks } from './chunked-summary';
 import { dropWithHistory } from './drop-with-history';
 import { LoopBreaker, type PauseState } from './loop-breaker';
 
@@ -320,7 +321,19 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
       const r = await ask(request, notes, signal);
       return r ? { summary: r.text, cost: r.usage, refs } : undefined;
     }
-    notes.push('The summary request would not fit the summarizer\'s window; older turns were dropped instead.');
+    // Too long for one request: summarize in chunks and merge them (only if that fails are turns dropped).
+    const chunked = await summarizeInChunks(stored, previousSummary, {
+      limit: ctx.limit,
+      requestTokens: (req) => requestTokens(req, ctx.tokensOf),
+      chunkRequest: (messages) => buildSummaryRequest(messages, { ...base, previousSummary: undefined, toolChars: 100, assistantChars: 400 }),
+      mergeRequest: (parts) => buildMergeRequest(parts, base),
+      ask: (req) => ask(req, notes, signal),
+    });
+    if (chunked) {
+      notes.push(`The history did not fit the summarizer's window: summarized in ${chunked.chunks} chunks and merged (${chunked.requests} requests).`);
+      return { summary: chunked.summary, cost: chunked.cost, refs };
+    }
+    notes.push('The summary request would not fit the summarizer\'s window, even in chunks; older turns were dropped instead.');
     return undefined;
   }
 

@@ -5,3 +5,4 @@ export * from './instructions';
 export * from './summary-plan';
 export * from './summary-request';
 export * from './history-parts';
+export * from './summary-merge';
