@@ -12,7 +12,7 @@ import { Emitter } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { AgentSession, createContextGate, scheduledCompactPort, storePersistence, type AgentEvent, type CompactionReport, type DefaultContextGate } from '../agent';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
-import { LedgerRecorder, ledgerText, parseLedgerState, WorkLedger, type LedgerState } from '../agent/ledger';
+import { LedgerRecorder, ledgerText, parseLedgerState, rehydrationBlock, WorkLedger, type LedgerState } from '../agent/ledger';
 import type { Provider } from '../providers/provider';
 import { Calibration } from '../context/calibration';
 import { resolveModelLimits, supportsReasoning, type ModelLimits, type ServerReportedWindow } from '../context/models';
@@ -350,6 +350,12 @@ export class SessionHost extends Disposable {
         }
       },
       ledger: () => this.ledgerBlock(),
+      rehydrate: async (budgetTokens) => {
+        const folder = vscode.workspace.workspaceFolders?.[0];
+        if (!folder) return undefined;
+        const workspace = createVscodeWorkspace(folder, this.deps.log);
+        return rehydrationBlock({ paths: this.recorder.ledger.recentlyChanged(), read: (p) => workspace.readFile(p), budgetTokens });
+      },
       pins: async () => (store && sessionId ? (await store.sessions.pins(sessionId)).map((p) => p.text) : []),
       history:
         store && sessionId

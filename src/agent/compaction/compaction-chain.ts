@@ -36,6 +36,13 @@ export interface CompactionChainOptions {
    */
   ledger?: () => string | undefined;
   /**
+   * Re-hydration: the current content (or outline) of the files changed most recently, within the
+   * given token budget, carried with the ledger after every pass. May reject (then left out).
+   */
+  rehydrate?: (budgetTokens: number) => Promise<string | undefined>;
+  /** Share of the pass's target the re-hydrated files may take (default 0.1). */
+  rehydrateShare?: number;
+  /**
    * The full history since the last clear, oldest first, ending with the view's newest messages (the
    * transcript). Used for the periodic re-summarization from the originals; optional.
    */
@@ -165,7 +172,7 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     let summary: string | undefined;
     let view: Message[] = [...original];
     const pins = await readPins(notes);
-    const ledger = readLedger(notes);
+    const ledger = await carriedBlock(notes, target);
 
     // a) clear old tool results
     const plan = planClearToolResults(view, {
@@ -270,6 +277,18 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
       notes.push(`Pins could not be read: ${String((err as Error)?.message ?? err)}`);
       return [];
     }
+  }
+
+  /** The ledger block followed by the re-hydrated files, as carried in the history message. */
+  async function carriedBlock(notes: string[], target: number): Promise<string | undefined> {
+    const ledger = readLedger(notes);
+    let files: string | undefined;
+    try {
+      files = await options.rehydrate?.(Math.floor(target * (options.rehydrateShare ?? 0.1)));
+    } catch (err) {
+      notes.push(`The changed files could not be re-read: ${String((err as Error)?.message ?? err)}`);
+    }
+    return [ledger, files?.trim()].filter((x) => x).join('\n\n') || undefined;
   }
 
   function readLedger(notes: string[]): string | undefined {

@@ -4,3 +4,4 @@ export * from './ledger-text';
 export * from './ledger-schema';
 export { observeToolCall } from './observe-tool';
 export { LedgerRecorder, type LedgerRecorderOptions, type LedgerSave } from './ledger-recorder';
+export { rehydrationBlock, REHYDRATION_TITLE, type RehydrationOptions } from './rehydrate';

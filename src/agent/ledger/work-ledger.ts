@@ -205,7 +205,9 @@ export class WorkLedger {
 
   /** Paths changed in this session, most recently changed first. */
   recentlyChanged(): string[] {
-    return this.state.files
+    // The list is in order of last action (newest last): reversed, ties keep the most recent first.
+    return [...this.state.files]
+      .reverse()
       .filter((f) => f.changedTurn !== undefined)
       .sort((a, b) => (b.changedTurn ?? 0) - (a.changedTurn ?? 0))
       .map((f) => f.path);
