@@ -12,6 +12,7 @@ import { toolDefinitionParts, type MessageCount } from '../context/message-token
 import type { ModelLimits } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
+import type { AgentPrefix } from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { CompactPort } from '../tools/ports';
@@ -32,6 +33,11 @@ export interface CompactInput {
   focus?: string;
   /** The model's effective window in tokens (what "freed N %" is measured against). */
   effectiveWindow?: number;
+  /**
+   * The agent's request prefix (model, system sections and tools of the last request sent), so the
+   * summary request can reuse it and be served from the prompt cache. Absent before any request.
+   */
+  prefix?: AgentPrefix;
 }
 
 export interface CompactOutput {
@@ -116,6 +122,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   let lastSystem: readonly SystemSection[] = [];
   let lastTools: readonly ToolDefinition[] = [];
   let lastCacheShare: number | undefined;
+  let lastPrefix: AgentPrefix | undefined;
   let lastUsed = 0;
   let requested: { focus?: string } | undefined;
 
@@ -224,7 +231,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
           if (trigger !== 'threshold') targetTokens = Math.min(targetTokens, Math.floor((c.messages + c.toolResults) / 2));
           let out: CompactOutput | undefined;
           try {
-            out = await compactHook({ messages, tokensOf, targetTokens, trigger, focus: asked?.focus, effectiveWindow: limits.effectiveWindow }, signal);
+            out = await compactHook({ messages, tokensOf, targetTokens, trigger, focus: asked?.focus, effectiveWindow: limits.effectiveWindow, prefix: lastPrefix }, signal);
           } catch {
             out = undefined;
           }
@@ -311,6 +318,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
       let raw = systemRaw(request.system) + toolsRaw(request.tools);
       for (const m of request.messages) raw += rawTokens(m);
       calibration.observe(limits.model, raw, reply.usage);
+      if (request.tools.length) lastPrefix = { model: request.model, contextWindow: limits.contextWindow, system: request.system, tools: request.tools };
       const u = reply.usage;
       const prompt = u.input + u.cacheRead + u.cacheWrite;
       if (prompt > 0) lastCacheShare = u.cacheRead / prompt;

@@ -118,6 +118,7 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
       description: t.description,
       input_schema: { type: 'object', ...t.inputSchema },
     }));
+    if (req.toolChoice === 'none') params.tool_choice = { type: 'none' };
   } else {
     // A request without tools (the forced final turn) may still carry tool_use blocks in its history,
     // which the Messages API refuses unless those tools are declared: declare minimal stubs for them

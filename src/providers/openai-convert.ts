@@ -95,6 +95,7 @@ export function toOpenAIParams(req: ProviderRequest, provider: ProviderId): Open
       type: 'function' as const,
       function: { name: t.name, description: t.description, parameters: { type: 'object', ...t.inputSchema } },
     }));
+    if (req.toolChoice === 'none') params.tool_choice = 'none';
   }
   // OpenAI-only fields: strict compatible servers reject unknown parameters.
   if (provider === 'openai' && req.promptCacheKey) params.prompt_cache_key = req.promptCacheKey;

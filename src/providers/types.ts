@@ -146,6 +146,8 @@ export interface ProviderRequest {
   maxOutputTokens: number;
   /** Put a cache breakpoint on the last message (conversation tail). */
   cacheTail?: boolean;
+  /** `none`: the tools are declared (so the cached prefix is unchanged) but the model may not call them. */
+  toolChoice?: 'none';
   /** OpenAI `prompt_cache_key`; a stable id per session. */
   promptCacheKey?: string;
   /** Enable extended thinking with this token budget (Anthropic) / reasoning effort (OpenAI). */

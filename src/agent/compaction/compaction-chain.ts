@@ -12,7 +12,7 @@ import { complete, type Provider } from '../../providers/provider';
 import type { Message, ProviderRequest, Usage } from '../../providers/types';
 import type { ResultPort } from '../../tools/ports';
 import {
-  applyClearPlan, buildMergeRequest, buildSummaryRequest, historyMessage, historyPartsFor, isHistoryMessage, parseHistoryMessage, planClearToolResults, planSummary, resultText,
+  applyClearPlan, buildCachedSummaryRequest, buildMergeRequest, buildSummaryRequest, historyMessage, historyPartsFor, isHistoryMessage, parseHistoryMessage, planClearToolResults, planSummary, resultText,
 } from '../../context/compaction';
 import { byteEstimate } from '../../context/utf8';
 import type { CompactHook, CompactInput } from '../context-gate';
@@ -408,6 +408,23 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
         }
       } catch (err) {
         notes.push(`The history for re-summarization could not be read: ${String((err as Error)?.message ?? err)}`);
+      }
+    }
+    if (!outcome && input.prefix && (!options.summarizerModel || options.summarizerModel === input.prefix.model)) {
+      // Cache-preserving: the agent's own prefix (system, tools, the conversation as sent) plus one
+      // instruction, so the provider's prompt cache serves most of the input.
+      const request = buildCachedSummaryRequest(input.messages, input.prefix, { keptFrom: plan.tail[0], focus: input.focus, pins, maxOutputTokens: options.summaryMaxTokens ?? 2000 });
+      const prefixTokens = byteEstimate(Buffer.byteLength(JSON.stringify(request.tools), 'utf8'));
+      // It may use the whole window but its own output and a 2 % margin (not only the agent's effective window).
+      const window = input.prefix.contextWindow;
+      const cachedLimit = window ? Math.min(options.summarizerWindow ?? Infinity, window - request.maxOutputTokens - Math.ceil(window * 0.02)) : limit;
+      if (requestTokens(request, tokensOf) + prefixTokens <= cachedLimit) {
+        const r = await ask(request, notes, signal);
+        if (r) {
+          const stored: string[] = [];
+          await ensureStored(plan.head, notes, stored); // what leaves the view stays retrievable
+          outcome = { summary: r.text, cost: r.usage, refs: stored };
+        }
       }
     }
     outcome ??= await summarizeHead(plan.head, plan.previous?.summary, { focus: input.focus, limit, pins, tokensOf }, notes, signal);

@@ -6,3 +6,4 @@ export * from './summary-plan';
 export * from './summary-request';
 export * from './history-parts';
 export * from './summary-merge';
+export * from './summary-cached';
