@@ -75,7 +75,7 @@ export interface LedgerLimits {
   doneItems: number;
 }
 
-export const DEFAULT_LEDGER_LIMITS: LedgerLimits = { files: 40, commands: 20, errors: 12, decisions: 20, doneItems: 12 };
+export const DEFAULT_LEDGER_LIMITS: LedgerLimits = { files: 40, commands: 30, errors: 20, decisions: 20, doneItems: 12 };
 
 /** Longest text kept for one entry (a line in the block); longer ones are clipped with an ellipsis. */
 const MAX_ENTRY_CHARS = 240;
