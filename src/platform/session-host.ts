@@ -11,7 +11,7 @@ import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { AgentSession, createContextGate, scheduledCompactPort, storePersistence, type AgentEvent, type CompactionReport, type DefaultContextGate } from '../agent';
-import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
+import { createCompactionChain, snapshotSummary, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { LedgerRecorder, ledgerText, parseLedgerState, rehydrationBlock, WorkLedger, type LedgerState } from '../agent/ledger';
 import type { Provider } from '../providers/provider';
 import { Calibration } from '../context/calibration';
@@ -261,7 +261,14 @@ export class SessionHost extends Disposable {
   /** Saves the current context view as a named snapshot (history entry); the view is unchanged. */
   async saveSnapshot(name?: string): Promise<void> {
     const { store, id } = this.writable();
-    await store.sessions.saveSnapshot(id, { kind: 'named', messages: [...this.messages], description: name?.trim() || undefined });
+    const messages = [...this.messages];
+    this.apiKey = (await resolveApiKey(readProviderSettings().provider, this.deps.secrets))?.apiKey;
+    const { provider, baseUrl, model } = readProviderSettings();
+    const summary = await snapshotSummary(messages, {
+      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey }),
+      model: readCompactionSettings().summarizerModel || model,
+    });
+    await store.sessions.saveSnapshot(id, { kind: 'named', messages, description: name?.trim() || undefined, summary });
   }
 
   async restoreSnapshot(snapshotId: string): Promise<void> {
