@@ -583,7 +583,7 @@ export class SessionHost extends Disposable {
       return page?.text;
     };
     if (!store || !sessionId) {
-      return { transcript: async () => this.messages.map((message, i) => ({ seq: i + 1, turn: 0, message })), readResult };
+      return { transcript: () => Promise.resolve(this.messages.map((message, i) => ({ seq: i + 1, turn: 0, message }))), readResult };
     }
     return { transcript: () => store.sessions.transcript(sessionId), readResult };
   }

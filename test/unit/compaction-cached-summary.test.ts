@@ -13,7 +13,7 @@ describe('cache-preserving summaries: the summary request reuses the agent\'s ex
   });
 
   it('sends system, tools and the conversation as last sent plus one instruction, tools disabled, mostly served from the cache', async () => {
-    const chain = createCompactionChain({ results: createMemoryResultPort(), get summarizer() { return h!.provider; } } as never);
+    const chain = createCompactionChain({ results: createMemoryResultPort(), get summarizer() { return h!.provider; } });
     h = await createHarness({ window: 40_000, gate: { compact: (input, signal) => chain.hook(input, signal) } });
     h.config.request = { cacheTail: true };
     let summaryAt = -1;

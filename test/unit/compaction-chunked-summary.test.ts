@@ -41,10 +41,10 @@ describe('compaction cannot deadlock: a history larger than the summarizer\'s wi
       requestTokens: reqTokens,
       chunkRequest: (m: readonly Message[]) => buildSummaryRequest(m, { model: 'x', toolChars: 100, assistantChars: 400 }),
       mergeRequest: (parts: readonly string[]) => buildMergeRequest(parts, { model: 'x' }),
-      ask: async (req: ProviderRequest) => {
+      ask: (req: ProviderRequest) => {
         const text = JSON.stringify(req.messages);
         asked.push(text.includes('consecutive parts') ? 'merge' : 'chunk');
-        return { text: `S${asked.length} ${filler(600, 'summary')}`, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } };
+        return Promise.resolve({ text: `S${asked.length} ${filler(600, 'summary')}`, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } });
       },
     };
     const view = session(16, 300, (i) => `turn ${i}: ${filler(700, `t${i}`)}`);
@@ -71,7 +71,7 @@ describe('compaction cannot deadlock: a history larger than the summarizer\'s wi
       const out = await chain.run(input, signal());
       assert.ok(out, `fill ${fill}`);
       assert.ok(out.reachedTarget && out.afterTokens <= input.targetTokens, `fill ${fill}: ${out.afterTokens} > ${input.targetTokens}`);
-      assert.ok(out.strategies.includes('summary'), `fill ${fill}: ${out.strategies} ${out.notes}`);
+      assert.ok(out.strategies.includes('summary'), `fill ${fill}: ${out.strategies.join('+')} ${out.notes.join('; ')}`);
       assert.ok(!out.strategies.includes('drop_oldest_turns'), `fill ${fill}: fell back to dropping`);
       assert.ok(server.requests.length > 1, 'in several requests');
       assert.ok(server.requests.every((r) => r.outcome === 'reply'), 'no request overflowed the summarizer');

@@ -106,9 +106,10 @@ describe('work ledger: kept by code from the tool calls', () => {
     const errors: string[] = [];
     let fail = false;
     const rec = new LedgerRecorder(new WorkLedger(), {
-      save: async (s) => {
-        if (fail) throw new Error('disk full');
+      save: (s) => {
+        if (fail) return Promise.reject(new Error('disk full'));
         saved.push(s);
+        return Promise.resolve();
       },
       onError: (m) => errors.push(m),
     });

@@ -24,9 +24,9 @@ export const updatePlanTool = defineTool({
     'Keep your plan: send all steps with their status whenever it changes, and new decisions. They are kept verbatim across compactions.',
   input: UpdatePlanInput,
   timeoutMs: 5_000,
-  async execute({ items, decisions }) {
+  execute({ items, decisions }) {
     const count = (s: string) => items.filter((i) => i.status === s).length;
     const d = decisions?.length ? `, ${decisions.length} decision(s) recorded` : '';
-    return `Plan saved: ${count('done')} done, ${count('in_progress')} in progress, ${count('open')} open${d}.`;
+    return Promise.resolve(`Plan saved: ${count('done')} done, ${count('in_progress')} in progress, ${count('open')} open${d}.`);
   },
 });
