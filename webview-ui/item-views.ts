@@ -4,7 +4,7 @@
  * as HTML except through the markdown sanitizer.
  */
 import { formatBytes, formatDuration } from '../src/protocol/format';
-import type { ChatItem, ChatItemOf } from '../src/protocol/messages';
+import type { ChatItem, ChatItemOf, NoticeAction } from '../src/protocol/messages';
 import { h } from './dom';
 import { renderMarkdown } from './markdown';
 import { send } from './vscode-api';
@@ -12,6 +12,8 @@ import { send } from './vscode-api';
 export interface ItemContext {
   expanded: ReadonlySet<string>;
   onToggle(id: string, open: boolean): void;
+  /** The configured model server address, for an error block that could not reach it. */
+  baseUrl(): string | undefined;
 }
 
 const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContext) => HTMLElement } = {
@@ -69,14 +71,34 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
         : h('p', { class: 'hr-muted', role: 'status' }, APPROVAL_TEXT[item.state], item.note ? ` ${item.note}` : ''),
     );
   },
-  notice: (item) =>
+  notice: (item, ctx) =>
     h(
       'div',
       { class: `hr-notice hr-notice-${item.level}`, role: item.level === 'error' ? 'alert' : 'status', 'data-testid': 'notice' },
-      h('span', {}, item.text),
+      item.title ? h('strong', { class: 'hr-notice-title' }, item.title) : null,
+      h('span', { class: 'hr-notice-text' }, item.text),
+      item.unreachable ? h('div', { class: 'hr-notice-url' }, 'Server: ', h('code', {}, ctx.baseUrl() ?? 'the provider’s default address')) : null,
       item.retryAt !== undefined ? h('span', { class: 'hr-retry', 'data-retry-at': String(item.retryAt), 'data-attempt': String(item.attempt ?? 1) }, retryText(item.retryAt, item.attempt)) : null,
+      item.actions?.length ? h('div', { class: 'hr-actions' }, ...item.actions.map((a, i) => noticeButton(item, a, i > 0))) : null,
     ),
   compaction: (item) => h('div', { class: 'hr-compaction', role: 'status', 'data-testid': 'compaction' }, item.text),
+};
+
+/** An error block's next step: Retry sends the prompt again; the others run the Headroom command of that name. */
+function noticeButton(item: ChatItemOf<'notice'>, a: NoticeAction, secondary: boolean): HTMLButtonElement {
+  const run = a === 'retry' ? () => item.prompt !== undefined && send({ type: 'prompt/submit', text: item.prompt }) : () => send({ type: 'command/run', command: a });
+  const b = h('button', { class: secondary ? 'hr-secondary' : undefined, 'data-action': a }, NOTICE_ACTION_LABEL[a]);
+  b.addEventListener('click', run);
+  return b;
+}
+
+/** The visible text is the accessible name (WCAG 2.5.3), so no aria-label. */
+const NOTICE_ACTION_LABEL: Record<NoticeAction, string> = {
+  retry: 'Retry',
+  setApiKey: 'Set API Key…',
+  openSettings: 'Settings',
+  selectModel: 'Select Model…',
+  showLog: 'Show Log',
 };
 
 /** "stored · 35.9 KB · 400 lines · kept out of context [Open]": what an offloaded result is and where it went. */

@@ -29,6 +29,7 @@ const chat = new ChatView(state.transcript, {
     else expanded.delete(id);
     saveUi({ expanded: [...expanded] });
   },
+  baseUrl: () => state.snapshot?.config.baseUrl,
 });
 
 /** Messages sent while the turn ran, until the agent takes them (their user item arrives). */
@@ -150,13 +151,18 @@ function renderBanner(): void {
   }
   const dismiss = h('button', { class: 'hr-link', 'aria-label': 'Dismiss error' }, 'Dismiss');
   dismiss.addEventListener('click', () => {
-    state.error = undefined;
-    renderBanner();
+    dismissError();
     composer.focus();
   });
   banner.replaceChildren(
     h('div', { class: 'hr-error', role: 'alert', 'data-testid': 'error' }, h('strong', {}, e.message), e.detail ? h('div', { class: 'hr-error-detail' }, e.detail) : null, dismiss),
   );
+}
+
+function dismissError(): void {
+  if (!state.error) return;
+  state.error = undefined;
+  renderBanner();
 }
 
 function renderMain(): void {
@@ -191,6 +197,8 @@ const handlers: HostHandlers = {
     state.transcript.reset(m.snapshot.items ?? []);
     state.meter = m.snapshot.meter ?? null;
     state.running = m.snapshot.running ?? false;
+    // A new, cleared, opened or restored session: an old banner no longer applies.
+    dismissError();
     chat.element.setAttribute('aria-busy', String(state.running));
     changed.clear();
     // The first snapshot after the webview was re-created goes back to where the user was reading.
@@ -213,6 +221,7 @@ const handlers: HostHandlers = {
   'turn/state': (m) => {
     const stopped = state.running && !m.running;
     state.running = m.running;
+    if (m.running) dismissError();
     // Screen readers announce the finished answer once instead of every streamed re-render.
     chat.element.setAttribute('aria-busy', String(m.running));
     composer.setRunning(m.running);

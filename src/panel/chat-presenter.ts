@@ -12,6 +12,7 @@ import type { HostToWebview } from '../protocol/messages';
 import type { ChatItem, ChatItemOf, ChatOp, MeterView } from '../protocol/view-models';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { approvalItem, settledApproval } from './approvals';
+import { errorNotice } from './error-notice';
 import { MeterExtras, meterFromBudget, meterFromUsage } from './meter-view';
 import { assistantText, messagesToItems, PREVIEW_CHARS, stopNote, toolItem, userText, withResult } from './transcript-items';
 
@@ -22,7 +23,12 @@ export class ChatPresenter {
   private running = false;
   private seq = 0;
   private assistantId: string | undefined;
+  /** The notice of the failure in progress: retries count down in it, and the final error replaces it. */
   private retryId: string | undefined;
+  /** Error blocks shown since the last answer that worked: the next success clears them. */
+  private readonly failures = new Set<string>();
+  /** The text of the running turn's prompt, which [Retry] sends again. */
+  private prompt: string | undefined;
   private readonly toolStarted = new Map<string, number>();
   private readonly toolOutput = new Map<string, number>();
   private source: Source | undefined;
@@ -52,6 +58,7 @@ export class ChatPresenter {
     this.transcript.reset(messagesToItems(messages));
     this.assistantId = undefined;
     this.retryId = undefined;
+    this.failures.clear();
     this.toolStarted.clear();
     this.toolOutput.clear();
   }
@@ -93,9 +100,11 @@ export class ChatPresenter {
   }
 
   private readonly handlers: { [T in AgentEvent['type']]: (e: Extract<AgentEvent, { type: T }>) => void } = {
-    turn_start: () => this.setRunning(true),
+    turn_start: (e) => {
+      this.prompt = userText(e.prompt);
+      this.setRunning(true);
+    },
     message_start: (e) => {
-      this.settleRetry();
       if (e.role === 'user') {
         this.op({ op: 'append', item: { kind: 'user', id: this.nextId('u'), text: userText(e.message) } });
         return;
@@ -104,6 +113,8 @@ export class ChatPresenter {
       this.op({ op: 'append', item: { kind: 'assistant', id: this.assistantId, text: '', streaming: true } });
     },
     message_delta: (e) => {
+      // Something is arriving: the retry worked, its countdown is over.
+      this.dropRetry();
       if (e.kind === 'toolCall') {
         if (!this.transcript.get(e.toolCallId)) this.op({ op: 'append', item: toolItem({ type: 'toolCall', id: e.toolCallId, name: e.name, arguments: {} }, 'preparing') });
         return;
@@ -116,9 +127,14 @@ export class ChatPresenter {
       const { text, reasoning } = assistantText(m);
       const item: ChatItemOf<'assistant'> = { kind: 'assistant', id: this.assistantId, text, streaming: false };
       if (reasoning) item.reasoning = reasoning;
-      const note = stopNote(m);
+      // A failure gets one error block (from the `error` event); the bubble only says that text was cut.
+      const note = m.stopReason === 'error' ? (text || reasoning ? 'The answer broke off.' : undefined) : stopNote(m);
       if (note) item.stopNote = note;
       this.assistantId = undefined;
+      if (m.stopReason !== 'error' && m.stopReason !== 'aborted') {
+        this.dropRetry();
+        this.clearFailures();
+      }
       // A message that is only tool calls leaves no empty bubble behind.
       if (!text && !reasoning && !note) this.op({ op: 'remove', id: item.id });
       else this.op({ op: 'update', item });
@@ -167,19 +183,20 @@ export class ChatPresenter {
       this.pushMeter();
     },
     retry: (e) => {
-      this.settleRetry();
-      this.retryId = this.nextId('r');
-      this.op({
-        op: 'append',
-        item: { kind: 'notice', id: this.retryId, level: 'warning', text: e.error.message, retryAt: this.now() + Math.max(0, e.delayMs), attempt: e.attempt },
-      });
+      // Every attempt of one failing request counts down in the same notice.
+      this.retryId ??= this.nextId('r');
+      this.put({ kind: 'notice', id: this.retryId, level: 'warning', text: e.error.message, retryAt: this.now() + Math.max(0, e.delayMs), attempt: e.attempt });
     },
     error: (e) => {
-      if (e.kind === 'aborted') return;
-      this.op({ op: 'append', item: { kind: 'notice', id: this.nextId('e'), level: 'error', text: e.message } });
+      if (e.kind === 'aborted') return this.dropRetry();
+      // The failing request's retry notice becomes its error block: one block per failure.
+      const id = this.retryId ?? this.nextId('e');
+      this.retryId = undefined;
+      this.failures.add(id);
+      this.put(errorNotice(id, e.kind, e.message, e.kind === 'storage' ? undefined : this.prompt));
     },
     turn_end: (e) => {
-      this.settleRetry();
+      this.dropRetry();
       if (this.assistantId) {
         const a = this.transcript.get(this.assistantId);
         if (a?.kind === 'assistant') this.op({ op: 'update', item: { ...a, streaming: false } });
@@ -201,11 +218,18 @@ export class ChatPresenter {
     this.emit({ type: 'turn/state', running });
   }
 
-  private settleRetry(): void {
+  /** The request went on (or the turn ended): its retry countdown goes away. */
+  private dropRetry(): void {
     if (!this.retryId) return;
-    const n = this.transcript.get(this.retryId);
+    const id = this.retryId;
     this.retryId = undefined;
-    if (n?.kind === 'notice') this.op({ op: 'update', item: { kind: 'notice', id: n.id, level: 'info', text: `${n.text} — retried (attempt ${n.attempt ?? 1}).` } });
+    if (this.transcript.get(id)) this.op({ op: 'remove', id });
+  }
+
+  /** An answer worked: the error blocks of earlier failures are out of date. */
+  private clearFailures(): void {
+    for (const id of this.failures) if (this.transcript.get(id)) this.op({ op: 'remove', id });
+    this.failures.clear();
   }
 
   private pushMeter(): void {

@@ -10,6 +10,7 @@ import { HostToWebview, PROTOCOL_VERSION } from '../protocol/messages';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { ChatPresenter } from './chat-presenter';
 import { toHistoryView } from './history-view';
+import { intentFailure } from './intent-failures';
 import { MessageBatcher } from './message-batcher';
 import type { ChatViewDeps } from './panel-deps';
 import { renderWebviewHtml } from './webview-html';
@@ -70,7 +71,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.dispatch = createWebviewDispatcher(
       handlers,
       (error) => this.showError('The panel sent a message Headroom could not accept.', error),
-      (err, type) => this.showError(`Handling "${type}" failed: ${errorMessage(err)}`),
+      (err, type) => this.showError(intentFailure(type, errorMessage(err))),
     );
   }
 

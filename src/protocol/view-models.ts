@@ -69,6 +69,9 @@ export const ApprovalItem = z.object({
   /** Why it was rejected or cancelled. */
   note: z.string().optional(),
 });
+/** A button on an error block: Retry re-sends the prompt; the others run the Headroom command of that name. */
+export const NoticeAction = z.enum(['retry', 'setApiKey', 'openSettings', 'selectModel', 'showLog']);
+export type NoticeAction = z.infer<typeof NoticeAction>;
 export const NoticeItem = z.object({
   kind: z.literal('notice'),
   id,
@@ -77,6 +80,14 @@ export const NoticeItem = z.object({
   /** Epoch ms when the provider retries; the panel counts down to it. */
   retryAt: z.number().optional(),
   attempt: z.number().int().optional(),
+  /** A failure's headline in plain words ("The provider refused the API key."); `text` is the detail. */
+  title: z.string().optional(),
+  /** The next steps the error block offers, in order. */
+  actions: z.array(NoticeAction).max(4).optional(),
+  /** The prompt [Retry] sends again. */
+  prompt: z.string().optional(),
+  /** Set for network failures: the panel names the server address that could not be reached. */
+  unreachable: z.boolean().optional(),
 });
 export const CompactionItem = z.object({
   kind: z.literal('compaction'),

@@ -1,0 +1,37 @@
+/**
+ * What the panel's banner says when a user intent fails: what the user tried, in their words, then
+ * why ("Could not undo the compaction: there is no compaction to undo."). Pure; never throws.
+ */
+import type { WebviewToHost } from '../protocol/messages';
+
+/** The action each intent stands for, as the end of "Could not …". */
+const INTENT: Record<WebviewToHost['type'], string> = {
+  'webview/ready': 'start the panel',
+  'webview/error': 'record a panel error',
+  'prompt/submit': 'send the message',
+  'prompt/stop': 'stop the answer',
+  'context/compact': 'compact the conversation',
+  'context/clear': 'clear the conversation',
+  'session/new': 'start a new session',
+  'session/list': 'list the sessions',
+  'session/open': 'open the session',
+  'session/rename': 'rename the session',
+  'session/delete': 'delete the session',
+  'snapshot/save': 'save the snapshot',
+  'snapshot/restore': 'restore the snapshot',
+  'compaction/undo': 'undo the compaction',
+  'approval/respond': 'send your answer to the approval',
+  'approval/diff': 'show the diff',
+  'result/open': 'open the stored result',
+  'config/update': 'save the setting',
+  'command/run': 'run the command',
+  'code/copy': 'copy the code',
+  'code/insert': 'insert the code',
+};
+
+/** "Could not undo the compaction: There is no compaction to undo." */
+export function intentFailure(type: WebviewToHost['type'], reason: string): string {
+  const what = INTENT[type];
+  const why = reason.trim().replace(/[.\s]*$/, '');
+  return why ? `Could not ${what}: ${why}.` : `Could not ${what}.`;
+}
