@@ -54,8 +54,15 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
     const what =
       r.kind === 'edit'
         ? h('div', {}, h('strong', {}, r.isNew ? 'Create ' : 'Edit '), h('code', {}, r.path), h('span', { class: 'hr-muted' }, ` +${r.added} −${r.removed} lines`))
-        : h('div', {}, h('strong', {}, 'Run '), h('code', {}, r.command), h('span', { class: 'hr-muted' }, ` in ${r.cwd}`));
+        : h('div', {}, h('strong', {}, 'Run '), h('code', {}, r.command), h('span', { class: 'hr-muted' }, r.cwd && r.cwd !== '.' ? ` in ${r.cwd}` : ' in the workspace folder'));
     const pending = item.state === 'pending';
+    const reason = h('input', { class: 'hr-text hr-reject-reason', type: 'text', 'aria-label': 'Reason for rejecting (sent to the model)', placeholder: 'Reason (optional, sent to the model)' });
+    const reject = () => send({ type: 'approval/respond', id: item.id, approved: false, reason: reason.value.trim() || undefined });
+    reason.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      reject();
+    });
     return h(
       'section',
       { class: `hr-approval hr-approval-${item.state}`, role: 'group', 'aria-label': `Approval for ${item.toolName}`, 'data-testid': 'approval' },
@@ -65,8 +72,14 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
             'div',
             { class: 'hr-actions' },
             action('Approve', `Approve ${r.kind === 'edit' ? 'the edit' : 'the command'}`, () => send({ type: 'approval/respond', id: item.id, approved: true })),
-            action('Reject', `Reject ${r.kind === 'edit' ? 'the edit' : 'the command'}`, () => send({ type: 'approval/respond', id: item.id, approved: false }), 'hr-secondary'),
+            action(
+              'Allow for this session',
+              r.kind === 'edit' ? `Allow for this session: every ${item.toolName} edit` : `Allow for this session: this exact command`,
+              () => send({ type: 'approval/respond', id: item.id, approved: true, forSession: true }),
+              'hr-secondary',
+            ),
             r.kind === 'edit' ? action('View diff', 'Show the proposed change in a diff editor', () => send({ type: 'approval/diff', id: item.id }), 'hr-secondary') : null,
+            h('span', { class: 'hr-reject' }, reason, action('Reject', `Reject ${r.kind === 'edit' ? 'the edit' : 'the command'}`, reject, 'hr-secondary')),
           )
         : h('p', { class: 'hr-muted', role: 'status' }, APPROVAL_TEXT[item.state], item.note ? ` ${item.note}` : ''),
     );
@@ -128,11 +141,12 @@ export function retryText(retryAt: number, attempt = 1, now = Date.now()): strin
 const STATUS_TEXT: Record<ChatItemOf<'tool'>['status'], string> = {
   preparing: 'preparing',
   running: 'running',
+  waiting: 'waiting for you',
   done: 'done',
   error: 'failed',
   cancelled: 'cancelled',
 };
-const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = { preparing: '…', running: '⟳', done: '✓', error: '✕', cancelled: '–' };
+const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = { preparing: '…', running: '⟳', waiting: '⏸', done: '✓', error: '✕', cancelled: '–' };
 const APPROVAL_TEXT: Record<ChatItemOf<'approval'>['state'], string> = { pending: '', approved: 'Approved.', rejected: 'Rejected.', cancelled: 'Cancelled.' };
 
 function action(text: string, label: string, onClick: () => void, cls?: string): HTMLButtonElement {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { defaultModelFor } from '../context/models';
 import type { ProviderId } from '../providers/types';
+import type { AutoApproveSettings } from '../tools/approval-policy';
 
 /** The provider/model part of Headroom's settings, read fresh each time (settings can change). */
 export interface ProviderSettings {
@@ -23,4 +24,14 @@ export function readProviderSettings(): ProviderSettings {
   const model = provider === 'vscode-lm' ? configured : configured || defaultModelFor(provider) || 'llama3.1';
   const baseUrl = (cfg.get<string>('baseUrl') || '').trim() || undefined;
   return { provider, model, baseUrl };
+}
+
+/** Reads `headroom.autoApprove.edits` and `headroom.autoApprove.commands`; bad values mean "ask". */
+export function readAutoApproveSettings(): AutoApproveSettings {
+  const cfg = vscode.workspace.getConfiguration('headroom.autoApprove');
+  const commands = cfg.get<unknown>('commands');
+  return {
+    edits: cfg.get<unknown>('edits') === true,
+    commands: Array.isArray(commands) ? commands.filter((c): c is string => typeof c === 'string' && c.trim() !== '') : [],
+  };
 }

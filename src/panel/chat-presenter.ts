@@ -30,6 +30,8 @@ export class ChatPresenter {
   /** The text of the running turn's prompt, which [Retry] sends again. */
   private prompt: string | undefined;
   private readonly toolStarted = new Map<string, number>();
+  /** Approval id → the tool call it holds up and since when (that wait is not the tool's duration). */
+  private readonly waiting = new Map<string, { callId: string; since: number }>();
   private readonly toolOutput = new Map<string, number>();
   private source: Source | undefined;
   private meter: MeterView | null = null;
@@ -61,6 +63,7 @@ export class ChatPresenter {
     this.failures.clear();
     this.toolStarted.clear();
     this.toolOutput.clear();
+    this.waiting.clear();
   }
 
   /** The meter from a budget (the host computed it outside a turn, e.g. after clear or open). */
@@ -83,12 +86,24 @@ export class ChatPresenter {
   /** Shows an approval card for a request the host's broker is waiting on. */
   showApproval(id: string, request: ApprovalRequest): void {
     this.put(approvalItem(id, request));
+    const card = this.transcript.get(request.toolCallId);
+    if (card?.kind !== 'tool' || card.status !== 'running') return;
+    this.waiting.set(id, { callId: card.id, since: this.now() });
+    this.put({ ...card, status: 'waiting' });
   }
 
   /** Marks an approval card decided; ignores unknown ids. */
   settleApproval(id: string, decision: ApprovalDecision, cancelled = false): void {
     const item = this.transcript.get(id);
     if (item?.kind === 'approval') this.put(settledApproval(item, decision, cancelled));
+    const wait = this.waiting.get(id);
+    if (!wait) return;
+    this.waiting.delete(id);
+    // The clock restarts: the tool's duration leaves out the time the user took to decide.
+    const started = this.toolStarted.get(wait.callId);
+    if (started !== undefined) this.toolStarted.set(wait.callId, started + (this.now() - wait.since));
+    const card = this.transcript.get(wait.callId);
+    if (card?.kind === 'tool' && card.status === 'waiting') this.put({ ...card, status: 'running' });
   }
 
   handle(event: AgentEvent): void {
@@ -203,9 +218,10 @@ export class ChatPresenter {
         this.assistantId = undefined;
       }
       for (const item of this.transcript.items) {
-        if (item.kind === 'tool' && (item.status === 'running' || item.status === 'preparing')) this.op({ op: 'update', item: { ...item, status: 'cancelled' } });
+        if (item.kind === 'tool' && (item.status === 'running' || item.status === 'preparing' || item.status === 'waiting')) this.op({ op: 'update', item: { ...item, status: 'cancelled' } });
       }
       this.toolStarted.clear();
+      this.waiting.clear();
       const note = END_NOTE[e.reason];
       if (note) this.op({ op: 'append', item: { kind: 'notice', id: this.nextId('n'), level: note.level, text: note.text } });
       this.setRunning(false);

@@ -58,7 +58,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       'snapshot/save': (m) => thenHistory(d.saveSnapshot(m.name || undefined)),
       'snapshot/restore': (m) => thenHistory(d.restoreSnapshot(m.id)),
       'compaction/undo': () => thenHistory(d.undoCompaction()),
-      'approval/respond': (m) => d.approve(m.id, m.approved ? { approved: true } : { approved: false, reason: m.reason ?? 'The user rejected it.' }),
+      'approval/respond': (m) =>
+        d.approve(m.id, m.approved ? { approved: true, forSession: m.forSession === true } : { approved: false, reason: m.reason?.trim() || 'The user rejected it.' }),
       'approval/diff': (m) => d.showDiff(m.id),
       'result/open': (m) => d.openResult(m.refId),
       'config/update': (m) => d.updateConfig({ provider: m.provider, baseUrl: m.baseUrl }),
@@ -171,6 +172,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     } catch (err) {
       this.showError(`Could not build the session view: ${errorMessage(err)}`);
     }
+  }
+
+  /** Whether the panel is on screen (approvals then need no notification). */
+  get isVisible(): boolean {
+    return this.view?.visible ?? false;
   }
 
   /** Logs an error and shows it in the panel's banner. */

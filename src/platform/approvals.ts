@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { newId } from '../common/ids';
+import { ApprovalPolicy } from '../tools/approval-policy';
 import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from '../tools/ports';
 
 export const PROPOSED_SCHEME = 'headroom-proposed';
@@ -13,10 +14,11 @@ export interface PendingApproval {
 }
 
 /**
- * Asks the user to approve edits and commands. An edit opens VS Code's diff editor (current file ↔
- * proposed content); every request also shows a notification with Approve / Reject and is offered to
- * the panel (`onDidRequest`), and whichever answers first decides. Aborting the turn rejects it.
- * Never rejects its promise.
+ * Asks the user to approve edits and commands, unless the policy (settings and "Allow for this
+ * session") already allows them. An edit opens VS Code's diff editor (current file ↔ proposed
+ * content); every request is offered to the panel (`onDidRequest`), and a notification with
+ * Approve / Reject is shown only while the panel is not visible; whichever answers first decides.
+ * Aborting the turn rejects it. Never rejects its promise.
  */
 export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.TextDocumentContentProvider {
   private readonly pending = new Map<string, { request: ApprovalRequest; resolve: (d: ApprovalDecision) => void }>();
@@ -26,7 +28,15 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
   private readonly _onDidSettle = this._register(new Emitter<{ id: string; decision: ApprovalDecision }>());
   readonly onDidSettle = this._onDidSettle.event;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  /**
+   * @param policy what runs without asking; "Allow for this session" answers are added to it.
+   * @param panelVisible whether the panel is on screen to show the request itself.
+   */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    readonly policy: ApprovalPolicy = new ApprovalPolicy(),
+    private readonly panelVisible: () => boolean = () => false,
+  ) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this));
   }
@@ -41,6 +51,10 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
   }
 
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    if (this.policy.allows(request)) {
+      this.log.info(`auto-approved ${request.kind} ${request.kind === 'edit' ? request.path : request.command} (settings or allowed for this session)`);
+      return Promise.resolve({ approved: true });
+    }
     const id = newId('apr');
     return new Promise<ApprovalDecision>((resolve) => {
       const onAbort = () => this.respond(id, { approved: false, reason: 'The turn was stopped.' });
@@ -64,6 +78,7 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
     if (!p) return false;
     this.pending.delete(id);
     this.proposed.delete(id);
+    if (decision.approved && decision.forSession) this.policy.allowForSession(p.request);
     this.log.info(`approval ${id} (${p.request.kind} ${p.request.kind === 'edit' ? p.request.path : p.request.command}): ${decision.approved ? 'approved' : 'rejected'}`);
     this._onDidSettle.fire({ id, decision });
     // Close the diff BEFORE the tool acts: the diff's left side is the file's own model, and closing it
@@ -98,6 +113,8 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
   private async present(id: string, request: ApprovalRequest): Promise<void> {
     try {
       if (request.kind === 'edit') await this.showDiff(id);
+      // The panel shows the request with its own buttons; a toast there would outlive the answer.
+      if (this.panelVisible()) return;
       const approve = vscode.l10n.t('Approve');
       const reject = vscode.l10n.t('Reject');
       const text =

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
-import { readProviderSettings } from '../config/settings';
+import { readAutoApproveSettings, readProviderSettings } from '../config/settings';
 import { selectModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { ChatViewProvider } from '../panel/chat-view-provider';
 import { PROTOCOL_VERSION, type SnapshotView } from '../protocol/messages';
@@ -14,6 +14,7 @@ import { formatBytes } from '../protocol/format';
 import type { ResultMeta } from '../store';
 import { resolveApiKey } from '../providers/credentials';
 import { ApprovalBroker } from './approvals';
+import { ApprovalPolicy } from '../tools/approval-policy';
 import { ResultDocuments } from './result-documents';
 import { vscodeSecretStore } from './secret-store';
 import { SessionHost } from './session-host';
@@ -52,7 +53,8 @@ export type HostCommand =
 export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Host {
   const disposables: vscode.Disposable[] = [];
   const secrets = vscodeSecretStore(context.secrets);
-  const approvals = new ApprovalBroker(log);
+  // The panel shows approvals itself while it is visible (it is created below; asked only later).
+  const approvals = new ApprovalBroker(log, new ApprovalPolicy(readAutoApproveSettings), () => panel.isVisible);
   disposables.push(approvals);
   const session = new SessionHost({ context, log, secrets, approvals });
   disposables.push(session);
@@ -119,11 +121,13 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     },
     newSession: async () => {
       await session.newSession();
+      approvals.policy.resetSession();
       await reload();
     },
     listSessions: () => session.history(),
     openSession: async (id) => {
       await session.openSession(id);
+      approvals.policy.resetSession();
       await reload();
     },
     renameSession: (id, title) => session.renameSession(id, title),

@@ -36,7 +36,7 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('snapshot/save', { name: z.string().trim().max(200).optional() }),
   msg('snapshot/restore', { id: refId }),
   msg('compaction/undo', {}),
-  msg('approval/respond', { id: refId, approved: z.boolean(), reason: z.string().max(2_000).optional() }),
+  msg('approval/respond', { id: refId, approved: z.boolean(), forSession: z.boolean().optional(), reason: z.string().max(2_000).optional() }),
   /** Show the proposed edit of a pending approval in VS Code's diff editor. */
   msg('approval/diff', { id: refId }),
   msg('result/open', { refId }),

@@ -37,7 +37,8 @@ export const AssistantItem = z.object({
   /** Set when the answer ended with an error or was stopped (shown under the text). */
   stopNote: z.string().optional(),
 });
-export const ToolStatus = z.enum(['preparing', 'running', 'done', 'error', 'cancelled']);
+/** `waiting`: an approval for this call waits for the user (that time is not in `durationMs`). */
+export const ToolStatus = z.enum(['preparing', 'running', 'waiting', 'done', 'error', 'cancelled']);
 export const ToolItem = z.object({
   kind: z.literal('tool'),
   /** The tool call id. */

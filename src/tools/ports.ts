@@ -126,7 +126,8 @@ export type ApprovalRequest =
     }
   | { kind: 'command'; toolName: string; toolCallId: string; command: string; cwd: string };
 
-export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
+/** `forSession`: the user also allowed this exact command, or this tool's edits, for the rest of the session. */
+export type ApprovalDecision = { approved: true; forSession?: boolean } | { approved: false; reason?: string };
 
 /**
  * Asks the user to approve an edit or a command. Resolves with the decision; when `signal` aborts

@@ -462,3 +462,48 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
 async function loadPanelWithState(page: Page, state: unknown): Promise<void> {
   await loadPanel(page, state);
 }
+
+describe('panel error blocks and approvals in the harness (Chromium)', () => {
+  it('offers the next step of a failure: Retry re-sends the prompt, Settings opens settings, the server is named', async () => {
+    const page = await freshPanel(0);
+    try {
+      await post(page, {
+        type: 'chat/ops',
+        ops: [{ op: 'append', item: { kind: 'notice', id: 'e1', level: 'error', title: 'Headroom could not reach the model server.', text: 'Connection to the provider failed: ECONNREFUSED', actions: ['retry', 'openSettings'], prompt: 'fix the parser', unreachable: true } }],
+      });
+      const block = page.locator('.hr-notice-error');
+      await block.waitFor();
+      assert.match(await block.innerText(), /Server: the provider’s default address/);
+      await page.screenshot({ path: screenshotPath('panel-error-block') });
+      await block.getByRole('button', { name: 'Retry' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'prompt/submit', text: 'fix the parser' });
+      await block.getByRole('button', { name: 'Settings' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'command/run', command: 'openSettings' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('answers an approval for the session, or rejects it with a reason for the model', async () => {
+    const page = await freshPanel(0);
+    try {
+      const approval = (id: string, command: string) => ({
+        kind: 'approval' as const, id, toolCallId: `c_${id}`, toolName: 'run_command', state: 'pending' as const,
+        request: { kind: 'command' as const, command, cwd: '.' },
+      });
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: approval('apr_1', 'npm test') }, { op: 'append', item: approval('apr_2', 'rm -rf build') }] });
+      const first = page.locator('[data-id="apr_1"]');
+      await first.waitFor();
+      assert.match(await first.innerText(), /in the workspace folder/);
+      await page.screenshot({ path: screenshotPath('panel-approval-pending') });
+      await first.getByRole('button', { name: 'Allow for this session' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'approval/respond', id: 'apr_1', approved: true, forSession: true });
+      const second = page.locator('[data-id="apr_2"]');
+      await second.getByRole('textbox', { name: /Reason for rejecting/ }).fill('use the clean script instead');
+      await second.getByRole('textbox', { name: /Reason for rejecting/ }).press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'approval/respond', id: 'apr_2', approved: false, reason: 'use the clean script instead' });
+    } finally {
+      await page.close();
+    }
+  });
+});

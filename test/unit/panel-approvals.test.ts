@@ -39,3 +39,26 @@ describe('panel: approval cards', () => {
     assert.deepEqual(lineChanges('a\nb\n', 'a\nc\n'), { added: 1, removed: 1 });
   });
 });
+
+describe('panel: a tool waiting for approval', () => {
+  it('shows "waiting" on the tool card while the approval is pending and leaves that time out of its duration', () => {
+    let now = 0;
+    const p = new ChatPresenter(() => undefined, () => now);
+    const call = { type: 'toolCall' as const, id: 'c2', name: 'run_command', arguments: { command: 'npm test' } };
+    p.handle({ type: 'tool_start', call });
+    now = 100;
+    p.showApproval('apr_1', command);
+    const card = () => {
+      const c = p.transcript.get('c2');
+      if (c?.kind !== 'tool') throw new Error('the tool card is gone');
+      return c;
+    };
+    assert.equal(card().status, 'waiting');
+    now = 60_100; // the user thought for a minute
+    p.settleApproval('apr_1', { approved: true, forSession: true });
+    assert.equal(card().status, 'running');
+    now = 60_400;
+    p.handle({ type: 'tool_end', call, result: { role: 'toolResult', toolCallId: 'c2', toolName: 'run_command', content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: 1 }, offloaded: false });
+    assert.equal(card().durationMs, 400);
+  });
+});

@@ -1,0 +1,97 @@
+/// <reference lib="dom" />
+/**
+ * Error blocks in a real VS Code: a 401 from the fake provider shows one block with its next steps,
+ * readable (contrast ≥ 4.5:1, measured from the computed colours) in Dark, Light and High Contrast,
+ * and [Retry] re-sends the prompt and clears the block once the answer works.
+ */
+import * as assert from 'node:assert/strict';
+import type { Frame } from 'playwright-core';
+import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
+import { openHeadroomView, openWorkbench, screenshotPath, type Theme } from './workbench';
+
+/** WCAG contrast of the element's text against what is painted behind it (alpha composited). */
+async function textContrast(frame: Frame, selector: string): Promise<number> {
+  return frame.evaluate((sel) => {
+    const parse = (c: string): number[] => {
+      const m = /rgba?\(([^)]+)\)/.exec(c);
+      if (!m) return [0, 0, 0, 0];
+      const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      return [p[0], p[1], p[2], p[3] ?? 1];
+    };
+    const over = (top: number[], under: number[]) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+    const el = document.querySelector(sel)!;
+    const chain: Element[] = [];
+    for (let e: Element | null = el; e; e = e.parentElement) chain.unshift(e);
+    let bg = [255, 255, 255, 1];
+    for (const e of chain) bg = over(parse(getComputedStyle(e).backgroundColor), bg);
+    const fg = over(parse(getComputedStyle(el).color), bg);
+    const lum = (c: number[]) => {
+      const [r, g, b] = c.slice(0, 3).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+  }, selector);
+}
+
+describe('panel error blocks in a real VS Code', function () {
+  this.timeout(240_000);
+  let fake: FakeProvider;
+
+  before(async () => {
+    fake = await startFakeProvider();
+  });
+  after(async () => {
+    await fake?.close();
+  });
+
+  const themes: Array<[Theme, string]> = [
+    ['Default Dark Modern', 'dark'],
+    ['Default Light Modern', 'light'],
+    ['Default High Contrast', 'hc'],
+  ];
+  for (const [theme, name] of themes) {
+    it(`shows a 401 once with Set API Key and Retry, readable in ${theme}; Retry clears it (panel-error-${name}.png)`, async () => {
+      const { page, webviewProblems } = await openWorkbench(theme, {
+        'headroom.provider': 'openai-compatible',
+        'headroom.baseUrl': fake.openaiBaseUrl,
+        'headroom.model': 'fake-model',
+        'headroom.models': { 'fake-model': { contextWindow: 32_000, maxOutput: 4_000 } },
+      });
+      try {
+        const frame = await openHeadroomView(page);
+        const box = frame.getByRole('textbox', { name: 'Message to Headroom' });
+        await box.waitFor();
+        fake.script.push({ fault: 'auth' });
+        const prompt = `say hello (${name})`;
+        await box.fill(prompt);
+        await box.press('Enter');
+        const block = frame.locator('.hr-notice-error', { hasText: 'The provider did not accept the API key.' });
+        await block.waitFor({ timeout: 60_000 });
+        await frame.locator('[data-testid=stop]').waitFor({ state: 'hidden', timeout: 30_000 });
+        await page.screenshot({ path: screenshotPath(`panel-error-${name}`) });
+
+        // Shown once: one error block, no "broke off" note, no second notice.
+        assert.equal(await frame.locator('[data-testid=notice]').count(), 1);
+        assert.equal(await frame.locator('.hr-stop-note').count(), 0);
+        assert.deepEqual(await block.locator('button').allInnerTexts(), ['Set API Key…', 'Retry']);
+        for (const sel of ['.hr-notice-error .hr-notice-title', '.hr-notice-error .hr-notice-text']) {
+          const ratio = await textContrast(frame, sel);
+          assert.ok(ratio >= 4.5, `${sel} contrast ${ratio.toFixed(2)}:1 in ${theme}`);
+        }
+
+        fake.script.push({ text: 'Hello again.' });
+        await block.getByRole('button', { name: 'Retry' }).click();
+        await frame.locator('.hr-assistant', { hasText: 'Hello again.' }).waitFor({ timeout: 60_000 });
+        await block.waitFor({ state: 'detached', timeout: 30_000 });
+        assert.equal(await frame.locator('.hr-user', { hasText: prompt }).count(), 2, 'Retry sent the same prompt again');
+        assert.deepEqual(webviewProblems, []);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
