@@ -494,7 +494,7 @@ describe('panel error blocks and approvals in the harness (Chromium)', () => {
       await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: approval('apr_1', 'npm test') }, { op: 'append', item: approval('apr_2', 'rm -rf build') }] });
       const first = page.locator('[data-id="apr_1"]');
       await first.waitFor();
-      assert.match(await first.innerText(), /in the workspace folder/);
+      assert.match((await first.textContent()) ?? '', /in the workspace folder/);
       await page.screenshot({ path: screenshotPath('panel-approval-pending') });
       await first.getByRole('button', { name: 'Allow for this session' }).click();
       assert.deepEqual(await lastSent(page), { type: 'approval/respond', id: 'apr_1', approved: true, forSession: true });
