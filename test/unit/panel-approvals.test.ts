@@ -57,6 +57,8 @@ describe('panel: a tool waiting for approval', () => {
     now = 60_100; // the user thought for a minute
     p.settleApproval('apr_1', { approved: true, forSession: true });
     assert.equal(card().status, 'running');
+    const answered = p.transcript.get('apr_1');
+    assert.equal(answered?.kind === 'approval' && answered.note, 'Allowed for this session: this exact command.');
     now = 60_400;
     p.handle({ type: 'tool_end', call, result: { role: 'toolResult', toolCallId: 'c2', toolName: 'run_command', content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: 1 }, offloaded: false });
     assert.equal(card().durationMs, 400);
