@@ -20,8 +20,8 @@ export interface SessionPersistence {
 export interface AgentSessionOptions {
   /** The wiring of the next turn, read when it starts (so model or settings changes apply to the next turn). */
   turnConfig(): Omit<TurnConfig, 'persist' | 'steering'>;
-  /** The system sections of the next turn. */
-  system(): SystemSection[];
+  /** The system sections of the next turn (may be read from disk asynchronously). */
+  system(): SystemSection[] | Promise<SystemSection[]>;
   persistence?: SessionPersistence;
   /** The view to resume from (e.g. the store's context view). */
   messages?: Message[];
@@ -110,7 +110,7 @@ export class AgentSession extends Disposable {
     let system: SystemSection[];
     try {
       config = this.options.turnConfig();
-      system = this.options.system();
+      system = await this.options.system();
     } catch (err) {
       // The turn cannot be wired (no folder, bad settings…): report it like any failed turn.
       const turnId = newId('turn');

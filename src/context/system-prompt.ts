@@ -8,7 +8,10 @@ import type { SystemSection } from '../providers/types';
 /** A rules or memory file as read from the workspace. */
 export interface RulesFile {
   path: string;
+  /** The text read (possibly only the first `MAX_RULES_BYTES` of the file). */
   text: string;
+  /** Byte size of the whole file on disk, when only part of it was read. Default: the text's size. */
+  size?: number;
 }
 
 /** Rules files above this size are cut (and say so), so one huge file cannot take the window. */
@@ -29,7 +32,7 @@ export function buildSystemSections(input: { rules: RulesFile[]; workspaceName?:
   const rules = input.rules
     .filter((r) => r.text.trim())
     .map((r) => {
-      const bytes = Buffer.byteLength(r.text, 'utf8');
+      const bytes = Math.max(r.size ?? 0, Buffer.byteLength(r.text, 'utf8'));
       const text = bytes > MAX_RULES_BYTES ? Buffer.from(r.text, 'utf8').subarray(0, MAX_RULES_BYTES).toString('utf8') + `\n[… ${r.path} cut at ${MAX_RULES_BYTES} of ${bytes} bytes]` : r.text;
       return `## ${r.path}\n${text.trim()}`;
     });

@@ -4,7 +4,6 @@
  * and the commands call its actions; it reports through `onDidEvent` (agent events) and
  * `onDidChangeState` (session switched, store problems). Owns nothing visual.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
@@ -26,8 +25,17 @@ import { resolveApiKey, type SecretStore } from '../providers/credentials';
 import { createProvider } from '../providers/create-provider';
 import type { Message, SystemSection } from '../providers/types';
 import { openStore, type HeadroomStore, type ResultMeta, type SessionSummary, type SnapshotInfo } from '../store';
+import { RulesFileLoader } from '../agent/rules-files';
 import {
-  createBuiltinTools, createHistorySearchPort, DeferralPolicy, resultPortOver, ToolRegistry, withMessageRefs, type HistorySource, type ResultPort,
+  createBuiltinTools,
+  createHistorySearchPort,
+  createNodeWorkspace,
+  DeferralPolicy,
+  resultPortOver,
+  ToolRegistry,
+  withMessageRefs,
+  type HistorySource,
+  type ResultPort,
 } from '../tools';
 import { createMemoryResultPort } from '../tools/memory-results';
 import { readCompactionSettings, readContextSettings, readMaxIterations } from '../config/context-settings';
@@ -57,8 +65,6 @@ export interface SessionState {
   running: boolean;
 }
 
-const RULES_FILES = ['AGENTS.md', 'CLAUDE.md', '.headroom/rules.md'];
-
 export class SessionHost extends Disposable {
   private store: HeadroomStore | undefined;
   private storeNote: string | undefined;
@@ -85,6 +91,8 @@ export class SessionHost extends Disposable {
   private reportedServerNote = '';
   private readonly serverWindows = new ServerWindowCache((url, init) => fetch(url, init));
   private lmWindow: ServerReportedWindow | undefined;
+  /** Rules files are read through one loader per workspace folder (it caches unchanged files). */
+  private rulesLoader: { root: string; loader: RulesFileLoader } | undefined;
 
   private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
   readonly onDidEvent = this._onDidEvent.event;
@@ -605,17 +613,16 @@ export class SessionHost extends Disposable {
     });
   }
 
-  private systemSections(): SystemSection[] {
+  private async systemSections(): Promise<SystemSection[]> {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const rules: RulesFile[] = [];
+    let rules: RulesFile[] = [];
     if (folder) {
-      for (const rel of RULES_FILES) {
-        try {
-          rules.push({ path: rel, text: fs.readFileSync(path.join(folder.uri.fsPath, rel), 'utf8') });
-        } catch {
-          // absent: fine
-        }
+      const root = folder.uri.fsPath;
+      if (this.rulesLoader?.root !== root) {
+        const loader = new RulesFileLoader({ workspace: createNodeWorkspace(root), onProblem: (m) => this.deps.log.warn(m) });
+        this.rulesLoader = { root, loader };
       }
+      rules = await this.rulesLoader.loader.load();
     }
     return buildSystemSections({ rules, workspaceName: vscode.workspace.name });
   }

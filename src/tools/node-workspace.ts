@@ -8,14 +8,18 @@ import { HeadroomError } from '../common/errors';
 import { runShellCommand } from './command-runner';
 import { walkFiles } from './file-walk';
 import { globMatcher } from './glob';
-import { resolveInside } from './path-guard';
+import { isInside, outsideError, resolveInside } from './path-guard';
 import type { FileStat, WorkspacePort } from './ports';
+import { decodeUtf8Prefix, readRegularFile } from './safe-file';
 import { searchWithFallback, searchWithRipgrep } from './text-search';
 
 export interface NodeWorkspaceOptions {
   /** A ripgrep binary; used when it exists, else the pure-JS search runs. */
   rgPath?: string;
 }
+
+/** `readFile` without `maxBytes` refuses files larger than this rather than loading them. */
+export const MAX_WHOLE_READ_BYTES = 64 * 1024 * 1024;
 
 export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptions = {}): WorkspacePort {
   const root = path.resolve(rootDir);
@@ -30,12 +34,19 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
     root,
     resolvePath,
 
-    async readFile(p) {
+    async readFile(p, readOptions) {
       const abs = await resolvePath(p);
-      const st = await fs.stat(abs).catch(() => undefined);
-      if (!st) throw notFound(p);
-      if (st.isDirectory()) throw new HeadroomError('invalid_tool_input', `"${p}" is a folder, not a file. Use list_files to see its contents.`);
-      return fs.readFile(abs, 'utf8');
+      const real = await fs.realpath(abs).catch(() => undefined);
+      if (!real) throw notFound(p);
+      if (!isInside(await realRoot(), real)) throw outsideError(p, 'a symbolic link points outside');
+      const st = await fs.stat(real).catch(() => undefined);
+      if (st?.isDirectory()) throw new HeadroomError('invalid_tool_input', `"${p}" is a folder, not a file. Use list_files to see its contents.`);
+      const cap = readOptions?.maxBytes ?? MAX_WHOLE_READ_BYTES;
+      const read = await readRegularFile(real, cap, p);
+      if (read.truncated && readOptions?.maxBytes === undefined) {
+        throw new HeadroomError('invalid_tool_input', `"${p}" is ${read.size.toLocaleString('en-US')} bytes, too large to read whole.`);
+      }
+      return decodeUtf8Prefix(read.bytes, read.truncated);
     },
 
     async stat(p): Promise<FileStat | undefined> {

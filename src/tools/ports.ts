@@ -20,6 +20,11 @@ export interface TextMatch {
   text: string;
 }
 
+export interface ReadFileOptions {
+  /** Read at most this many bytes (the stat's `size` says how large the whole file is). */
+  maxBytes?: number;
+}
+
 export interface ListFilesOptions {
   /** Skip files matched by .gitignore files (and always skip `.git/`). */
   respectGitignore: boolean;
@@ -70,7 +75,12 @@ export interface WorkspacePort {
   /** Absolute path of the workspace root. */
   readonly root: string;
   resolvePath(path: string): Promise<string>;
-  readFile(path: string): Promise<string>;
+  /**
+   * Reads a regular file as UTF-8. Special files (FIFOs, devices, sockets) are refused before they
+   * are opened. With `maxBytes`, at most that many bytes are read (the text of that prefix, never
+   * the whole file first); without it, a file over the port's own cap is refused.
+   */
+  readFile(path: string, options?: ReadFileOptions): Promise<string>;
   /** `undefined` when nothing exists at the path. */
   stat(path: string): Promise<FileStat | undefined>;
   listFiles(glob: string, options: ListFilesOptions): Promise<{ files: string[]; truncated: boolean }>;

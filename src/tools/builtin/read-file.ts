@@ -21,13 +21,16 @@ export const readFileTool = defineTool({
     const st = await ctx.workspace.stat(path);
     if (!st) throw new HeadroomError('not_found', `File not found: "${path}". Use list_files or search_text to find the right path.`);
     if (st.type === 'directory') return { isError: true, content: `"${path}" is a folder, not a file. Use list_files to see its contents.` };
+    if (st.type !== 'file') {
+      return { isError: true, content: `"${path}" is not a regular file (a named pipe, device or socket); it was not opened. Only regular files can be read.` };
+    }
     if (st.size > MAX_READ_BYTES) {
       return { isError: true, content: `"${path}" is ${st.size.toLocaleString('en-US')} bytes, too large to read. Use search_text to find what you need in it.` };
     }
     if (start_line !== undefined && end_line !== undefined && end_line < start_line) {
       return { isError: true, errorKind: 'invalid_tool_input', content: `end_line (${end_line}) is before start_line (${start_line}).` };
     }
-    const text = await ctx.workspace.readFile(path);
+    const text = await ctx.workspace.readFile(path, { maxBytes: MAX_READ_BYTES });
     if (text.slice(0, 8000).includes('\u0000')) return `"${path}" is a binary file (${st.size.toLocaleString('en-US')} bytes); its content is not shown.`;
     if (text === '') return `${path} is empty.`;
     const lines = text.split('\n');
