@@ -16,7 +16,7 @@ export function createVscodeWorkspace(folder: vscode.WorkspaceFolder, log: vscod
   return {
     ...base,
     async applyEdit(path, newContent) {
-      const uri = vscode.Uri.file(await base.resolvePath(path));
+      const uri = vscode.Uri.file(await base.resolvePath(await base.resolveWriteTarget(path)));
       const doc = await vscode.workspace.openTextDocument(uri);
       const edit = new vscode.WorkspaceEdit();
       edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), newContent);

@@ -2,13 +2,13 @@
  * A `WorkspacePort` on node:fs and child_process. Used by tests and benches, and by the vscode
  * implementation as its fallback for anything the editor API does not cover.
  */
-import { existsSync, promises as fs } from 'node:fs';
+import { constants, existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { HeadroomError } from '../common/errors';
 import { runShellCommand } from './command-runner';
 import { walkFiles } from './file-walk';
 import { globMatcher } from './glob';
-import { isInside, outsideError, resolveInside } from './path-guard';
+import { isInside, outsideError, resolveInside, resolveWriteTarget } from './path-guard';
 import type { FileStat, WorkspacePort } from './ports';
 import { decodeUtf8Prefix, readRegularFile } from './safe-file';
 import { searchWithFallback, searchWithRipgrep } from './text-search';
@@ -20,6 +20,19 @@ export interface NodeWorkspaceOptions {
 
 /** `readFile` without `maxBytes` refuses files larger than this rather than loading them. */
 export const MAX_WHOLE_READ_BYTES = 64 * 1024 * 1024;
+
+// The target is already resolved: a link appearing there since is a swap, and a FIFO must not block.
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** Writes `content` to the resolved path `abs` without following a link at the last component. */
+async function writeNoFollow(abs: string, content: string): Promise<void> {
+  const handle = await fs.open(abs, WRITE_FLAGS, 0o666);
+  try {
+    await handle.writeFile(content, 'utf8');
+  } finally {
+    await handle.close();
+  }
+}
 
 export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptions = {}): WorkspacePort {
   const root = path.resolve(rootDir);
@@ -74,19 +87,20 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       return searchWithFallback(root, await realRoot(), pattern, opts);
     },
 
+    async resolveWriteTarget(p) {
+      return (await resolveWriteTarget(root, await realRoot(), p)).rel;
+    },
+
     async writeFile(p, content) {
-      const abs = await resolvePath(p);
-      const st = await fs.stat(abs).catch(() => undefined);
-      if (st?.isDirectory()) throw new HeadroomError('invalid_tool_input', `"${p}" is a folder; give a file path.`);
-      await fs.mkdir(path.dirname(abs), { recursive: true });
-      await fs.writeFile(abs, content, 'utf8');
+      const target = await resolveWriteTarget(root, await realRoot(), p);
+      await fs.mkdir(path.dirname(target.abs), { recursive: true });
+      await writeNoFollow(target.abs, content);
     },
 
     async applyEdit(p, newContent) {
-      const abs = await resolvePath(p);
-      const st = await fs.stat(abs).catch(() => undefined);
-      if (!st?.isFile()) throw notFound(p);
-      await fs.writeFile(abs, newContent, 'utf8');
+      const target = await resolveWriteTarget(root, await realRoot(), p);
+      if (!target.exists) throw notFound(p);
+      await writeNoFollow(target.abs, newContent);
     },
 
     async runCommand(command, { cwd, timeoutMs, signal, onOutput }) {

@@ -85,6 +85,13 @@ export interface WorkspacePort {
   stat(path: string): Promise<FileStat | undefined>;
   listFiles(glob: string, options: ListFilesOptions): Promise<{ files: string[]; truncated: boolean }>;
   searchText(pattern: string, options: SearchTextOptions): Promise<{ matches: TextMatch[]; truncated: boolean }>;
+  /**
+   * The workspace-relative path a write to `path` really lands on (links inside the workspace
+   * resolved). Rejects with a `HeadroomError` ('invalid_tool_input') for a dangling link, a link
+   * leading outside, a special file or a file used as a folder. Writing tools call it first and
+   * name its answer in the approval; `writeFile` and `applyEdit` apply the same check themselves.
+   */
+  resolveWriteTarget(path: string): Promise<string>;
   /** Creates or overwrites a file (creating parent folders). */
   writeFile(path: string, content: string): Promise<void>;
   /** Replaces the whole content of an existing file as one (undoable, in an editor) edit. */

@@ -39,10 +39,12 @@ export const editFileTool = defineTool({
   mutates: true,
   requiresApproval: 'edit',
   timeoutMs: 60 * 60_000,
-  async execute({ path, old_text, new_text }, ctx) {
-    const st = await ctx.workspace.stat(path);
-    if (!st) return { isError: true, content: `File not found: "${path}". To create a new file use write_file.` };
-    if (st.type !== 'file') return { isError: true, content: `"${path}" is not a file.` };
+  async execute({ path: requested, old_text, new_text }, ctx) {
+    const st = await ctx.workspace.stat(requested);
+    if (!st) return { isError: true, content: `File not found: "${requested}". To create a new file use write_file.` };
+    if (st.type !== 'file') return { isError: true, content: `"${requested}" is not a file.` };
+    // The real target (links resolved, dangling or outside links refused) is what is shown and written.
+    const path = await ctx.workspace.resolveWriteTarget(requested);
     const oldContent = await ctx.workspace.readFile(path);
     let search = old_text;
     let replacement = new_text;

@@ -20,7 +20,9 @@ export const writeFileTool = defineTool({
   requiresApproval: 'edit',
   // Approval waits for a person; the limit only guards against a port that never answers.
   timeoutMs: 60 * 60_000,
-  async execute({ path, content }, ctx) {
+  async execute({ path: requested, content }, ctx) {
+    // The real target (links resolved, dangling or outside links refused) is what is shown and written.
+    const path = await ctx.workspace.resolveWriteTarget(requested);
     const st = await ctx.workspace.stat(path);
     if (st && st.type !== 'file') return { isError: true, content: `"${path}" exists and is not a file; choose another path.` };
     const oldContent = st ? await ctx.workspace.readFile(path) : undefined;
@@ -35,6 +37,7 @@ export const writeFileTool = defineTool({
     });
     if (!decision.approved) return rejectedOutput(`writing ${path}`, decision, 'the file was not changed');
     await ctx.workspace.writeFile(path, content);
-    return `${oldContent === undefined ? 'Created' : 'Overwrote'} ${path} (${countLines(content)} line${countLines(content) === 1 ? '' : 's'}).`;
+    const via = path === requested ? '' : ` through the link ${requested}`;
+    return `${oldContent === undefined ? 'Created' : 'Overwrote'} ${path}${via} (${countLines(content)} line${countLines(content) === 1 ? '' : 's'}).`;
   },
 });
