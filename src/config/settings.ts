@@ -35,3 +35,12 @@ export function readAutoApproveSettings(): AutoApproveSettings {
     commands: Array.isArray(commands) ? commands.filter((c): c is string => typeof c === 'string' && c.trim() !== '') : [],
   };
 }
+
+/**
+ * `headroom.commandEnvAllowList`: names of environment variables passed to `run_command` although
+ * they look like secrets. Application scope: a workspace's settings cannot add to it.
+ */
+export function readCommandEnvAllowList(): string[] {
+  const raw = vscode.workspace.getConfiguration('headroom').get<unknown>('commandEnvAllowList');
+  return Array.isArray(raw) ? raw.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : [];
+}

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { readCommandEnvAllowList } from '../config/settings';
 import { createNodeWorkspace } from '../tools/node-workspace';
 import { findRipgrep } from '../tools/ripgrep-path';
 import type { WorkspacePort } from '../tools/ports';
@@ -12,7 +13,7 @@ import type { WorkspacePort } from '../tools/ports';
 export function createVscodeWorkspace(folder: vscode.WorkspaceFolder, log: vscode.LogOutputChannel): WorkspacePort {
   const rgPath = findRipgrep(vscode.env.appRoot);
   if (!rgPath) log.warn(`ripgrep not found under ${vscode.env.appRoot}; search_text uses the built-in fallback`);
-  const base = createNodeWorkspace(folder.uri.fsPath, { rgPath });
+  const base = createNodeWorkspace(folder.uri.fsPath, { rgPath, commandEnvAllowList: readCommandEnvAllowList() });
   return {
     ...base,
     async applyEdit(path, newContent) {

@@ -5,6 +5,7 @@
 import { constants, existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { HeadroomError } from '../common/errors';
+import { scrubEnvironment } from './command-env';
 import { runShellCommand } from './command-runner';
 import { walkFiles } from './file-walk';
 import { globMatcher } from './glob';
@@ -16,6 +17,12 @@ import { searchWithFallback, searchWithRipgrep } from './text-search';
 export interface NodeWorkspaceOptions {
   /** A ripgrep binary; used when it exists, else the pure-JS search runs. */
   rgPath?: string;
+  /**
+   * Variables passed to commands even though their names look like secrets (setting
+   * `headroom.commandEnvAllowList`). Everything else that looks like a key, token or password is
+   * left out of a command's environment.
+   */
+  commandEnvAllowList?: readonly string[];
 }
 
 /** `readFile` without `maxBytes` refuses files larger than this rather than loading them. */
@@ -107,7 +114,8 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       const dir = await resolvePath(cwd ?? '.');
       const st = await fs.stat(dir).catch(() => undefined);
       if (!st?.isDirectory()) throw new HeadroomError('invalid_tool_input', `Working folder "${cwd}" does not exist in the workspace.`);
-      return runShellCommand(command, { cwd: dir, timeoutMs, signal, onOutput });
+      const { env } = scrubEnvironment(process.env, options.commandEnvAllowList);
+      return runShellCommand(command, { cwd: dir, timeoutMs, signal, onOutput, env });
     },
   };
 }
