@@ -14,6 +14,7 @@ const hostEntries = {
   extension: 'src/extension.ts',
   host: 'src/platform/host.ts',
   'token-worker': 'src/context/token-worker.ts',
+  'pattern-worker': 'src/tools/pattern-worker.ts',
 };
 
 function existing(entries) {

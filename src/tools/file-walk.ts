@@ -7,6 +7,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { GitignoreMatcher } from './gitignore';
 import { isInside } from './path-guard';
+import { decodeUtf8Prefix, readRegularFile } from './safe-file';
+
+/** A .gitignore is read up to this size (a repository could commit a huge one). */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 export interface WalkOptions {
   respectGitignore: boolean;
@@ -31,7 +35,8 @@ export async function* walkFiles(root: string, options: WalkOptions): AsyncGener
     }
     if (options.respectGitignore && entries.some((e) => e.name === '.gitignore' && e.isFile())) {
       try {
-        ignore.add(dir, await fs.readFile(path.join(absDir, '.gitignore'), 'utf8'));
+        const read = await readRegularFile(path.join(absDir, '.gitignore'), MAX_GITIGNORE_BYTES);
+        ignore.add(dir, decodeUtf8Prefix(read.bytes, read.truncated));
       } catch {
         // unreadable .gitignore: ignore nothing extra
       }

@@ -7,12 +7,11 @@ import * as path from 'node:path';
 import { HeadroomError } from '../common/errors';
 import { scrubEnvironment } from './command-env';
 import { runShellCommand } from './command-runner';
-import { walkFiles } from './file-walk';
-import { globMatcher } from './glob';
 import { isInside, outsideError, resolveInside, resolveWriteTarget } from './path-guard';
 import type { FileStat, WorkspacePort } from './ports';
 import { decodeUtf8Prefix, readRegularFile } from './safe-file';
-import { searchWithFallback, searchWithRipgrep } from './text-search';
+import { runPatternJob, WALK_TIMEOUT_MS } from './pattern-runner';
+import { searchWithRipgrep } from './text-search';
 
 export interface NodeWorkspaceOptions {
   /** A ripgrep binary; used when it exists, else the pure-JS search runs. */
@@ -23,6 +22,8 @@ export interface NodeWorkspaceOptions {
    * left out of a command's environment.
    */
   commandEnvAllowList?: readonly string[];
+  /** Time bound of a listing or a search without ripgrep (they evaluate model-supplied patterns). Default `WALK_TIMEOUT_MS`. */
+  walkTimeoutMs?: number;
 }
 
 /** `readFile` without `maxBytes` refuses files larger than this rather than loading them. */
@@ -43,6 +44,7 @@ async function writeNoFollow(abs: string, content: string): Promise<void> {
 
 export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptions = {}): WorkspacePort {
   const root = path.resolve(rootDir);
+  const walkTimeoutMs = options.walkTimeoutMs ?? WALK_TIMEOUT_MS;
   let realRootPromise: Promise<string> | undefined;
   const realRoot = () => (realRootPromise ??= fs.realpath(root).catch(() => root));
   const resolvePath = async (p: string) => resolveInside(root, await realRoot(), p);
@@ -77,21 +79,17 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
     },
 
     async listFiles(glob, { respectGitignore, limit, signal }) {
-      const matches = globMatcher(glob);
-      const files: string[] = [];
-      for await (const rel of walkFiles(root, { respectGitignore, realRoot: await realRoot(), signal })) {
-        if (!matches(rel)) continue;
-        if (files.length >= limit) return { files, truncated: true };
-        files.push(rel);
-      }
-      return { files, truncated: false };
+      const job = { type: 'list-files', root, realRoot: await realRoot(), glob, respectGitignore, limit } as const;
+      return runPatternJob(job, { timeoutMs: walkTimeoutMs, signal, what: `Listing files matching the glob "${glob}"` });
     },
 
     async searchText(pattern, opts) {
       if (options.rgPath && existsSync(options.rgPath)) {
         return searchWithRipgrep(options.rgPath, root, pattern, opts);
       }
-      return searchWithFallback(root, await realRoot(), pattern, opts);
+      const { glob, maxResults, caseSensitive, signal } = opts;
+      const job = { type: 'search-files', root, realRoot: await realRoot(), pattern, glob, maxResults, caseSensitive } as const;
+      return runPatternJob(job, { timeoutMs: walkTimeoutMs, signal, what: `Searching for /${pattern}/${glob ? ` in "${glob}"` : ''}` });
     },
 
     async resolveWriteTarget(p) {

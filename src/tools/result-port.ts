@@ -3,8 +3,18 @@
  * with the same semantics (`pageBuffer`). Wiring for the session's result store:
  * `resultPortOver({ put: (tool, _id, text) => store.put(sessionId, tool, text).then((m) => m.refId), read: … })`.
  */
-import type { ResultPort } from './ports';
+import { PATTERN_TIMEOUT_MS, runPatternJob } from './pattern-runner';
+import type { ResultPage, ResultPageOptions, ResultPort } from './ports';
 import { pageBuffer } from './result-paging';
+
+/**
+ * `pageBuffer`, with a grep pattern (from the model) evaluated in the pattern worker under a time
+ * bound: a catastrophic regex rejects with a message instead of freezing the host.
+ */
+export function pageResult(content: Uint8Array, options: ResultPageOptions, toolName?: string, timeoutMs = PATTERN_TIMEOUT_MS): Promise<ResultPage> {
+  if (!options.grep) return Promise.resolve(pageBuffer(content, options, toolName));
+  return runPatternJob({ type: 'grep-page', content, options, toolName }, { timeoutMs, what: `The regular expression /${options.grep}/` });
+}
 
 export interface ResultBlobs {
   /** Stores the text; resolves to its ref id. */
@@ -18,7 +28,7 @@ export function resultPortOver(blobs: ResultBlobs): ResultPort {
     put: ({ toolName, toolCallId, content }) => blobs.put(toolName, toolCallId, content),
     async page(refId, options) {
       const blob = await blobs.read(refId);
-      return blob ? pageBuffer(Buffer.from(blob.content, 'utf8'), options, blob.toolName) : undefined;
+      return blob ? pageResult(Buffer.from(blob.content, 'utf8'), options, blob.toolName) : undefined;
     },
   };
 }

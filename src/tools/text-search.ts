@@ -9,8 +9,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { HeadroomError } from '../common/errors';
 import { walkFiles } from './file-walk';
-import { escapeRegex, globMatcher } from './glob';
+import { globMatcher } from './glob';
 import type { SearchTextOptions, TextMatch } from './ports';
+import { readRegularFile } from './safe-file';
 
 /** Longest line text kept in a match, so one minified line cannot flood the result. */
 export const MAX_MATCH_TEXT = 300;
@@ -25,6 +26,10 @@ export interface SearchOutcome {
 function clip(text: string): string {
   const t = text.replace(/\r?\n$/, '');
   return t.length > MAX_MATCH_TEXT ? `${t.slice(0, MAX_MATCH_TEXT)}… [${t.length - MAX_MATCH_TEXT} more chars]` : t;
+}
+
+export function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** A JS RegExp for a ripgrep-style pattern; an invalid regex is searched literally. */
@@ -50,11 +55,11 @@ export async function searchWithFallback(
   for await (const rel of walkFiles(root, { respectGitignore: true, realRoot, signal: options.signal })) {
     if (!matchesGlob(rel)) continue;
     if (++scanned > FALLBACK_MAX_FILES) return { matches, truncated: true };
-    const abs = path.join(root, rel);
-    const st = await fs.stat(abs).catch(() => undefined);
-    if (!st || st.size > FALLBACK_MAX_FILE_BYTES) continue;
-    const buf = await fs.readFile(abs).catch(() => undefined);
-    if (!buf || buf.subarray(0, 8000).includes(0)) continue;
+    const real = await fs.realpath(path.join(root, rel)).catch(() => undefined);
+    const read = real ? await readRegularFile(real, FALLBACK_MAX_FILE_BYTES, rel).catch(() => undefined) : undefined;
+    if (!read || read.truncated) continue;
+    const buf = read.bytes;
+    if (buf.subarray(0, 8000).includes(0)) continue;
     const lines = buf.toString('utf8').split('\n');
     for (let i = 0; i < lines.length; i++) {
       if (re.test(lines[i])) {

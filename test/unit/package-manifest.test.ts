@@ -62,7 +62,7 @@ describe('the .vsix holds only what a user needs (vsce ls)', function () {
   });
 
   it('includes the host bundles, the wasm, the webview bundle and the icons', () => {
-    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/extension.js', 'dist/host.js', 'dist/sql-wasm.wasm', 'media/webview.js', 'media/webview.css', 'media/icon.png', 'media/headroom.svg']) {
+    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/extension.js', 'dist/host.js', 'dist/pattern-worker.js', 'dist/sql-wasm.wasm', 'media/webview.js', 'media/webview.css', 'media/icon.png', 'media/headroom.svg']) {
       assert.ok(files.includes(f), `${f} is packaged (got: ${files.join(', ')})`);
     }
   });
