@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { readCommandEnvAllowList } from '../config/settings';
+import { scrubEnvironment } from '../tools/command-env';
 import { createNodeWorkspace } from '../tools/node-workspace';
 import { findRipgrep } from '../tools/ripgrep-path';
 import type { WorkspacePort } from '../tools/ports';
@@ -13,7 +14,9 @@ import type { WorkspacePort } from '../tools/ports';
 export function createVscodeWorkspace(folder: vscode.WorkspaceFolder, log: vscode.LogOutputChannel): WorkspacePort {
   const rgPath = findRipgrep(vscode.env.appRoot);
   if (!rgPath) log.warn(`ripgrep not found under ${vscode.env.appRoot}; search_text uses the built-in fallback`);
-  const base = createNodeWorkspace(folder.uri.fsPath, { rgPath, commandEnvAllowList: readCommandEnvAllowList() });
+  const commandEnvAllowList = readCommandEnvAllowList();
+  const base = createNodeWorkspace(folder.uri.fsPath, { rgPath, commandEnvAllowList });
+  logScrubbedOnce(log, scrubEnvironment(process.env, commandEnvAllowList).removed);
   return {
     ...base,
     async applyEdit(path, newContent) {
@@ -25,4 +28,14 @@ export function createVscodeWorkspace(folder: vscode.WorkspaceFolder, log: vscod
       if (!(await doc.save())) throw new Error(`The edit to "${path}" was applied but could not be saved`);
     },
   };
+}
+
+let lastScrubbed = '';
+
+/** Says (names only, never values) which variables commands do not get, when that list changes. */
+function logScrubbedOnce(log: vscode.LogOutputChannel, removed: string[]): void {
+  const key = removed.join(',');
+  if (key === lastScrubbed) return;
+  lastScrubbed = key;
+  if (removed.length) log.info(`run_command: not passing ${removed.length} variable(s) that look like secrets: ${removed.join(', ')} (allow some with headroom.commandEnvAllowList)`);
 }

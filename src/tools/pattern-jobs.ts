@@ -8,7 +8,7 @@ import { walkFiles } from './file-walk';
 import { globMatcher } from './glob';
 import type { ResultPage, ResultPageOptions, TextMatch } from './ports';
 import { pageBuffer } from './result-paging';
-import { searchWithFallback } from './text-search';
+import { searchWithFallback } from './fallback-search';
 
 export type PatternJob =
   | { type: 'grep-page'; content: Uint8Array; options: ResultPageOptions; toolName?: string }

@@ -3,7 +3,7 @@
  * never splits a UTF-8 character, and grep paging over matching lines.
  */
 import type { ResultPage, ResultPageOptions } from './ports';
-import { searchRegex } from './text-search';
+import { searchRegex } from './search-regex';
 
 /** Longest line shown in a grep page. */
 export const MAX_GREP_LINE = 500;

@@ -10,7 +10,7 @@ interface Manifest {
     viewsContainers: { activitybar: Array<{ id: string; title: string; icon: string }> };
     views: { headroom: Array<{ id: string; type: string }> };
     commands: Array<{ command: string; category?: string; title: string }>;
-    configuration: { properties: Record<string, { description?: string; markdownDescription?: string }> };
+    configuration: { properties: Record<string, { description?: string; markdownDescription?: string; type?: string; scope?: string }> };
   };
 }
 
@@ -42,6 +42,12 @@ describe('package.json contributions', () => {
     }
   });
 
+  it('keeps the command environment allow-list out of workspace settings (a repository must not unlock secrets)', () => {
+    const prop = pkg.contributes.configuration.properties['headroom.commandEnvAllowList'];
+    assert.equal(prop.type, 'array');
+    assert.equal(prop.scope, 'application');
+  });
+
   it('describes every headroom.* setting', () => {
     for (const [key, prop] of Object.entries(pkg.contributes.configuration.properties)) {
       assert.match(key, /^headroom\./);
@@ -58,17 +64,34 @@ describe('the .vsix holds only what a user needs (vsce ls)', function () {
     execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: root, stdio: 'ignore' });
     const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
     const out = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
-    files = out.split('\n').map((l) => l.trim()).filter(Boolean);
+    files = out
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
   });
 
   it('includes the host bundles, the wasm, the webview bundle and the icons', () => {
-    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/extension.js', 'dist/host.js', 'dist/pattern-worker.js', 'dist/sql-wasm.wasm', 'media/webview.js', 'media/webview.css', 'media/icon.png', 'media/headroom.svg']) {
+    for (const f of [
+      'package.json',
+      'README.md',
+      'CHANGELOG.md',
+      'dist/extension.js',
+      'dist/host.js',
+      'dist/pattern-worker.js',
+      'dist/sql-wasm.wasm',
+      'media/webview.js',
+      'media/webview.css',
+      'media/icon.png',
+      'media/headroom.svg',
+    ]) {
       assert.ok(files.includes(f), `${f} is packaged (got: ${files.join(', ')})`);
     }
   });
 
   it('has no sources, tests, maps, scripts or node_modules', () => {
-    const bad = files.filter((f) => /^(src|test|bench|scripts|webview-ui|node_modules|\.vscode-test|test-results)\/|\.map$|\.ts$|^\.|tsconfig|esbuild\.mjs/.test(f));
+    const bad = files.filter((f) =>
+      /^(src|test|bench|scripts|webview-ui|node_modules|\.vscode-test|test-results)\/|\.map$|\.ts$|^\.|tsconfig|esbuild\.mjs/.test(f),
+    );
     assert.deepEqual(bad, []);
   });
 });
