@@ -28,12 +28,18 @@ export const BASE_INSTRUCTIONS = `You are Headroom, an AI coding agent working i
 
 /** Builds the system sections for one request. */
 export function buildSystemSections(input: { rules: RulesFile[]; workspaceName?: string }): SystemSection[] {
-  const sections: SystemSection[] = [{ id: 'base', text: BASE_INSTRUCTIONS + (input.workspaceName ? `\nWorkspace: ${input.workspaceName}` : '') }];
+  const sections: SystemSection[] = [
+    { id: 'base', text: BASE_INSTRUCTIONS + (input.workspaceName ? `\nWorkspace: ${input.workspaceName}` : '') },
+  ];
   const rules = input.rules
     .filter((r) => r.text.trim())
     .map((r) => {
       const bytes = Math.max(r.size ?? 0, Buffer.byteLength(r.text, 'utf8'));
-      const text = bytes > MAX_RULES_BYTES ? Buffer.from(r.text, 'utf8').subarray(0, MAX_RULES_BYTES).toString('utf8') + `\n[… ${r.path} cut at ${MAX_RULES_BYTES} of ${bytes} bytes]` : r.text;
+      const text =
+        bytes > MAX_RULES_BYTES
+          ? Buffer.from(r.text, 'utf8').subarray(0, MAX_RULES_BYTES).toString('utf8') +
+            `\n[… ${r.path} cut at ${MAX_RULES_BYTES} of ${bytes} bytes]`
+          : r.text;
       return `## ${r.path}\n${text.trim()}`;
     });
   if (rules.length) sections.push({ id: 'rules', text: `# Project rules and memory (follow them)\n\n${rules.join('\n\n')}` });

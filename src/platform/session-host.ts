@@ -106,7 +106,10 @@ export class SessionHost extends Disposable {
     super();
     const dist = path.join(deps.context.extensionUri.fsPath, 'dist');
     this.worker = this._register(
-      new TokenWorkerClient({ workerPath: path.join(dist, 'token-worker.js'), onError: (e) => deps.log.warn(`tokenizer worker: ${errorMessage(e)}; using byte estimates`) }),
+      new TokenWorkerClient({
+        workerPath: path.join(dist, 'token-worker.js'),
+        onError: (e) => deps.log.warn(`tokenizer worker: ${errorMessage(e)}; using byte estimates`),
+      }),
     );
     this.ledger = new TokenLedger(this.worker);
   }
@@ -121,13 +124,18 @@ export class SessionHost extends Disposable {
     const storageUri = this.deps.context.storageUri;
     if (storageUri) {
       try {
-        this.store = await openStore({ root: path.join(storageUri.fsPath, 'headroom'), wasmPath: path.join(this.deps.context.extensionUri.fsPath, 'dist', 'sql-wasm.wasm') });
+        this.store = await openStore({
+          root: path.join(storageUri.fsPath, 'headroom'),
+          wasmPath: path.join(this.deps.context.extensionUri.fsPath, 'dist', 'sql-wasm.wasm'),
+        });
         for (const p of this.store.problems) this.warn(p.message);
         this._register({ dispose: () => void this.store?.close() });
         this._register(this.store.onDidReportProblem((p) => this.warn(p.message)));
-        if (this.store.readOnly) this.storeNote = this.store.readOnlyReason ?? 'Another window holds this workspace\'s sessions: read-only.';
+        if (this.store.readOnly) this.storeNote = this.store.readOnlyReason ?? "Another window holds this workspace's sessions: read-only.";
         // Persisted factors (the store keeps no error band; start it at 0 and let new samples widen it).
-        this.calibration = new Calibration(this.store.calibration.all().map((c) => ({ model: c.model, factor: c.factor, samples: c.samples, error: 0 })));
+        this.calibration = new Calibration(
+          this.store.calibration.all().map((c) => ({ model: c.model, factor: c.factor, samples: c.samples, error: 0 })),
+        );
       } catch (err) {
         this.storeNote = `Sessions are kept in memory only: ${errorMessage(err)}`;
         this.warn(this.storeNote);
@@ -182,7 +190,9 @@ export class SessionHost extends Disposable {
   private async saveCalibration(): Promise<void> {
     if (!this.store || this.store.readOnly) return;
     for (const c of this.calibration.toJSON()) {
-      await this.store.calibration.set(c.model, c.factor, c.samples).catch((e) => this.deps.log.warn(`calibration not saved: ${errorMessage(e)}`));
+      await this.store.calibration
+        .set(c.model, c.factor, c.samples)
+        .catch((e) => this.deps.log.warn(`calibration not saved: ${errorMessage(e)}`));
     }
   }
 
@@ -229,7 +239,8 @@ export class SessionHost extends Disposable {
 
   async deleteSession(id: string): Promise<void> {
     if (!this.store) throw new HeadroomError('not_found', 'Sessions are not stored in this window.');
-    if (this.summary?.id === id && this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before deleting its session.');
+    if (this.summary?.id === id && this.session?.isRunning)
+      throw new HeadroomError('invalid_request', 'Stop the running turn before deleting its session.');
     await this.store.sessions.delete(id);
     if (this.summary?.id === id) {
       const next = this.store.sessions.list()[0];
@@ -239,7 +250,12 @@ export class SessionHost extends Disposable {
   }
 
   /** Sessions, the current session's snapshots, and whether a compaction can be undone. */
-  async history(): Promise<{ sessions: SessionSummary[]; snapshots: SnapshotInfo[]; currentSessionId: string | null; canUndoCompaction: boolean }> {
+  async history(): Promise<{
+    sessions: SessionSummary[];
+    snapshots: SnapshotInfo[];
+    currentSessionId: string | null;
+    canUndoCompaction: boolean;
+  }> {
     await this.init();
     const id = this.summary?.id;
     const snapshots = this.store && id ? await this.store.sessions.listSnapshots(id) : [];
@@ -252,7 +268,11 @@ export class SessionHost extends Disposable {
     const { store, id } = this.writable();
     const t = text.trim();
     if (!t) throw new HeadroomError('invalid_request', 'A pin needs some text.');
-    if (t.length > 4000) throw new HeadroomError('invalid_request', `A pin is kept verbatim in every request, so it is limited to 4,000 characters (this one has ${t.length}).`);
+    if (t.length > 4000)
+      throw new HeadroomError(
+        'invalid_request',
+        `A pin is kept verbatim in every request, so it is limited to 4,000 characters (this one has ${t.length}).`,
+      );
     await store.sessions.pin(id, t);
   }
 
@@ -393,7 +413,9 @@ export class SessionHost extends Disposable {
   private recordCompaction(r: ChainResult): void {
     const store = this.store;
     const id = this.summary?.id;
-    this.deps.log.info(`compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`);
+    this.deps.log.info(
+      `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
+    );
     if (!store || !id || store.readOnly) return;
     this.persisting = this.persisting.then(() =>
       store.sessions
@@ -416,7 +438,7 @@ export class SessionHost extends Disposable {
 
   private writable(): { store: HeadroomStore; id: string } {
     if (!this.store || !this.summary) throw new HeadroomError('not_found', this.storeNote ?? 'Sessions are not stored in this window.');
-    if (this.store.readOnly) throw new HeadroomError('storage', this.storeNote ?? 'This window\'s session storage is read-only.');
+    if (this.store.readOnly) throw new HeadroomError('storage', this.storeNote ?? "This window's session storage is read-only.");
     return { store: this.store, id: this.summary.id };
   }
 
@@ -570,7 +592,12 @@ export class SessionHost extends Disposable {
       model,
       maxOutputTokens: limits.maxOutput,
       tools,
-      toolContext: { workspace: createVscodeWorkspace(folder, this.deps.log), results, approve: this.deps.approvals, trusted: vscode.workspace.isTrusted },
+      toolContext: {
+        workspace: createVscodeWorkspace(folder, this.deps.log),
+        results,
+        approve: this.deps.approvals,
+        trusted: vscode.workspace.isTrusted,
+      },
       gate,
       maxIterations: readMaxIterations(),
       offloadThresholdBytes: this.contextSettings().offloadThresholdBytes,

@@ -37,5 +37,8 @@ function logScrubbedOnce(log: vscode.LogOutputChannel, removed: string[]): void 
   const key = removed.join(',');
   if (key === lastScrubbed) return;
   lastScrubbed = key;
-  if (removed.length) log.info(`run_command: not passing ${removed.length} variable(s) that look like secrets: ${removed.join(', ')} (allow some with headroom.commandEnvAllowList)`);
+  if (removed.length)
+    log.info(
+      `run_command: not passing ${removed.length} variable(s) that look like secrets: ${removed.join(', ')} (allow some with headroom.commandEnvAllowList)`,
+    );
 }

@@ -21,7 +21,10 @@ export interface ScrubbedEnvironment {
  * value carries a password in a URL. A name in `allowList` (exact, case-insensitive) is always kept:
  * the user's way to pass e.g. `NPM_TOKEN` to their build on purpose.
  */
-export function scrubEnvironment(env: Readonly<Record<string, string | undefined>>, allowList: readonly string[] = []): ScrubbedEnvironment {
+export function scrubEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  allowList: readonly string[] = [],
+): ScrubbedEnvironment {
   const allowed = new Set(allowList.map((n) => n.trim().toUpperCase()).filter((n) => n !== ''));
   const out: Record<string, string> = {};
   const removed: string[] = [];

@@ -42,4 +42,3 @@ export async function searchWithFallback(
   }
   return { matches, truncated: false };
 }
-

@@ -62,7 +62,8 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       if (!real) throw notFound(p);
       if (!isInside(await realRoot(), real)) throw outsideError(p, 'a symbolic link points outside');
       const st = await fs.stat(real).catch(() => undefined);
-      if (st?.isDirectory()) throw new HeadroomError('invalid_tool_input', `"${p}" is a folder, not a file. Use list_files to see its contents.`);
+      if (st?.isDirectory())
+        throw new HeadroomError('invalid_tool_input', `"${p}" is a folder, not a file. Use list_files to see its contents.`);
       const cap = readOptions?.maxBytes ?? MAX_WHOLE_READ_BYTES;
       const read = await readRegularFile(real, cap, p);
       if (read.truncated && readOptions?.maxBytes === undefined) {

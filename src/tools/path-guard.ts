@@ -70,7 +70,10 @@ export interface WriteTarget {
  */
 export async function resolveWriteTarget(root: string, realRoot: string, requested: string): Promise<WriteTarget> {
   const abs = await resolveInside(root, realRoot, requested);
-  const parts = path.relative(root, abs).split(path.sep).filter((p) => p !== '');
+  const parts = path
+    .relative(root, abs)
+    .split(path.sep)
+    .filter((p) => p !== '');
   if (parts.length === 0) throw new HeadroomError('invalid_tool_input', `"${requested}" is the workspace folder itself; give a file path.`);
   let cur = realRoot;
   for (let i = 0; i < parts.length; i++) {
@@ -79,7 +82,9 @@ export async function resolveWriteTarget(root: string, realRoot: string, request
     const shown = parts.slice(0, i + 1).join('/');
     const st = await fs.lstat(next).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return undefined;
-      throw new HeadroomError('invalid_tool_input', `"${shown}" cannot be checked (${err.code ?? 'error'}); choose another path.`, { cause: err });
+      throw new HeadroomError('invalid_tool_input', `"${shown}" cannot be checked (${err.code ?? 'error'}); choose another path.`, {
+        cause: err,
+      });
     });
     if (!st) {
       const target = path.join(next, ...parts.slice(i + 1));
@@ -103,10 +108,15 @@ export async function resolveWriteTarget(root: string, realRoot: string, request
     const kind = st.isSymbolicLink() ? await fs.stat(cur) : st;
     if (last) {
       if (kind.isDirectory()) throw new HeadroomError('invalid_tool_input', `"${requested}" is a folder; give a file path.`);
-      if (!kind.isFile()) throw new HeadroomError('invalid_tool_input', `"${requested}" exists and is not a regular file (a named pipe, device or socket); choose another path.`);
+      if (!kind.isFile())
+        throw new HeadroomError(
+          'invalid_tool_input',
+          `"${requested}" exists and is not a regular file (a named pipe, device or socket); choose another path.`,
+        );
       return { abs: cur, rel: toRelative(realRoot, cur), exists: true };
     }
-    if (!kind.isDirectory()) throw new HeadroomError('invalid_tool_input', `"${shown}" is a file, not a folder, so "${requested}" cannot be created below it.`);
+    if (!kind.isDirectory())
+      throw new HeadroomError('invalid_tool_input', `"${shown}" is a file, not a folder, so "${requested}" cannot be created below it.`);
   }
   throw new Error('unreachable');
 }

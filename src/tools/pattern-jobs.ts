@@ -39,6 +39,10 @@ export async function runJobHere(job: PatternJob): Promise<PatternJobResults[Pat
       return { files, truncated: false };
     }
     case 'search-files':
-      return searchWithFallback(job.root, job.realRoot, job.pattern, { glob: job.glob, maxResults: job.maxResults, caseSensitive: job.caseSensitive });
+      return searchWithFallback(job.root, job.realRoot, job.pattern, {
+        glob: job.glob,
+        maxResults: job.maxResults,
+        caseSensitive: job.caseSensitive,
+      });
   }
 }

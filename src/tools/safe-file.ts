@@ -52,7 +52,11 @@ export async function readRegularFile(realPath: string, maxBytes: number, displa
   try {
     handle = await fs.open(realPath, OPEN_FLAGS);
   } catch (err) {
-    throw new HeadroomError('invalid_tool_input', `"${displayPath}" could not be opened (${(err as NodeJS.ErrnoException).code ?? 'error'}).`, { cause: err });
+    throw new HeadroomError(
+      'invalid_tool_input',
+      `"${displayPath}" could not be opened (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+      { cause: err },
+    );
   }
   try {
     const st = await handle.stat();

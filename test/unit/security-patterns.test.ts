@@ -46,7 +46,11 @@ describe('security: model-supplied patterns cannot freeze the host', function ()
   it('read_result grep (a+)+$ on a 41-character line stops at its bound with a clear message, off the host thread', async () => {
     const ctx = makeContext(root);
     const refId = await ctx.results.put({ toolName: 'run_command', toolCallId: 'c1', content: `ok\n${EVIL_LINE}\n`.repeat(3) });
-    const { value: r, ticks, ms } = await withTicks(() => readResultTool.invoke(call('read_result', { ref_id: refId, grep: '(a+)+$' }), ctx));
+    const {
+      value: r,
+      ticks,
+      ms,
+    } = await withTicks(() => readResultTool.invoke(call('read_result', { ref_id: refId, grep: '(a+)+$' }), ctx));
     assert.equal(r.isError, true);
     assert.match(resultText(r), /The regular expression \/\(a\+\)\+\$\/ took longer than 5 s and was stopped/);
     assert.match(resultText(r), /use a simpler pattern/);
@@ -86,7 +90,10 @@ describe('security: model-supplied patterns cannot freeze the host', function ()
   it('an abort terminates a running pattern job at once', async () => {
     const controller = new AbortController();
     const content = Buffer.from(`${EVIL_LINE}\n`);
-    const job = runPatternJob({ type: 'grep-page', content, options: { offset: 0, limit: 1000, grep: '(a+)+$' } }, { timeoutMs: 60_000, signal: controller.signal, what: 'x' });
+    const job = runPatternJob(
+      { type: 'grep-page', content, options: { offset: 0, limit: 1000, grep: '(a+)+$' } },
+      { timeoutMs: 60_000, signal: controller.signal, what: 'x' },
+    );
     setTimeout(() => controller.abort(), 200);
     const started = Date.now();
     await assert.rejects(job, (e: unknown) => e instanceof Error && 'kind' in e && e.kind === 'aborted');

@@ -47,7 +47,9 @@ describe('security: rules files are untrusted input', function () {
     assert.deepEqual(rules, []);
     assert.equal(problems.length, 1);
     assert.match(problems[0], /AGENTS\.md .*outside the workspace/);
-    const prompt = buildSystemSections({ rules }).map((s) => s.text).join('\n');
+    const prompt = buildSystemSections({ rules })
+      .map((s) => s.text)
+      .join('\n');
     assert.doesNotMatch(prompt, /secret-key-material/);
   });
 
@@ -74,7 +76,11 @@ describe('security: rules files are untrusted input', function () {
     execFileSync('mkfifo', [path.join(root, '.headroom/rules.md')]);
     await fs.writeFile(path.join(root, 'AGENTS.md'), 'Use tabs.\n');
     const { rules, ms } = await timedLoad(loader());
-    assert.deepEqual(rules.map((r) => r.path), ['AGENTS.md'], 'the other rules files still load');
+    assert.deepEqual(
+      rules.map((r) => r.path),
+      ['AGENTS.md'],
+      'the other rules files still load',
+    );
     assert.match(problems.join('\n'), /\.headroom\/rules\.md is not a regular file/);
     assert.ok(ms < FAST_MS, `took ${ms} ms`);
     // And the process's file reads still work afterwards (no blocked thread pool).

@@ -24,7 +24,7 @@ function alive(pid: number): boolean {
   }
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000): Promise<void> {
   const until = Date.now() + limitMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
@@ -60,7 +60,10 @@ describe('security: run_command environment and process tree', function () {
   });
 
   it('scrubEnvironment drops secret-looking names and URL passwords, keeps the rest and the allow-list', () => {
-    const { env, removed } = scrubEnvironment({ ...planted, PATH: '/bin', HOME: '/home/u', NPM_TOKEN: 'npm_x', AWS_SECRET_ACCESS_KEY: 'x' }, ['npm_token']);
+    const { env, removed } = scrubEnvironment(
+      { ...planted, PATH: '/bin', HOME: '/home/u', NPM_TOKEN: 'npm_x', AWS_SECRET_ACCESS_KEY: 'x' },
+      ['npm_token'],
+    );
     assert.deepEqual(removed, ['AWS_SECRET_ACCESS_KEY', 'DATABASE_URL', 'GITHUB_TOKEN', 'MY_DB_PASSWORD', 'OPENAI_API_KEY']);
     assert.deepEqual(env, { HEADROOM_TEST_PLAIN: 'plain-value', PATH: '/bin', HOME: '/home/u', NPM_TOKEN: 'npm_x' });
   });
@@ -84,14 +87,17 @@ describe('security: run_command environment and process tree', function () {
     if (process.platform === 'win32') this.skip();
     const pidFile = path.join(root, 'grandchild.pid');
     const started = Date.now();
-    const r = await runShellCommand(`setsid sh -c 'echo $$ > ${pidFile}; sleep 30' & echo started; sleep 30`, { cwd: root, timeoutMs: 1_000 });
+    const r = await runShellCommand(`setsid sh -c 'echo $$ > ${pidFile}; sleep 30' & echo started; sleep 30`, {
+      cwd: root,
+      timeoutMs: 1_000,
+    });
     const ms = Date.now() - started;
     assert.equal(r.timedOut, true);
     assert.match(r.output, /started/);
     assert.ok(ms < 1_000 + SLACK_MS, `returned after ${ms} ms`);
     const pid = Number((await fs.readFile(pidFile, 'utf8')).trim());
     assert.ok(pid > 0);
-    await waitFor(async () => !alive(pid), `grandchild ${pid} to die`);
+    await waitFor(() => !alive(pid), `grandchild ${pid} to die`);
   });
 
   it('returns soon after the shell exits when a detached grandchild keeps stdout open', async function () {

@@ -47,7 +47,10 @@ describe('security: special files are never opened', function () {
     await fs.symlink(path.join(root, 'pipe'), path.join(root, 'pipe-link'));
     const ws = createNodeWorkspace(root);
     for (const p of ['pipe', 'pipe-link']) {
-      const err = await ws.readFile(p).then(() => undefined, (e: unknown) => e);
+      const err = await ws.readFile(p).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(err instanceof HeadroomError, p);
       assert.match(err.message, /named pipe \(FIFO\), not a regular file/);
     }
@@ -73,7 +76,10 @@ describe('security: special files are never opened', function () {
     const ws = createNodeWorkspace(root);
     assert.deepEqual((await ws.listFiles('**', { respectGitignore: true, limit: 10 })).files, ['ok.txt']);
     const { matches } = await ws.searchText('readable', { maxResults: 10 });
-    assert.deepEqual(matches.map((m) => m.path), ['ok.txt']);
+    assert.deepEqual(
+      matches.map((m) => m.path),
+      ['ok.txt'],
+    );
   });
 
   it('reads at most the cap of a large file', async () => {
@@ -85,7 +91,7 @@ describe('security: special files are never opened', function () {
     assert.equal(r.truncated, true);
     assert.equal(r.size, 300 * 1024 * 1024);
     const ws = createNodeWorkspace(root);
-    assert.equal((await ws.readFile('big.log', { maxBytes: 2 })), 'h', 'a character cut in half is dropped');
+    assert.equal(await ws.readFile('big.log', { maxBytes: 2 }), 'h', 'a character cut in half is dropped');
     await assert.rejects(ws.readFile('big.log'), /too large to read whole/);
   });
 });

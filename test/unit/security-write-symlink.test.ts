@@ -49,7 +49,10 @@ describe('security: writes through symbolic links', function () {
   it('refuses a dangling folder link in the middle of the path', async () => {
     await fs.symlink(path.join(outside, 'nowhere'), path.join(root, 'out'));
     const ws = createNodeWorkspace(root);
-    await assert.rejects(ws.writeFile('out/deep/file.txt', 'x'), (e: unknown) => e instanceof HeadroomError && /symbolic link.*does not exist/.test(e.message));
+    await assert.rejects(
+      ws.writeFile('out/deep/file.txt', 'x'),
+      (e: unknown) => e instanceof HeadroomError && /symbolic link.*does not exist/.test(e.message),
+    );
     assert.equal(existsSync(path.join(outside, 'nowhere')), false);
   });
 

@@ -17,7 +17,10 @@ function lineAt(text: string, offset: number): number {
 
 /** Lines whose trimmed text equals the first non-blank line of `needle`, trimmed: a hint after a miss. */
 function looseHints(text: string, needle: string): number[] {
-  const first = needle.split('\n').map((l) => l.trim()).find((l) => l !== '');
+  const first = needle
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
   if (!first) return [];
   const hits: number[] = [];
   text.split('\n').forEach((l, i) => {
@@ -53,7 +56,8 @@ export const editFileTool = defineTool({
       search = old_text.replace(/\n/g, '\r\n');
       replacement = new_text.replace(/\r?\n/g, '\r\n');
     }
-    if (search === replacement) return { isError: true, errorKind: 'invalid_tool_input', content: 'old_text and new_text are identical; nothing to change.' };
+    if (search === replacement)
+      return { isError: true, errorKind: 'invalid_tool_input', content: 'old_text and new_text are identical; nothing to change.' };
     const at = findOccurrences(oldContent, search);
     if (at.length === 0) {
       const hints = looseHints(oldContent, old_text);
@@ -77,7 +81,14 @@ export const editFileTool = defineTool({
       };
     }
     const newContent = oldContent.slice(0, at[0]) + replacement + oldContent.slice(at[0] + search.length);
-    const decision = await askApproval(ctx, { kind: 'edit', toolName: 'edit_file', toolCallId: ctx.toolCallId, path, oldContent, newContent });
+    const decision = await askApproval(ctx, {
+      kind: 'edit',
+      toolName: 'edit_file',
+      toolCallId: ctx.toolCallId,
+      path,
+      oldContent,
+      newContent,
+    });
     if (!decision.approved) return rejectedOutput(`the edit to ${path}`, decision, 'the file was not changed');
     await ctx.workspace.applyEdit(path, newContent);
     const first = lineAt(oldContent, at[0]);

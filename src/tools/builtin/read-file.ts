@@ -20,25 +20,37 @@ export const readFileTool = defineTool({
   async execute({ path, start_line, end_line }, ctx) {
     const st = await ctx.workspace.stat(path);
     if (!st) throw new HeadroomError('not_found', `File not found: "${path}". Use list_files or search_text to find the right path.`);
-    if (st.type === 'directory') return { isError: true, content: `"${path}" is a folder, not a file. Use list_files to see its contents.` };
+    if (st.type === 'directory')
+      return { isError: true, content: `"${path}" is a folder, not a file. Use list_files to see its contents.` };
     if (st.type !== 'file') {
-      return { isError: true, content: `"${path}" is not a regular file (a named pipe, device or socket); it was not opened. Only regular files can be read.` };
+      return {
+        isError: true,
+        content: `"${path}" is not a regular file (a named pipe, device or socket); it was not opened. Only regular files can be read.`,
+      };
     }
     if (st.size > MAX_READ_BYTES) {
-      return { isError: true, content: `"${path}" is ${st.size.toLocaleString('en-US')} bytes, too large to read. Use search_text to find what you need in it.` };
+      return {
+        isError: true,
+        content: `"${path}" is ${st.size.toLocaleString('en-US')} bytes, too large to read. Use search_text to find what you need in it.`,
+      };
     }
     if (start_line !== undefined && end_line !== undefined && end_line < start_line) {
       return { isError: true, errorKind: 'invalid_tool_input', content: `end_line (${end_line}) is before start_line (${start_line}).` };
     }
     const text = await ctx.workspace.readFile(path, { maxBytes: MAX_READ_BYTES });
-    if (text.slice(0, 8000).includes('\u0000')) return `"${path}" is a binary file (${st.size.toLocaleString('en-US')} bytes); its content is not shown.`;
+    if (text.slice(0, 8000).includes('\u0000'))
+      return `"${path}" is a binary file (${st.size.toLocaleString('en-US')} bytes); its content is not shown.`;
     if (text === '') return `${path} is empty.`;
     const lines = text.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
     const total = lines.length;
     const start = start_line ?? 1;
     if (start > total) {
-      return { isError: true, errorKind: 'invalid_tool_input', content: `start_line ${start} is past the end of ${path}, which has ${total} lines.` };
+      return {
+        isError: true,
+        errorKind: 'invalid_tool_input',
+        content: `start_line ${start} is past the end of ${path}, which has ${total} lines.`,
+      };
     }
     const end = Math.min(total, end_line ?? start + READ_FILE_DEFAULT_LINES - 1);
     const width = String(end).length;
