@@ -10,7 +10,7 @@ import { runShellCommand } from './command-runner';
 import { isInside, outsideError, resolveInside, resolveWriteTarget } from './path-guard';
 import type { FileStat, WorkspacePort } from './ports';
 import { decodeUtf8Prefix, readRegularFile } from './safe-file';
-import { runPatternJob, WALK_TIMEOUT_MS } from './pattern-runner';
+import { PATTERN_TIMEOUT_MS, runPatternJob } from './pattern-runner';
 import { searchWithRipgrep } from './text-search';
 
 export interface NodeWorkspaceOptions {
@@ -22,8 +22,8 @@ export interface NodeWorkspaceOptions {
    * left out of a command's environment.
    */
   commandEnvAllowList?: readonly string[];
-  /** Time bound of a listing or a search without ripgrep (they evaluate model-supplied patterns). Default `WALK_TIMEOUT_MS`. */
-  walkTimeoutMs?: number;
+  /** Longest a listing or a search without ripgrep may go without progress (they evaluate model-supplied patterns). Default `PATTERN_TIMEOUT_MS`. */
+  patternTimeoutMs?: number;
 }
 
 /** `readFile` without `maxBytes` refuses files larger than this rather than loading them. */
@@ -44,7 +44,7 @@ async function writeNoFollow(abs: string, content: string): Promise<void> {
 
 export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptions = {}): WorkspacePort {
   const root = path.resolve(rootDir);
-  const walkTimeoutMs = options.walkTimeoutMs ?? WALK_TIMEOUT_MS;
+  const patternTimeoutMs = options.patternTimeoutMs ?? PATTERN_TIMEOUT_MS;
   let realRootPromise: Promise<string> | undefined;
   const realRoot = () => (realRootPromise ??= fs.realpath(root).catch(() => root));
   const resolvePath = async (p: string) => resolveInside(root, await realRoot(), p);
@@ -81,7 +81,7 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
 
     async listFiles(glob, { respectGitignore, limit, signal }) {
       const job = { type: 'list-files', root, realRoot: await realRoot(), glob, respectGitignore, limit } as const;
-      return runPatternJob(job, { timeoutMs: walkTimeoutMs, signal, what: `Listing files matching the glob "${glob}"` });
+      return runPatternJob(job, { timeoutMs: patternTimeoutMs, signal, what: `Listing files matching the glob "${glob}"` });
     },
 
     async searchText(pattern, opts) {
@@ -90,7 +90,7 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       }
       const { glob, maxResults, caseSensitive, signal } = opts;
       const job = { type: 'search-files', root, realRoot: await realRoot(), pattern, glob, maxResults, caseSensitive } as const;
-      return runPatternJob(job, { timeoutMs: walkTimeoutMs, signal, what: `Searching for /${pattern}/${glob ? ` in "${glob}"` : ''}` });
+      return runPatternJob(job, { timeoutMs: patternTimeoutMs, signal, what: `Searching for /${pattern}/${glob ? ` in "${glob}"` : ''}` });
     },
 
     async resolveWriteTarget(p) {

@@ -23,8 +23,12 @@ export interface PatternJobResults {
 
 export type PatternJobResult<J extends PatternJob> = PatternJobResults[J['type']];
 
-/** Runs one job in the calling thread. Only the pattern worker (and tests of the semantics) call it. */
-export async function runJobHere(job: PatternJob): Promise<PatternJobResults[PatternJob['type']]> {
+/**
+ * Runs one job in the calling thread. Only the pattern worker (and tests of the semantics) call it.
+ * `progress` is called after each file of a walk: a job that keeps calling it is alive, one stuck in
+ * a pattern does not.
+ */
+export async function runJobHere(job: PatternJob, progress: () => void = () => undefined): Promise<PatternJobResults[PatternJob['type']]> {
   switch (job.type) {
     case 'grep-page':
       return pageBuffer(job.content, job.options, job.toolName);
@@ -32,6 +36,7 @@ export async function runJobHere(job: PatternJob): Promise<PatternJobResults[Pat
       const matches = globMatcher(job.glob);
       const files: string[] = [];
       for await (const rel of walkFiles(job.root, { respectGitignore: job.respectGitignore, realRoot: job.realRoot })) {
+        progress();
         if (!matches(rel)) continue;
         if (files.length >= job.limit) return { files, truncated: true };
         files.push(rel);
@@ -39,10 +44,12 @@ export async function runJobHere(job: PatternJob): Promise<PatternJobResults[Pat
       return { files, truncated: false };
     }
     case 'search-files':
-      return searchWithFallback(job.root, job.realRoot, job.pattern, {
-        glob: job.glob,
-        maxResults: job.maxResults,
-        caseSensitive: job.caseSensitive,
-      });
+      return searchWithFallback(
+        job.root,
+        job.realRoot,
+        job.pattern,
+        { glob: job.glob, maxResults: job.maxResults, caseSensitive: job.caseSensitive },
+        progress,
+      );
   }
 }

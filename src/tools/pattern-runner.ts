@@ -1,6 +1,7 @@
 /**
- * Runs `PatternJob`s (model-supplied globs and regexes) in worker threads with a time bound. A job
- * that passes its bound, or whose signal aborts, has its worker terminated (a backtracking regex
+ * Runs `PatternJob`s (model-supplied globs and regexes) in worker threads with a time bound: a job
+ * may run as long as it keeps reporting progress (a walk reports each file), but no single step may
+ * take longer than the bound. A job that stalls past its bound, or whose signal aborts, has its worker terminated (a backtracking regex
  * cannot be interrupted any other way) and rejects with a message the model can act on; the
  * extension host's thread never evaluates the pattern. Idle workers are kept for the next job and
  * never keep the process alive.
@@ -11,11 +12,11 @@ import { Worker } from 'node:worker_threads';
 import { HeadroomError } from '../common/errors';
 import type { PatternJob, PatternJobResult } from './pattern-jobs';
 
-/** Bound for matching a pattern against text already in memory (read_result grep). */
+/** Longest a job may go without progress (a grep page is one step; a walk steps at each file). */
 export const PATTERN_TIMEOUT_MS = 5_000;
-/** Bound for a walk of the workspace that matches on the way (list_files, search without ripgrep). */
-export const WALK_TIMEOUT_MS = 20_000;
 const MAX_IDLE_WORKERS = 2;
+/** Time a fresh worker gets to load its script before the job's own bound starts. */
+const STARTUP_ALLOWANCE_MS = 30_000;
 
 /** Where the worker script is: dist/pattern-worker.js next to the bundle, or the .ts source under tsx. */
 export interface PatternWorkerSpec {
@@ -30,6 +31,7 @@ export function defaultPatternWorker(dir: string = __dirname): PatternWorkerSpec
 }
 
 export interface RunPatternOptions {
+  /** Longest time without a reply or a progress report. */
   timeoutMs: number;
   signal?: AbortSignal;
   /** Names the pattern in the timeout message, e.g. `the regular expression /(a+)+$/`. */
@@ -71,14 +73,7 @@ export function runPatternJob<J extends PatternJob>(job: J, options: RunPatternO
   const worker = takeWorker(options.worker ?? defaultPatternWorker());
   return new Promise<PatternJobResult<J>>((resolve, reject) => {
     let done = false;
-    const finish = (reuse: boolean) => {
-      done = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      if (reuse) release(worker);
-      else void worker.terminate();
-    };
-    const timer = setTimeout(() => {
+    const onStall = () => {
       if (done) return;
       finish(false);
       const seconds = Math.round(options.timeoutMs / 100) / 10;
@@ -90,15 +85,30 @@ export function runPatternJob<J extends PatternJob>(job: J, options: RunPatternO
             'use a simpler pattern or a narrower path.',
         ),
       );
-    }, options.timeoutMs);
+    };
+    // The worker acknowledges the job with a progress report once its script is loaded; a cold start
+    // on a loaded machine is not the pattern's fault, so the first bound is wider.
+    let timer = setTimeout(onStall, Math.max(options.timeoutMs, STARTUP_ALLOWANCE_MS));
+    const finish = (reuse: boolean) => {
+      done = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (reuse) release(worker);
+      else void worker.terminate();
+    };
     const onAbort = () => {
       if (done) return;
       finish(false);
       reject(new HeadroomError('aborted', 'Stopped.'));
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (reply: { ok: true; value: PatternJobResult<J> } | { ok: false; message: string }) => {
+    worker.on('message', (reply: { progress: true } | { ok: true; value: PatternJobResult<J> } | { ok: false; message: string }) => {
       if (done) return;
+      if ('progress' in reply) {
+        clearTimeout(timer);
+        timer = setTimeout(onStall, options.timeoutMs);
+        return;
+      }
       finish(true);
       if (reply.ok) resolve(reply.value);
       else reject(new HeadroomError('tool_failed', reply.message));

@@ -65,10 +65,10 @@ describe('security: model-supplied patterns cannot freeze the host', function ()
 
   it('list_files with the glob **a**a…b stops at its bound with a clear message', async () => {
     const glob = '**a'.repeat(14) + '**b';
-    const ctx = { ...makeContext(root), workspace: createNodeWorkspace(root, { walkTimeoutMs: 3_000 }) };
+    const ctx = { ...makeContext(root), workspace: createNodeWorkspace(root) };
     const { value: r, ticks, ms } = await withTicks(() => listFilesTool.invoke(call('list_files', { glob }), ctx));
     assert.equal(r.isError, true);
-    assert.match(resultText(r), /Listing files matching the glob "\*\*a.*" took longer than 3 s and was stopped/);
+    assert.match(resultText(r), /Listing files matching the glob "\*\*a.*" took longer than 5 s and was stopped/);
     assert.ok(ms < PROMPT_MS, `took ${ms} ms`);
     assert.ok(ticks >= 5, `the host thread kept running (${ticks} ticks)`);
 
@@ -77,10 +77,10 @@ describe('security: model-supplied patterns cannot freeze the host', function ()
   });
 
   it('search_text without ripgrep stops a backtracking regex at its bound', async () => {
-    const ctx = { ...makeContext(root), workspace: createNodeWorkspace(root, { walkTimeoutMs: 3_000 }) };
+    const ctx = { ...makeContext(root), workspace: createNodeWorkspace(root) };
     const { value: r, ms } = await withTicks(() => searchTextTool.invoke(call('search_text', { pattern: '(a+)+$' }), ctx));
     assert.equal(r.isError, true);
-    assert.match(resultText(r), /Searching for \/\(a\+\)\+\$\/ took longer than 3 s and was stopped/);
+    assert.match(resultText(r), /Searching for \/\(a\+\)\+\$\/ took longer than 5 s and was stopped/);
     assert.ok(ms < PROMPT_MS, `took ${ms} ms`);
 
     const ok = await searchTextTool.invoke(call('search_text', { pattern: 'last line' }), ctx);
