@@ -11,14 +11,17 @@ import { pageBuffer } from './result-paging';
  * `pageBuffer`, with a grep pattern (from the model) evaluated in the pattern worker under a time
  * bound: a catastrophic regex rejects with a message instead of freezing the host.
  */
-export function pageResult(
+export async function pageResult(
   content: Uint8Array,
   options: ResultPageOptions,
   toolName?: string,
   timeoutMs = PATTERN_TIMEOUT_MS,
 ): Promise<ResultPage> {
-  if (!options.grep) return Promise.resolve(pageBuffer(content, options, toolName));
-  return runPatternJob({ type: 'grep-page', content, options, toolName }, { timeoutMs, what: `The regular expression /${options.grep}/` });
+  if (!options.grep) return pageBuffer(content, options, toolName);
+  return await runPatternJob(
+    { type: 'grep-page', content, options, toolName },
+    { timeoutMs, what: `The regular expression /${options.grep}/` },
+  );
 }
 
 export interface ResultBlobs {
