@@ -48,6 +48,12 @@ describe('package.json contributions', () => {
     assert.equal(prop.scope, 'application');
   });
 
+  it('keeps auto-approval out of workspace settings (a repository must not approve its own commands)', () => {
+    for (const key of ['headroom.autoApprove.edits', 'headroom.autoApprove.commands']) {
+      assert.equal(pkg.contributes.configuration.properties[key].scope, 'application', key);
+    }
+  });
+
   it('describes every headroom.* setting', () => {
     for (const [key, prop] of Object.entries(pkg.contributes.configuration.properties)) {
       assert.match(key, /^headroom\./);
