@@ -4,6 +4,7 @@ import { AssistantBuilder } from './assistant-builder';
 import { classifyProviderError } from './errors';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
+import { tokenCount } from './usage';
 import type { AssistantMessage, ProviderError, ProviderRequest, StopReason, StreamEvent } from './types';
 
 /** Options of the Anthropic adapter. Without `apiKey` every request ends with an `auth` error. */
@@ -72,10 +73,10 @@ export class AnthropicProvider implements Provider {
             b.started = true;
             const u = ev.message.usage;
             b.usage = {
-              input: u.input_tokens ?? 0,
-              output: u.output_tokens ?? 0,
-              cacheRead: u.cache_read_input_tokens ?? 0,
-              cacheWrite: u.cache_creation_input_tokens ?? 0,
+              input: tokenCount(u.input_tokens),
+              output: tokenCount(u.output_tokens),
+              cacheRead: tokenCount(u.cache_read_input_tokens),
+              cacheWrite: tokenCount(u.cache_creation_input_tokens),
             };
             break;
           }
@@ -115,10 +116,10 @@ export class AnthropicProvider implements Provider {
           }
           case 'message_delta': {
             const u = ev.usage;
-            b.usage.output = u.output_tokens ?? b.usage.output;
-            if (u.input_tokens != null) b.usage.input = u.input_tokens;
-            if (u.cache_read_input_tokens != null) b.usage.cacheRead = u.cache_read_input_tokens;
-            if (u.cache_creation_input_tokens != null) b.usage.cacheWrite = u.cache_creation_input_tokens;
+            b.usage.output = tokenCount(u.output_tokens, b.usage.output);
+            if (u.input_tokens != null) b.usage.input = tokenCount(u.input_tokens, b.usage.input);
+            if (u.cache_read_input_tokens != null) b.usage.cacheRead = tokenCount(u.cache_read_input_tokens, b.usage.cacheRead);
+            if (u.cache_creation_input_tokens != null) b.usage.cacheWrite = tokenCount(u.cache_creation_input_tokens, b.usage.cacheWrite);
             const mapped = mapStop(ev.delta.stop_reason);
             b.stopReason = mapped.stop;
             stopError = mapped.error;

@@ -9,6 +9,7 @@ import type {
   ToolCallPart,
   Usage,
 } from './types';
+import { normalizeUsage } from './usage';
 
 /** Usage with every figure zero. */
 export function emptyUsage(): Usage {
@@ -176,7 +177,7 @@ export class AssistantBuilder {
       content: this.content(),
       provider: this.provider,
       model: this.model,
-      usage: { ...this.usage },
+      usage: normalizeUsage(this.usage), // the last guard: whatever an adapter did, a message always saves
       stopReason,
       timestamp: Date.now(),
     };

@@ -6,6 +6,7 @@ import { toOpenAIParams } from './openai-convert';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
 import type { AssistantMessage, ProviderError, ProviderRequest, StopReason, StreamEvent } from './types';
+import { tokenCount } from './usage';
 import { estimateTokens } from './usage-estimate';
 
 /** Options of the OpenAI adapter. Without `apiKey`, 'openai' requests end with an `auth` error. */
@@ -69,10 +70,11 @@ export class OpenAIProvider implements Provider {
         b.started = true;
         if (chunk.usage) {
           sawUsage = true;
-          const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+          // Compatible servers are untrusted: every figure goes through tokenCount.
+          const cached = tokenCount(chunk.usage.prompt_tokens_details?.cached_tokens);
           b.usage = {
-            input: Math.max(0, (chunk.usage.prompt_tokens ?? 0) - cached),
-            output: chunk.usage.completion_tokens ?? 0,
+            input: Math.max(0, tokenCount(chunk.usage.prompt_tokens) - cached),
+            output: tokenCount(chunk.usage.completion_tokens),
             cacheRead: cached,
             cacheWrite: 0,
           };
