@@ -21,6 +21,12 @@ const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /exceeds the available context size/i, // llama.cpp server
   /greater than the context length/i, // LM Studio
   /context length of only \d+ tokens/i, // LM Studio: "loaded with context length of only 4096 tokens"
+  /context size has been exceeded/i, // LM Studio (MLX engine)
+  /context length is only \d+ tokens/i, // vLLM ≥ 0.16: "However, the model's context length is only 1024 tokens"
+  /is too long to fit into the model/i, // vLLM: "The prompt (total length 25938) is too long to fit into the model"
+  /`?inputs`? tokens \+ `?max_new_tokens`? must be <=/i, // TGI 422: "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096"
+  /`?inputs`? must have less than \d+ tokens/i, // TGI 422 when the prompt alone is too long
+  /input tokens exceed the configured limit/i, // OpenAI Responses-style gateways
   /context window exceeds limit/i, // MiniMax and others
   /prompt too long/i, // Ollama / generic
   /input is too long for (?:the )?(?:requested )?model/i, // Bedrock-style wording via proxies
@@ -134,6 +140,7 @@ function kindFromTypeOrCode(type?: string, code?: string): ProviderErrorKind | u
     case 'server_error': // OpenAI 5xx, also sent as an in-stream error
       return 'overloaded';
     case 'request_too_large':
+    case 'exceed_context_size_error': // llama.cpp server
       return 'context_overflow';
   }
   return undefined;

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { normalizeErrorBody } from './error-body';
 
 /** What both OpenAI adapters (Chat Completions and Responses) need to build their SDK client. */
 export interface OpenAIClientOptions {
@@ -31,10 +32,11 @@ export function createOpenAIClient(options: OpenAIClientOptions): OpenAI | undef
 }
 
 /**
- * Some compatible servers (vLLM before its OpenAI-shaped errors, and others) answer errors with a
- * top-level `{"object":"error","message":…}`. The SDK reads only `error`, so such a message (e.g.
- * "This model's maximum context length is 4096 tokens") would be lost and an overflow could not be
- * told from any other 400. This fetch nests the message the way OpenAI does before the SDK reads it.
+ * Compatible servers answer errors in their own shapes: vLLM a top-level `{"object":"error","message":…}`,
+ * TGI and LM Studio `{"error":"text"}`, FastAPI servers `{"detail":"text"}`. The SDK reads only
+ * `error.message`, so such a message (e.g. "This model's maximum context length is 4096 tokens") was
+ * lost ("400 status code (no body)") and an overflow could not be told from any other 400. This fetch
+ * brings the body to OpenAI's shape (`normalizeErrorBody`) before the SDK reads it.
  */
 async function nestingErrorBodies(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const res = await fetch(input, init);
@@ -44,13 +46,10 @@ async function nestingErrorBodies(input: string | URL | Request, init?: RequestI
   try {
     body = JSON.parse(text);
   } catch {
-    body = undefined;
+    return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
   }
-  const b = body as { error?: unknown; message?: unknown; type?: unknown; code?: unknown } | undefined;
-  const fixed =
-    b && b.error === undefined && typeof b.message === 'string'
-      ? JSON.stringify({ error: { message: b.message, type: b.type ?? null, code: b.code ?? null } })
-      : text;
+  const normalized = normalizeErrorBody(body);
+  const fixed = normalized === body ? text : JSON.stringify(normalized);
   return new Response(fixed, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 

@@ -13,6 +13,13 @@ describe('provider: error classification', () => {
       'Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough.', // LM Studio
       'input length exceeds the context length', // Ollama
       'Requested tokens (9000) exceed context window of 8192', // llama-cpp-python
+      "You passed 1015 input tokens and requested 10 output tokens. However, the model's context length is only 1024 tokens, resulting in a maximum input length of 1014 tokens. Please reduce the length of the input prompt.", // vLLM >= 0.16
+      'The prompt (total length 25938) is too long to fit into the model (context length 4096).', // vLLM
+      'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 1000 `max_new_tokens`', // TGI
+      'Input validation error: `inputs` must have less than 4096 tokens. Given: 5210', // TGI
+      'request (70494 tokens) exceeds the available context size (67584 tokens)', // llama.cpp
+      'Context size has been exceeded.', // LM Studio (MLX)
+      'the input length exceeds the context length', // Ollama
     ]) {
       assert.ok(isContextOverflowMessage(m), m);
     }
@@ -20,6 +27,8 @@ describe('provider: error classification', () => {
       'Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.',
       'Overloaded',
       'invalid x-api-key',
+      'Input validation error: `temperature` must be strictly positive', // TGI, not an overflow
+      "max_tokens must be at least 1, got -186.", // vLLM, not an overflow
     ]) {
       assert.ok(!isContextOverflowMessage(m), m);
     }
@@ -42,6 +51,15 @@ describe('provider: error classification', () => {
     assert.equal(classifyProviderError(Object.assign(new Error('This operation was aborted'), { name: 'AbortError' })).kind, 'aborted');
     assert.equal(classifyProviderError(new SyntaxError('Unexpected end of JSON input')).kind, 'network');
     assert.equal(classifyProviderError('something odd').kind, 'unknown');
+  });
+
+  it('classifies each server\'s overflow body as the SDK hands it over, whatever its shape or status', () => {
+    // llama.cpp sends its overflow with status 500 on some versions: the wording must win over the status.
+    assert.equal(classifyProviderError({ status: 500, error: { code: 500, message: 'the request exceeds the available context size. try increasing the context size or enable context shift', type: 'exceed_context_size_error' } }).kind, 'context_overflow');
+    assert.equal(classifyProviderError({ status: 400, error: { message: 'overflow', type: 'exceed_context_size_error' } }).kind, 'context_overflow');
+    // TGI's 422 after normalizeErrorBody (see provider-overflow-wording.test.ts for the whole path).
+    assert.equal(classifyProviderError({ status: 422, error: { message: 'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 2048. Given: 3474 `inputs` tokens and 60 `max_new_tokens`', type: 'validation' } }).kind, 'context_overflow');
+    assert.equal(classifyProviderError({ status: 422, error: { message: 'Input validation error: `top_p` must be > 0.0 and < 1.0', type: 'validation' } }).kind, 'invalid_request');
   });
 
   it('parses retry-after in seconds, milliseconds and HTTP dates', () => {
