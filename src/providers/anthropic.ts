@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { toAnthropicParams } from './anthropic-convert';
 import { AssistantBuilder } from './assistant-builder';
 import { classifyProviderError } from './errors';
+import { DEFAULT_IDLE_TIMEOUTS, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
 import { tokenCount } from './usage';
@@ -15,6 +16,8 @@ export interface AnthropicProviderOptions {
   retry?: Partial<RetryPolicy>;
   /** Per-request timeout; the SDK default is 10 minutes. */
   timeoutMs?: number;
+  /** How long the stream may stay silent (see `IdleTimeouts`); defaults to `DEFAULT_IDLE_TIMEOUTS`. */
+  idleTimeouts?: Partial<IdleTimeouts>;
 }
 
 function mapStop(reason: string | null | undefined): { stop: StopReason; error?: ProviderError } {
@@ -37,8 +40,10 @@ export class AnthropicProvider implements Provider {
   private readonly client: Anthropic | undefined;
   private readonly policy: RetryPolicy;
   private readonly secrets: string[];
+  private readonly idle: IdleTimeouts;
 
   constructor(private readonly options: AnthropicProviderOptions) {
+    this.idle = { ...DEFAULT_IDLE_TIMEOUTS, ...options.idleTimeouts };
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.secrets = options.apiKey ? [options.apiKey] : [];
     if (options.apiKey) {
@@ -65,9 +70,12 @@ export class AnthropicProvider implements Provider {
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
     let finished = false;
     let stopError: ProviderError | undefined;
+    const watchdog = new IdleWatchdog(signal, this.idle);
     try {
-      const stream = await this.client.messages.create(toAnthropicParams(req), { signal });
+      const stream = await this.client.messages.create(toAnthropicParams(req), { signal: watchdog.signal });
       for await (const ev of stream) {
+        // The SDK swallows `ping` events and comments, so keep-alives never reach this loop or the watchdog.
+        watchdog.touch();
         switch (ev.type) {
           case 'message_start': {
             b.started = true;
@@ -131,10 +139,14 @@ export class AnthropicProvider implements Provider {
         }
       }
     } catch (err) {
-      return b.fail(signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : classifyProviderError(err, this.secrets));
+      return b.fail(signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : watchdog.error() ?? classifyProviderError(err, this.secrets));
+    } finally {
+      watchdog.dispose();
     }
     // The SDK ends iteration quietly on abort, and a server may close a stream early without error.
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
+    const idle = watchdog.error();
+    if (idle) return b.fail(idle);
     if (!finished) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
     if (stopError) return b.fail(stopError);
     return b.finish();

@@ -1,4 +1,5 @@
 import { errorMessage } from '../common/errors';
+import type { IdleTimeouts } from './idle-watchdog';
 import type { LmChatPort } from './lm-chat';
 import type { Provider } from './provider';
 import type { RetryPolicy } from './retry';
@@ -12,6 +13,8 @@ export interface ProviderConfig {
   baseUrl?: string;
   retry?: Partial<RetryPolicy>;
   timeoutMs?: number;
+  /** How long a stream may stay silent before it ends with a retryable `network` error. */
+  idleTimeouts?: Partial<IdleTimeouts>;
   /** Whether a model reasons (the model table's `supportsReasoning`); used by the OpenAI Responses adapter. */
   reasons?: (model: string) => boolean;
   /** VS Code's Language Model API, for 'vscode-lm' (only the vscode edge can build it). */
@@ -19,7 +22,7 @@ export interface ProviderConfig {
 }
 
 function adapterFor(config: ProviderConfig): Promise<Provider> {
-  const common = { apiKey: config.apiKey, baseUrl: config.baseUrl, retry: config.retry, timeoutMs: config.timeoutMs };
+  const common = { apiKey: config.apiKey, baseUrl: config.baseUrl, retry: config.retry, timeoutMs: config.timeoutMs, idleTimeouts: config.idleTimeouts };
   switch (config.provider) {
     case 'anthropic':
       return import('./anthropic').then((m) => new m.AnthropicProvider(common));

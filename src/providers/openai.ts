@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { AssistantBuilder } from './assistant-builder';
+import { DEFAULT_IDLE_TIMEOUTS, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
 import { classifyProviderError } from './errors';
 import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { toOpenAIParams } from './openai-convert';
@@ -12,6 +13,8 @@ import { estimateTokens } from './usage-estimate';
 /** Options of the OpenAI adapter. Without `apiKey`, 'openai' requests end with an `auth` error. */
 export interface OpenAIProviderOptions extends OpenAIClientOptions {
   retry?: Partial<RetryPolicy>;
+  /** How long the stream may stay silent (see `IdleTimeouts`); defaults to `DEFAULT_IDLE_TIMEOUTS`. */
+  idleTimeouts?: Partial<IdleTimeouts>;
 }
 
 function mapFinish(reason: string | null | undefined): { stop: StopReason; error?: ProviderError } {
@@ -42,9 +45,11 @@ export class OpenAIProvider implements Provider {
   private readonly client: OpenAI | undefined;
   private readonly policy: RetryPolicy;
   private readonly secrets: string[];
+  private readonly idle: IdleTimeouts;
 
   constructor(options: OpenAIProviderOptions) {
     this.id = options.provider;
+    this.idle = { ...DEFAULT_IDLE_TIMEOUTS, ...options.idleTimeouts };
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.secrets = options.apiKey ? [options.apiKey] : [];
     this.client = createOpenAIClient(options);
@@ -64,9 +69,12 @@ export class OpenAIProvider implements Provider {
     const params = toOpenAIParams(req, this.id);
     let finishReason: string | undefined;
     let sawUsage = false;
+    // Keep-alive comments never reach this loop (the SDK skips them), so they do not touch the watchdog.
+    const watchdog = new IdleWatchdog(signal, this.idle);
     try {
-      const stream = await this.client.chat.completions.create(params, { signal });
+      const stream = await this.client.chat.completions.create(params, { signal: watchdog.signal });
       for await (const chunk of stream) {
+        watchdog.touch();
         b.started = true;
         if (chunk.usage) {
           sawUsage = true;
@@ -103,9 +111,13 @@ export class OpenAIProvider implements Provider {
         }
       }
     } catch (err) {
-      return b.fail(signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : classifyProviderError(err, this.secrets));
+      return b.fail(signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : watchdog.error() ?? classifyProviderError(err, this.secrets));
+    } finally {
+      watchdog.dispose();
     }
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
+    const idle = watchdog.error();
+    if (idle) return b.fail(idle);
     if (finishReason === undefined) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
     if (!sawUsage) {
       b.usage = {
