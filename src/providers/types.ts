@@ -49,6 +49,12 @@ export interface UserMessage {
   role: 'user';
   content: Array<TextPart | ImagePart>;
   timestamp: number;
+  /**
+   * Set only by Headroom on user-role messages it writes itself: 'history' marks the stand-in for
+   * compacted turns (`historyMessage`). Never derived from text, so nothing a user types or pastes can
+   * pass for one. Providers never see it (adapters send role and content only).
+   */
+  origin?: 'history';
 }
 
 export type StopReason = 'end' | 'toolUse' | 'maxTokens' | 'error' | 'aborted';

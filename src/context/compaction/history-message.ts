@@ -68,12 +68,16 @@ export function historyText(parts: HistoryParts): string {
 }
 
 export function historyMessage(parts: HistoryParts, timestamp: number): UserMessage {
-  return { role: 'user', content: [{ type: 'text', text: historyText(parts) }], timestamp };
+  return { role: 'user', content: [{ type: 'text', text: historyText(parts) }], timestamp, origin: 'history' };
 }
 
-/** True for a message built by `historyMessage`. */
+/**
+ * True for a message built by `historyMessage`. The `origin` mark decides, not the text: a message
+ * the user pasted that begins with `HISTORY_HEADER` is the user's text, and its "summary" and
+ * "instructions" are never taken for Headroom's own.
+ */
 export function isHistoryMessage(m: Message | undefined): boolean {
-  return m?.role === 'user' && m.content[0]?.type === 'text' && m.content[0].text.startsWith(HISTORY_HEADER);
+  return m?.role === 'user' && m.origin === 'history' && m.content[0]?.type === 'text' && m.content[0].text.startsWith(HISTORY_HEADER);
 }
 
 /** The parts of a history message (undefined for any other message). */
