@@ -54,7 +54,10 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
     const what =
       r.kind === 'edit'
         ? h('div', {}, h('strong', {}, r.isNew ? 'Create ' : 'Edit '), h('code', {}, r.path), h('span', { class: 'hr-muted' }, ` +${r.added} −${r.removed} lines`))
-        : h('div', {}, h('strong', {}, 'Run '), h('code', {}, r.command), h('span', { class: 'hr-muted' }, r.cwd && r.cwd !== '.' ? ` in ${r.cwd}` : ' in the workspace folder'));
+        : r.kind === 'command'
+          ? h('div', {}, h('strong', {}, 'Run '), h('code', {}, r.command), h('span', { class: 'hr-muted' }, r.cwd && r.cwd !== '.' ? ` in ${r.cwd}` : ' in the workspace folder'))
+          : h('div', {}, h('strong', {}, 'Call '), h('code', {}, item.toolName), h('span', { class: 'hr-muted' }, ` from ${r.origin}`), h('pre', {}, h('code', {}, r.input)));
+    const noun = r.kind === 'edit' ? 'the edit' : r.kind === 'command' ? 'the command' : 'the tool call';
     const pending = item.state === 'pending';
     const reason = h('input', { class: 'hr-text hr-reject-reason', type: 'text', 'aria-label': 'Reason for rejecting (sent to the model)', placeholder: 'Reason (optional, sent to the model)' });
     const reject = () => send({ type: 'approval/respond', id: item.id, approved: false, reason: reason.value.trim() || undefined });
@@ -71,15 +74,15 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
         ? h(
             'div',
             { class: 'hr-actions' },
-            action('Approve', `Approve ${r.kind === 'edit' ? 'the edit' : 'the command'}`, () => send({ type: 'approval/respond', id: item.id, approved: true })),
+            action('Approve', `Approve ${noun}`, () => send({ type: 'approval/respond', id: item.id, approved: true })),
             action(
               'Allow for this session',
-              r.kind === 'edit' ? `Allow for this session: every ${item.toolName} edit` : `Allow for this session: this exact command`,
+              r.kind === 'edit' ? `Allow for this session: every ${item.toolName} edit` : r.kind === 'command' ? `Allow for this session: this exact command` : `Allow for this session: every ${item.toolName} call`,
               () => send({ type: 'approval/respond', id: item.id, approved: true, forSession: true }),
               'hr-secondary',
             ),
             r.kind === 'edit' ? action('View diff', 'Show the proposed change in a diff editor', () => send({ type: 'approval/diff', id: item.id }), 'hr-secondary') : null,
-            h('span', { class: 'hr-reject' }, reason, action('Reject', `Reject ${r.kind === 'edit' ? 'the edit' : 'the command'}`, reject, 'hr-secondary')),
+            h('span', { class: 'hr-reject' }, reason, action('Reject', `Reject ${noun}`, reject, 'hr-secondary')),
           )
         : h('p', { class: 'hr-muted', role: 'status' }, APPROVAL_TEXT[item.state], item.note ? ` ${item.note}` : ''),
     );

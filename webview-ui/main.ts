@@ -261,7 +261,8 @@ function taken(text: string): void {
  * (their text stays where it is; the announcement still says what waits).
  */
 function awaitApproval(id: string, request: ChatItemOf<'approval'>['request']): void {
-  announce(`Approval needed: ${request.kind === 'edit' ? `${request.isNew ? 'create' : 'edit'} ${request.path}` : `run ${request.command}`}`);
+  const what = request.kind === 'edit' ? `${request.isNew ? 'create' : 'edit'} ${request.path}` : request.kind === 'command' ? `run ${request.command}` : `call a tool from ${request.origin}`;
+  announce(`Approval needed: ${what}`);
   const typing = document.activeElement?.matches('textarea') && (document.activeElement as HTMLTextAreaElement).value.trim() !== '';
   if (typing) return;
   requestAnimationFrame(() => chat.element.querySelector<HTMLButtonElement>(`[data-id="${CSS.escape(id)}"] button`)?.focus());

@@ -44,3 +44,12 @@ export function readCommandEnvAllowList(): string[] {
   const raw = vscode.workspace.getConfiguration('headroom').get<unknown>('commandEnvAllowList');
   return Array.isArray(raw) ? raw.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : [];
 }
+
+/**
+ * `headroom.externalTools.allow`: external tools (names or globs) that run without asking. A
+ * machine-scoped setting, so a repository's settings cannot allow-list anything.
+ */
+export function readExternalToolsAllow(): string[] {
+  const v = vscode.workspace.getConfiguration('headroom').get<unknown>('externalTools.allow');
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+}

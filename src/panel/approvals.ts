@@ -34,7 +34,9 @@ export function approvalItem(id: string, r: ApprovalRequest): ChatItemOf<'approv
   const request: ChatItemOf<'approval'>['request'] =
     r.kind === 'edit'
       ? { kind: 'edit', path: r.path, isNew: r.oldContent === undefined, ...lineChanges(r.oldContent, r.newContent) }
-      : { kind: 'command', command: r.command, cwd: r.cwd };
+      : r.kind === 'command'
+        ? { kind: 'command', command: r.command, cwd: r.cwd }
+        : { kind: 'tool', origin: r.origin, input: r.input };
   return { kind: 'approval', id, toolCallId: r.toolCallId, toolName: r.toolName, request, state: 'pending' };
 }
 

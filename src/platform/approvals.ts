@@ -7,6 +7,13 @@ import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from '../tools/p
 
 export const PROPOSED_SCHEME = 'headroom-proposed';
 
+/** What a request is about, for the log. */
+function subject(r: ApprovalRequest): string {
+  if (r.kind === 'edit') return r.path;
+  if (r.kind === 'command') return r.command;
+  return `${r.toolName} from ${r.origin}`;
+}
+
 /** A request waiting for the user, as the panel shows it. */
 export interface PendingApproval {
   id: string;
@@ -52,7 +59,7 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
 
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (this.policy.allows(request)) {
-      this.log.info(`auto-approved ${request.kind} ${request.kind === 'edit' ? request.path : request.command} (settings or allowed for this session)`);
+      this.log.info(`auto-approved ${request.kind} ${subject(request)} (settings or allowed for this session)`);
       return Promise.resolve({ approved: true });
     }
     const id = newId('apr');
@@ -79,7 +86,7 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
     this.pending.delete(id);
     this.proposed.delete(id);
     if (decision.approved && decision.forSession) this.policy.allowForSession(p.request);
-    this.log.info(`approval ${id} (${p.request.kind} ${p.request.kind === 'edit' ? p.request.path : p.request.command}): ${decision.approved ? 'approved' : 'rejected'}`);
+    this.log.info(`approval ${id} (${p.request.kind} ${subject(p.request)}): ${decision.approved ? 'approved' : 'rejected'}`);
     this._onDidSettle.fire({ id, decision });
     // Close the diff BEFORE the tool acts: the diff's left side is the file's own model, and closing it
     // while the approved WorkspaceEdit is being applied and saved lost the edit.
@@ -120,7 +127,9 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
       const text =
         request.kind === 'edit'
           ? vscode.l10n.t('Headroom wants to {0} {1}.', request.oldContent === undefined ? vscode.l10n.t('create') : vscode.l10n.t('edit'), request.path)
-          : vscode.l10n.t('Headroom wants to run: {0}', request.command);
+          : request.kind === 'command'
+            ? vscode.l10n.t('Headroom wants to run: {0}', request.command)
+            : vscode.l10n.t('Headroom wants to call the tool {0} from {1}. Input: {2}', request.toolName, request.origin, request.input.slice(0, 300));
       const answer = await vscode.window.showInformationMessage(text, approve, reject);
       if (answer === approve) this.respond(id, { approved: true });
       else if (answer === reject) this.respond(id, { approved: false, reason: 'The user rejected it.' });

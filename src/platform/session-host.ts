@@ -39,7 +39,7 @@ import {
 } from '../tools';
 import { createMemoryResultPort } from '../tools/memory-results';
 import { readCompactionSettings, readContextSettings, readMaxIterations } from '../config/context-settings';
-import { readProviderSettings } from '../config/settings';
+import { readExternalToolsAllow, readProviderSettings } from '../config/settings';
 import type { ApprovalBroker } from './approvals';
 import { createLmToolPort } from './lm-tools';
 import { createVscodeWorkspace } from './vscode-workspace';
@@ -584,6 +584,7 @@ export class SessionHost extends Disposable {
     const tools = new ToolRegistry({
       builtins: createBuiltinTools({ toolSearch: this.policy, compact: scheduledCompactPort(gate), history: createHistorySearchPort(history) }),
       external: createLmToolPort(),
+      externalAllow: readExternalToolsAllow,
       policy: this.policy,
     });
     tools.setEffectiveWindow(limits.effectiveWindow);

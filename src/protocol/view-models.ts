@@ -59,6 +59,8 @@ export const ToolItem = z.object({
 export const ApprovalRequestView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('edit'), path: z.string(), isNew: z.boolean(), added: z.number().int(), removed: z.number().int() }),
   z.object({ kind: z.literal('command'), command: z.string(), cwd: z.string() }),
+  /** A call to an external tool (extension or MCP server): who provides it and the input it gets. */
+  z.object({ kind: z.literal('tool'), origin: z.string(), input: z.string() }),
 ]);
 export const ApprovalItem = z.object({
   kind: z.literal('approval'),

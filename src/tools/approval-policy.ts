@@ -42,14 +42,16 @@ export class ApprovalPolicy {
   allows(request: ApprovalRequest): boolean {
     const s = this.settings();
     if (request.kind === 'edit') return s.edits || this.tools.has(request.toolName);
+    // External tools: allowed only for this session by the user (settings allow-list them elsewhere).
+    if (request.kind === 'tool') return this.tools.has(request.toolName);
     const command = request.command.trim();
     return this.commands.has(command) || s.commands.some((entry) => commandAllowed(command, entry));
   }
 
   /** "Allow for this session": this exact command again, or every edit of this tool. */
   allowForSession(request: ApprovalRequest): void {
-    if (request.kind === 'edit') this.tools.add(request.toolName);
-    else this.commands.add(request.command.trim());
+    if (request.kind === 'command') this.commands.add(request.command.trim());
+    else this.tools.add(request.toolName);
   }
 
   /** A different session starts: its allowances start empty. */

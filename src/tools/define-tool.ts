@@ -25,7 +25,7 @@ export interface ToolSpec<S extends z.ZodType> {
   /** Wall-clock limit for one call; a function of the input for tools whose input carries a timeout. */
   timeoutMs?: number | ((input: z.output<S>) => number);
   /** What kind of approval the tool asks for (the tool itself asks, through `ctx.approve`). */
-  requiresApproval?: 'edit' | 'command' | false;
+  requiresApproval?: 'edit' | 'command' | 'tool' | false;
   /** Changes files or runs commands: refused when the workspace is not trusted. */
   mutates?: boolean;
 }
@@ -34,7 +34,7 @@ export interface ToolSpec<S extends z.ZodType> {
 export interface Tool {
   readonly name: string;
   readonly definition: ToolDefinition;
-  readonly requiresApproval: 'edit' | 'command' | false;
+  readonly requiresApproval: 'edit' | 'command' | 'tool' | false;
   readonly mutates: boolean;
   /** Runs one call. Never throws; failures come back as `isError` results with an `errorKind`. */
   invoke(call: ToolCallPart, ctx: ToolContext): Promise<ToolResult>;
@@ -66,14 +66,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
           describeIssues(spec.name, parsed.error.issues, call.arguments ?? {}, knownKeys),
         );
       }
-      if (mutates && !ctx.trusted) {
-        return errorResult(
-          call,
-          'tool_failed',
-          `${spec.name} is not available: this workspace is not trusted, so Headroom does not edit files or run commands in it. ` +
-            'Tell the user, who can trust the workspace (Workspaces: Manage Workspace Trust) and ask again.',
-        );
-      }
+      if (mutates && !ctx.trusted) return untrustedResult(call);
       const timeoutMs = typeof spec.timeoutMs === 'function' ? spec.timeoutMs(parsed.data) : spec.timeoutMs;
       return await runGuarded(call, ctx, timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, (execCtx) =>
         spec.execute(parsed.data, execCtx),
@@ -85,6 +78,16 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   }
 
   return { name: spec.name, definition, requiresApproval: spec.requiresApproval ?? false, mutates, invoke };
+}
+
+/** The result of a mutating tool called in an untrusted workspace (Restricted Mode). */
+export function untrustedResult(call: { id: string; name: string }): ToolResult {
+  return errorResult(
+    call,
+    'tool_failed',
+    `${call.name} is not available: this workspace is not trusted, so Headroom does not edit files, run commands or call external tools in it. ` +
+      'Tell the user, who can trust the workspace (Workspaces: Manage Workspace Trust) and ask again.',
+  );
 }
 
 /**

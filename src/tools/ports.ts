@@ -141,7 +141,9 @@ export type ApprovalRequest =
       oldContent: string | undefined;
       newContent: string;
     }
-  | { kind: 'command'; toolName: string; toolCallId: string; command: string; cwd: string };
+  | { kind: 'command'; toolName: string; toolCallId: string; command: string; cwd: string }
+  /** An external tool (extension or MCP server): it may do anything, so it asks like a command. */
+  | { kind: 'tool'; toolName: string; toolCallId: string; origin: string; input: string };
 
 /** `forSession`: the user also allowed this exact command, or this tool's edits, for the rest of the session. */
 export type ApprovalDecision = { approved: true; forSession?: boolean } | { approved: false; reason?: string };
@@ -182,8 +184,14 @@ export interface HistorySearchPort {
  * and synchronous; `invoke` resolves to the tool's text output and may reject.
  */
 export interface ExternalToolPort {
-  list(): ToolDefinition[];
+  list(): ExternalToolDefinition[];
   invoke(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<string>;
+}
+
+/** An external tool's definition plus where it comes from, as the approval names it. */
+export interface ExternalToolDefinition extends ToolDefinition {
+  /** E.g. `the MCP server "github"`; see `describeOrigin`. Undefined: "an external tool". */
+  origin?: string;
 }
 
 /** The context a tool executes in. Never the session. */

@@ -7,7 +7,7 @@ import { admitResult, type AdmissionOptions } from './admission';
 import type { Tool } from './define-tool';
 import { DeferralPolicy, type DeferralSelection } from './deferral';
 import { externalTool } from './external-tool';
-import type { ExternalToolPort, ToolContext } from './ports';
+import type { ExternalToolDefinition, ExternalToolPort, ToolContext } from './ports';
 import { errorResult, type ToolResult } from './tool-result';
 
 export interface ToolRegistryOptions {
@@ -18,6 +18,8 @@ export interface ToolRegistryOptions {
   /** When set, every result goes through `admitResult` before `invoke` returns it. */
   admission?: AdmissionOptions;
   externalTimeoutMs?: number;
+  /** The user's allow list for external tools (`headroom.externalTools.allow`); read at each call. */
+  externalAllow?: () => readonly string[];
 }
 
 export class ToolRegistry {
@@ -36,7 +38,7 @@ export class ToolRegistry {
    * clashes with a built-in is ignored. Never throws: a failing `list` leaves no external tools.
    */
   refreshExternal(): void {
-    let defs: ToolDefinition[];
+    let defs: ExternalToolDefinition[];
     try {
       defs = this.options.external?.list() ?? [];
     } catch {
@@ -47,7 +49,7 @@ export class ToolRegistry {
     if (port) {
       for (const def of defs) {
         if (!this.builtins.has(def.name) && !this.externals.has(def.name)) {
-          this.externals.set(def.name, externalTool(def, port, this.options.externalTimeoutMs));
+          this.externals.set(def.name, externalTool(def, port, { timeoutMs: this.options.externalTimeoutMs, allow: this.options.externalAllow }));
         }
       }
     }

@@ -17,6 +17,13 @@ describe('panel: approval cards', () => {
     assert.equal((approvalItem('apr_3', { ...edit, oldContent: undefined }).request as { isNew: boolean }).isNew, true);
   });
 
+  it('shows an external tool call with where the tool comes from and its input', () => {
+    const tool: ApprovalRequest = { kind: 'tool', toolName: 'db_query', toolCallId: 'c3', origin: 'the MCP server "db"', input: '{"sql": "DROP TABLE x"}' };
+    const item = approvalItem('apr_4', tool);
+    assert.deepEqual(item.request, { kind: 'tool', origin: 'the MCP server "db"', input: '{"sql": "DROP TABLE x"}' });
+    assert.equal(item.toolName, 'db_query');
+  });
+
   it('goes from pending to approved, rejected with the reason, or cancelled', () => {
     const posted: HostToWebview[] = [];
     const p = new ChatPresenter((m) => posted.push(m));

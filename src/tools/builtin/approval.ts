@@ -11,13 +11,16 @@ export async function askApproval(ctx: ToolExecContext, request: ApprovalRequest
   }
 }
 
-/** The result the model gets when the user rejected `what` ("the edit to src/a.ts", "the command `ls`"). */
-export function rejectedOutput(what: string, decision: ApprovalDecision, unchanged: string): ToolOutput {
+/** What the model is told when the user rejected `what` ("the edit to src/a.ts", "the command `ls`"). */
+export function rejectedText(what: string, decision: ApprovalDecision, unchanged: string): string {
   const reason = !decision.approved && decision.reason?.trim() ? ` The user's reason: "${decision.reason.trim()}".` : '';
-  return {
-    isError: true,
-    content:
-      `The user rejected ${what}; ${unchanged}.${reason} ` +
-      'Do not repeat the same request: adjust your approach, or ask the user how to proceed.',
-  };
+  return (
+    `The user rejected ${what}; ${unchanged}.${reason} ` +
+    'Do not repeat the same request: adjust your approach, or ask the user how to proceed.'
+  );
+}
+
+/** The result the model gets when the user rejected `what`. */
+export function rejectedOutput(what: string, decision: ApprovalDecision, unchanged: string): ToolOutput {
+  return { isError: true, content: rejectedText(what, decision, unchanged) };
 }
