@@ -5,6 +5,7 @@
 import './style.css';
 import { createHostDispatcher, HostHandlers } from '../src/protocol/dispatch';
 import { PROTOCOL_VERSION, type ChatItemOf } from '../src/protocol/messages';
+import { RESTRICTED_BANNER } from '../src/protocol/restricted-mode';
 import { ChatView } from './chat-view';
 import { Composer } from './composer';
 import { h } from './dom';
@@ -120,7 +121,7 @@ function renderTop(): void {
         h('span', { class: 'hr-session-title', title: s.session.title }, s.session.title),
         h('span', { class: 'hr-muted' }, ` · ${s.session.messageCount} messages · `),
         modelButton(s.config.model || s.config.provider),
-        s.trusted ? null : h('span', { class: 'hr-warn' }, ' · Restricted mode: no edits or commands'),
+        s.trusted ? null : h('span', { class: 'hr-warn', 'data-testid': 'restricted' }, ` · ${RESTRICTED_BANNER}`),
         s.storageNote
           ? h('span', { class: 'hr-warn' }, ` · ${s.storageNote}`)
           : s.storageAvailable

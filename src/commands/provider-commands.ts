@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { defaultModelFor, modelsFor } from '../context/models';
 import { envVarFor, maskApiKey, resolveApiKey, storeApiKey, type SecretStore } from '../providers/credentials';
+import { requestOrigin } from '../providers/key-origin';
 import type { ProviderId } from '../providers/types';
 import { readProviderSettings } from '../config/settings';
 
@@ -39,8 +40,9 @@ export function validateBaseUrl(value: string): string | undefined {
 
 /**
  * `Headroom: Set API Key`: pick a provider (showing which have a key and from where), paste the key
- * into a password box (empty removes it), stored only in SecretStorage. Offers to switch to that
- * provider. For OpenAI-compatible servers it asks for the base URL too.
+ * into a password box (empty removes it), stored only in SecretStorage together with the origin it
+ * is entered for (the base URL's, else the provider's API). Offers to switch to that provider. For
+ * OpenAI-compatible servers it asks for the base URL too.
  */
 export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChannel): Promise<void> {
   const current = readProviderSettings();
@@ -55,15 +57,17 @@ export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChann
   if (!picked) return;
   const provider = picked.id;
 
+  let baseUrl = current.baseUrl;
   if (provider === 'openai-compatible') {
-    const baseUrl = await vscode.window.showInputBox({
+    const entered = await vscode.window.showInputBox({
       title: vscode.l10n.t('Base URL of the OpenAI-compatible server'),
       value: current.baseUrl ?? 'http://localhost:11434/v1',
       validateInput: validateBaseUrl,
       ignoreFocusOut: true,
     });
-    if (baseUrl === undefined) return;
-    await vscode.workspace.getConfiguration('headroom').update('baseUrl', baseUrl.trim(), vscode.ConfigurationTarget.Global);
+    if (entered === undefined) return;
+    await vscode.workspace.getConfiguration('headroom').update('baseUrl', entered.trim(), vscode.ConfigurationTarget.Global);
+    baseUrl = entered.trim() || undefined;
   }
   const value = await vscode.window.showInputBox({
     title: vscode.l10n.t('{0} API key', label(provider)),
@@ -76,8 +80,11 @@ export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChann
     validateInput: validateApiKey,
   });
   if (value === undefined) return;
-  await storeApiKey(provider, secrets, value);
-  log.info(`API key for ${provider} ${value.trim() ? 'stored' : 'removed'}`);
+  // The key is bound to the server it is entered for; any other origin will ask before it gets the key.
+  const target = requestOrigin(provider, baseUrl);
+  const origin = 'origin' in target ? target.origin : undefined;
+  await storeApiKey(provider, secrets, value, origin);
+  log.info(`API key for ${provider} ${value.trim() ? `stored for ${origin ?? 'the provider default'}` : 'removed'}`);
   if (provider !== current.provider) {
     const use = vscode.l10n.t('Use {0}', label(provider));
     const answer = await vscode.window.showInformationMessage(

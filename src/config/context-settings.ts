@@ -9,9 +9,11 @@ import { parseContextSettings, type ContextSettings } from '../context/settings'
 export function readContextSettings(): { settings: ContextSettings; errors: string[] } {
   const cfg = vscode.workspace.getConfiguration('headroom');
   const raw: Record<string, unknown> = {};
+  // Restricted Mode: the workspace's own values are not read (`restrictedConfigurations` in package.json).
+  const trusted = vscode.workspace.isTrusted;
   const copy = (key: string, as = key) => {
     const v = cfg.inspect(key);
-    const value = v?.workspaceFolderValue ?? v?.workspaceValue ?? v?.globalValue;
+    const value = (trusted ? (v?.workspaceFolderValue ?? v?.workspaceValue) : undefined) ?? v?.globalValue;
     if (value !== undefined) raw[as] = value;
   };
   copy('thresholds');

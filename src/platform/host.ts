@@ -181,6 +181,8 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     }),
   );
   disposables.push(context.secrets.onDidChange(() => void panel.postSnapshot()));
+  // Restricted Mode ends without a reload: the panel drops its read-only banner at once.
+  disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void panel.postSnapshot()));
 
   const pickSession = async (): Promise<string | undefined> => {
     const h = await session.history();

@@ -21,7 +21,10 @@ import { buildSystemSections, type RulesFile } from '../context/system-prompt';
 import type { TokenizerFamily } from '../context/models';
 import { TokenLedger } from '../context/token-ledger';
 import { TokenWorkerClient } from '../context/token-worker-client';
-import { resolveApiKey, type SecretStore } from '../providers/credentials';
+import type { SecretStore } from '../providers/credentials';
+import { releaseApiKey } from '../providers/key-release';
+import { restrictedModeRefusal } from '../protocol/restricted-mode';
+import { askToSendKey } from './key-prompt';
 import { createProvider } from '../providers/create-provider';
 import type { Message, SystemSection } from '../providers/types';
 import { openStore, type HeadroomStore, type ResultMeta, type SessionSummary, type SnapshotInfo } from '../store';
@@ -73,6 +76,8 @@ export class SessionHost extends Disposable {
   private calibration = new Calibration();
   /** The key for the next turn, resolved before it starts (turn wiring is synchronous). */
   private apiKey: string | undefined;
+  /** Why the key is not sent to the configured origin (the `auth` error's message), if it is withheld. */
+  private withheldKey: string | undefined;
   private readonly policy = new DeferralPolicy();
   private session: AgentSession | undefined;
   private sessionSub: vscode.Disposable | undefined;
@@ -167,8 +172,13 @@ export class SessionHost extends Disposable {
     return this.store?.sessions.list() ?? (this.summary ? [this.summary] : []);
   }
 
-  /** Sends a prompt (or steers the running turn). Resolves when the turn ends; never rejects. */
+  /**
+   * Sends a prompt (or steers the running turn). Resolves when the turn ends. Rejects only before the
+   * turn starts: in Restricted Mode (nothing is sent from an untrusted workspace).
+   */
   async prompt(text: string): Promise<void> {
+    const refusal = restrictedModeRefusal('send', vscode.workspace.isTrusted);
+    if (refusal) throw new HeadroomError('invalid_request', refusal);
     await this.init();
     const session = this.session!;
     if (!session.isRunning && this.summary && this.summary.title === 'New session' && this.store && !this.store.readOnly) {
@@ -177,7 +187,7 @@ export class SessionHost extends Disposable {
       this.summary = { ...this.summary, title };
     }
     if (!session.isRunning) {
-      this.apiKey = (await resolveApiKey(readProviderSettings().provider, this.deps.secrets))?.apiKey;
+      await this.releaseKey();
       await this.discoverServerWindow();
     }
     const done = session.prompt(text);
@@ -185,6 +195,18 @@ export class SessionHost extends Disposable {
     await done;
     await this.saveCalibration();
     this.fireState();
+  }
+
+  /**
+   * The key for the next requests, released only to the origin it is bound to or one the user allowed
+   * (`releaseApiKey`); otherwise the requests fail with an `auth` error that says why.
+   */
+  private async releaseKey(): Promise<void> {
+    const { provider, baseUrl } = readProviderSettings();
+    const released = await releaseApiKey({ provider, baseUrl, secrets: this.deps.secrets, ask: askToSendKey });
+    this.apiKey = released.apiKey;
+    this.withheldKey = released.withheld;
+    if (released.withheld) this.deps.log.warn(released.withheld);
   }
 
   private async saveCalibration(): Promise<void> {
@@ -322,8 +344,10 @@ export class SessionHost extends Disposable {
   async compact(focus?: string): Promise<CompactionReport | undefined> {
     await this.init();
     this.assertIdle('compacting');
+    const refusal = restrictedModeRefusal('compact', vscode.workspace.isTrusted);
+    if (refusal) throw new HeadroomError('invalid_request', refusal);
     if (!this.session?.messages.length) return undefined;
-    this.apiKey = (await resolveApiKey(readProviderSettings().provider, this.deps.secrets))?.apiKey;
+    await this.releaseKey();
     await this.discoverServerWindow();
     const limits = this.limits();
     const gate = (this.gate = this.makeGate(limits));
@@ -368,7 +392,7 @@ export class SessionHost extends Disposable {
       id: readProviderSettings().provider,
       stream: (req, signal) => {
         const { provider, baseUrl, model } = readProviderSettings();
-        return createProvider({ provider, baseUrl, apiKey: this.apiKey, reasons: supportsReasoning, lm: lmPortFor(provider, model) }).stream(req, signal);
+        return createProvider({ provider, baseUrl, apiKey: this.apiKey, missingKeyMessage: this.withheldKey, reasons: supportsReasoning, lm: lmPortFor(provider, model) }).stream(req, signal);
       },
     };
     this.chain = createCompactionChain({
@@ -589,7 +613,7 @@ export class SessionHost extends Disposable {
     });
     tools.setEffectiveWindow(limits.effectiveWindow);
     return {
-      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey, reasons: supportsReasoning, lm: lmPortFor(provider, model) }),
+      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey, missingKeyMessage: this.withheldKey, reasons: supportsReasoning, lm: lmPortFor(provider, model) }),
       model,
       maxOutputTokens: limits.maxOutput,
       tools,

@@ -18,6 +18,8 @@ export interface AnthropicProviderOptions {
   timeoutMs?: number;
   /** How long the stream may stay silent (see `IdleTimeouts`); defaults to `DEFAULT_IDLE_TIMEOUTS`. */
   idleTimeouts?: Partial<IdleTimeouts>;
+  /** The `auth` error's message without a key (default: how to set one). */
+  missingKeyMessage?: string;
 }
 
 function mapStop(reason: string | null | undefined): { stop: StopReason; error?: ProviderError } {
@@ -65,7 +67,7 @@ export class AnthropicProvider implements Provider {
   private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
     const b = new AssistantBuilder(this.id, req.model);
     if (!this.client) {
-      return b.fail({ kind: 'auth', message: 'No Anthropic API key. Set one with "Headroom: Set API Key" or ANTHROPIC_API_KEY.' });
+      return b.fail({ kind: 'auth', message: this.options.missingKeyMessage ?? 'No Anthropic API key. Set one with "Headroom: Set API Key" or ANTHROPIC_API_KEY.' });
     }
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
     let finished = false;

@@ -19,10 +19,15 @@ export interface ProviderConfig {
   reasons?: (model: string) => boolean;
   /** VS Code's Language Model API, for 'vscode-lm' (only the vscode edge can build it). */
   lm?: LmChatPort;
+  /** Said by the `auth` error when there is no key, e.g. why a key was withheld (`releaseApiKey`). */
+  missingKeyMessage?: string;
 }
 
 function adapterFor(config: ProviderConfig): Promise<Provider> {
-  const common = { apiKey: config.apiKey, baseUrl: config.baseUrl, retry: config.retry, timeoutMs: config.timeoutMs, idleTimeouts: config.idleTimeouts };
+  const common = {
+    apiKey: config.apiKey, baseUrl: config.baseUrl, retry: config.retry, timeoutMs: config.timeoutMs,
+    idleTimeouts: config.idleTimeouts, missingKeyMessage: config.missingKeyMessage,
+  };
   switch (config.provider) {
     case 'anthropic':
       return import('./anthropic').then((m) => new m.AnthropicProvider(common));
@@ -46,6 +51,7 @@ function adapterFor(config: ProviderConfig): Promise<Provider> {
  * loaded on the first request, so extension activation does not pay for evaluating either SDK.
  */
 export function createProvider(config: ProviderConfig): Provider {
+
   let loaded: Promise<Provider> | undefined;
   const load = (): Promise<Provider> => (loaded ??= adapterFor(config));
   return {

@@ -15,6 +15,8 @@ export interface OpenAIProviderOptions extends OpenAIClientOptions {
   retry?: Partial<RetryPolicy>;
   /** How long the stream may stay silent (see `IdleTimeouts`); defaults to `DEFAULT_IDLE_TIMEOUTS`. */
   idleTimeouts?: Partial<IdleTimeouts>;
+  /** The `auth` error's message without a key (default: how to set one). */
+  missingKeyMessage?: string;
 }
 
 function mapFinish(reason: string | null | undefined): { stop: StopReason; error?: ProviderError } {
@@ -46,8 +48,10 @@ export class OpenAIProvider implements Provider {
   private readonly policy: RetryPolicy;
   private readonly secrets: string[];
   private readonly idle: IdleTimeouts;
+  private readonly missingKeyMessage: string;
 
   constructor(options: OpenAIProviderOptions) {
+    this.missingKeyMessage = options.missingKeyMessage ?? 'No OpenAI API key. Set one with "Headroom: Set API Key" or OPENAI_API_KEY.';
     this.id = options.provider;
     this.idle = { ...DEFAULT_IDLE_TIMEOUTS, ...options.idleTimeouts };
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -63,7 +67,7 @@ export class OpenAIProvider implements Provider {
   private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
     const b = new AssistantBuilder(this.id, req.model);
     if (!this.client) {
-      return b.fail({ kind: 'auth', message: NO_OPENAI_KEY });
+      return b.fail({ kind: 'auth', message: this.missingKeyMessage });
     }
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
     const params = toOpenAIParams(req, this.id);

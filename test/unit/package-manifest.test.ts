@@ -54,6 +54,24 @@ describe('package.json contributions', () => {
     }
   });
 
+  it('supports untrusted workspaces in a limited way, restricting every setting that redirects keys or runs things', () => {
+    const trust = pkg.capabilities?.untrustedWorkspaces;
+    assert.equal(trust?.supported, 'limited');
+    assert.match(trust.description, /read-only/);
+    for (const key of ['headroom.baseUrl', 'headroom.provider', 'headroom.models', 'headroom.model', 'headroom.externalTools.allow']) {
+      assert.ok(trust.restrictedConfigurations.includes(key), `${key} is restricted`);
+      assert.ok(pkg.contributes.configuration.properties[key], `${key} exists`);
+    }
+  });
+
+  it('only user (or remote) settings can choose where the key goes or what runs without asking', () => {
+    const props = pkg.contributes.configuration.properties;
+    // "machine": user or remote settings only; "machine-overridable" or the default "window" let a repository set it.
+    for (const key of ['headroom.baseUrl', 'headroom.provider', 'headroom.externalTools.allow']) {
+      assert.ok(['machine', 'application'].includes(props[key].scope), `${key} has scope ${props[key].scope}`);
+    }
+  });
+
   it('describes every headroom.* setting', () => {
     for (const [key, prop] of Object.entries(pkg.contributes.configuration.properties)) {
       assert.match(key, /^headroom\./);

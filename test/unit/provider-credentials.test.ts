@@ -17,21 +17,22 @@ describe('provider: API keys from SecretStorage with an environment fallback', (
   it('prefers SecretStorage, then the provider\'s environment variable', async () => {
     const env = { ANTHROPIC_API_KEY: 'env-anthropic', OPENAI_API_KEY: 'env-openai' };
     const store = memoryStore({ [secretKeyFor('anthropic')]: 'stored-anthropic' });
-    assert.deepEqual(await resolveApiKey('anthropic', store, env), { apiKey: 'stored-anthropic', source: 'secretStorage' });
-    assert.deepEqual(await resolveApiKey('openai', store, env), { apiKey: 'env-openai', source: 'env' });
+    assert.deepEqual(await resolveApiKey('anthropic', store, env), { apiKey: 'stored-anthropic', source: 'secretStorage', boundOrigin: 'https://api.anthropic.com' });
+    assert.deepEqual(await resolveApiKey('openai', store, env), { apiKey: 'env-openai', source: 'env', boundOrigin: 'https://api.openai.com' });
     assert.equal(await resolveApiKey('openai-compatible', store, env), undefined, 'no environment fallback for custom servers');
     assert.equal(await resolveApiKey('openai', memoryStore(), {}), undefined);
   });
 
   it('a failing store counts as empty instead of throwing', async () => {
     const broken: SecretStore = { get: () => Promise.reject(new Error('keychain locked')), store: async () => {}, delete: async () => {} };
-    assert.deepEqual(await resolveApiKey('anthropic', broken, { ANTHROPIC_API_KEY: 'k' }), { apiKey: 'k', source: 'env' });
+    assert.deepEqual(await resolveApiKey('anthropic', broken, { ANTHROPIC_API_KEY: 'k' }), { apiKey: 'k', source: 'env', boundOrigin: 'https://api.anthropic.com' });
   });
 
   it('stores per provider, trims, and deletes on an empty value', async () => {
     const store = memoryStore();
     await storeApiKey('openai', store, '  sk-abc  ');
-    assert.equal(store.data.get('headroom.apiKey.openai'), 'sk-abc');
+    assert.deepEqual(JSON.parse(store.data.get('headroom.apiKey.openai')!), { v: 1, key: 'sk-abc', origin: 'https://api.openai.com' });
+    assert.equal((await resolveApiKey('openai', store, {}))?.apiKey, 'sk-abc');
     await storeApiKey('openai', store, '');
     assert.equal(store.data.has('headroom.apiKey.openai'), false);
   });
