@@ -173,7 +173,8 @@ function renderMain(): void {
     composer.setEnabled(false, 'Set an API key above to start chatting.');
     return;
   }
-  composer.setEnabled(!!s, 'Connecting to Headroom…');
+  // Restricted Mode: history and meter stay, the composer says why it is read-only.
+  composer.setEnabled(!!s && s.trusted, s ? RESTRICTED_BANNER : 'Connecting to Headroom…');
   composer.setRunning(state.running);
   if (state.ui.view === 'history') main.replaceChildren(renderHistory(state.history, renderMain));
   else if (!chat.element.isConnected) main.replaceChildren(chat.element);
@@ -262,7 +263,8 @@ function taken(text: string): void {
  * (their text stays where it is; the announcement still says what waits).
  */
 function awaitApproval(id: string, request: ChatItemOf<'approval'>['request']): void {
-  const what = request.kind === 'edit' ? `${request.isNew ? 'create' : 'edit'} ${request.path}` : request.kind === 'command' ? `run ${request.command}` : `call a tool from ${request.origin}`;
+  const what =
+    request.kind === 'edit' ? `${request.isNew ? 'create' : 'edit'} ${request.path}` : request.kind === 'command' ? `run ${request.command}` : `call a tool from ${request.origin}`;
   announce(`Approval needed: ${what}`);
   const typing = document.activeElement?.matches('textarea') && (document.activeElement as HTMLTextAreaElement).value.trim() !== '';
   if (typing) return;

@@ -38,7 +38,9 @@ export function createLmToolPort(): ExternalToolPort {
       try {
         const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, cts.token);
         return result.content
-          .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : `[${(part as object).constructor?.name ?? 'non-text'} part]`))
+          .map((part) =>
+            part instanceof vscode.LanguageModelTextPart ? part.value : `[${(part as object).constructor?.name ?? 'non-text'} part]`,
+          )
           .join('\n');
       } finally {
         signal.removeEventListener('abort', onAbort);

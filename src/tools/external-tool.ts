@@ -22,6 +22,15 @@ export interface ExternalToolOptions {
   allow?: () => readonly string[];
 }
 
+/** True when the user's allow list names the tool; a failing list allows nothing. */
+function allowListed(name: string, allow: (() => readonly string[]) | undefined): boolean {
+  try {
+    return isAllowListed(name, allow?.() ?? []);
+  } catch {
+    return false;
+  }
+}
+
 export function externalTool(definition: ExternalToolDefinition, port: ExternalToolPort, options: ExternalToolOptions = {}): Tool {
   const { origin, ...toolDefinition } = definition;
   const timeoutMs = options.timeoutMs ?? DEFAULT_EXTERNAL_TIMEOUT_MS;
@@ -40,21 +49,19 @@ export function externalTool(definition: ExternalToolDefinition, port: ExternalT
       }
       if (!ctx.trusted) return untrustedResult(call);
       const input = call.arguments ?? {};
-      let allowed = false;
-      try {
-        allowed = isAllowListed(definition.name, options.allow?.() ?? []);
-      } catch {
-        allowed = false;
-      }
-      if (!allowed) {
+      if (!allowListed(definition.name, options.allow)) {
         if (ctx.signal.aborted) return errorResult(call, 'aborted', `${definition.name} was not run: the turn was stopped.`);
         const json = JSON.stringify(input, null, 2);
-        const shown = json.length > APPROVAL_INPUT_CHARS ? `${json.slice(0, APPROVAL_INPUT_CHARS)}\n… [${json.length - APPROVAL_INPUT_CHARS} more characters]` : json;
+        const shown =
+          json.length > APPROVAL_INPUT_CHARS
+            ? `${json.slice(0, APPROVAL_INPUT_CHARS)}\n… [${json.length - APPROVAL_INPUT_CHARS} more characters]`
+            : json;
         const decision = await askApproval(
           { ...ctx, toolCallId: call.id },
           { kind: 'tool', toolName: definition.name, toolCallId: call.id, origin: origin ?? 'an external tool', input: shown },
         );
-        if (!decision.approved) return errorResult(call, 'tool_failed', rejectedText(`the call to ${definition.name}`, decision, 'it was not run'));
+        if (!decision.approved)
+          return errorResult(call, 'tool_failed', rejectedText(`the call to ${definition.name}`, decision, 'it was not run'));
       }
       return runGuarded(call, ctx, timeoutMs, (execCtx) => port.invoke(definition.name, input, execCtx.signal));
     },

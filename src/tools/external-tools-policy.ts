@@ -7,10 +7,7 @@
 import picomatch from 'picomatch';
 
 /** Where an external tool comes from. */
-export type ExternalToolOrigin =
-  | { kind: 'extension'; id: string; label: string }
-  | { kind: 'mcp'; server: string }
-  | { kind: 'internal' };
+export type ExternalToolOrigin = { kind: 'extension'; id: string; label: string } | { kind: 'mcp'; server: string } | { kind: 'internal' };
 
 /**
  * The origin of a tool from `LanguageModelToolInformation.source` (newer VS Code): an extension source
@@ -34,11 +31,21 @@ export function toolOrigin(source: unknown): ExternalToolOrigin {
 export const VSCODE_AGENT_EXTENSIONS: readonly string[] = ['github.copilot-chat', 'github.copilot'];
 
 /** Names VS Code core uses for internal tools; refused whatever source they claim. */
-const INTERNAL_NAMES = /^(?:vscode_|copilot_)|^(?:run_in_terminal|send_to_terminal|get_terminal_output|create_and_run_task|run_task|runSubagent|runTests|manage_todo_list)$/;
+const INTERNAL_NAMES =
+  /^(?:vscode_|copilot_)|^(?:run_in_terminal|send_to_terminal|get_terminal_output|create_and_run_task|run_task|runSubagent|runTests|manage_todo_list)$/;
 
 export interface OfferOptions {
   /** True for an extension shipped with VS Code (the vscode edge reads `packageJSON.isBuiltin`). */
   isBuiltinExtension(id: string): boolean;
+}
+
+/** A check that fails counts as built-in: unknown is not safe. */
+function isBuiltin(options: OfferOptions, id: string): boolean {
+  try {
+    return options.isBuiltinExtension(id);
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -53,13 +60,7 @@ export function offerableOrigin(tool: { name: string; source?: unknown }, option
   if (origin.kind === 'extension') {
     const id = origin.id.toLowerCase();
     if (id.startsWith('vscode.') || VSCODE_AGENT_EXTENSIONS.includes(id)) return undefined;
-    let builtin = true; // a check that fails refuses: unknown is not safe
-    try {
-      builtin = options.isBuiltinExtension(origin.id);
-    } catch {
-      builtin = true;
-    }
-    if (builtin) return undefined;
+    if (isBuiltin(options, origin.id)) return undefined;
   }
   return origin;
 }

@@ -38,8 +38,8 @@ describe('provider: overflow wording of every server through the real adapters',
       const { message } = await run(provider, request([user('hi')]));
       assert.equal(message.stopReason, 'error');
       assert.equal(message.error?.kind, 'context_overflow', message.error?.message);
-      assert.match(message.error!.message, words);
-      assert.doesNotMatch(message.error!.message, /no body/);
+      assert.match(message.error.message, words);
+      assert.doesNotMatch(message.error.message, /no body/);
     });
   }
 
@@ -48,21 +48,27 @@ describe('provider: overflow wording of every server through the real adapters',
     server.script.push({ fault: 'server_overflow', server: 'anthropic' });
     const { message } = await run(provider, request([user('hi')]));
     assert.equal(message.error?.kind, 'context_overflow');
-    assert.match(message.error!.message, /prompt is too long/);
+    assert.match(message.error.message, /prompt is too long/);
   });
 
   it('a top-level error body that is not an overflow keeps its words and its kind', async () => {
     const provider = new OpenAIProvider({ provider: 'openai-compatible', baseUrl: server.openaiBaseUrl, retry: { maxRetries: 0 } });
-    server.script.push({ fault: 'http', status: 400, body: { object: 'error', message: 'max_tokens must be at least 1, got -186.', type: 'BadRequestError', param: null, code: 400 } });
+    server.script.push({
+      fault: 'http',
+      status: 400,
+      body: { object: 'error', message: 'max_tokens must be at least 1, got -186.', type: 'BadRequestError', param: null, code: 400 },
+    });
     const { message } = await run(provider, request([user('hi')]));
     assert.equal(message.error?.kind, 'invalid_request');
-    assert.match(message.error!.message, /^400 max_tokens must be at least 1/);
+    assert.match(message.error.message, /^400 max_tokens must be at least 1/);
   });
 
-  it('normalizeErrorBody brings each shape to OpenAI\'s and leaves OpenAI\'s alone', () => {
+  it("normalizeErrorBody brings each shape to OpenAI's and leaves OpenAI's alone", () => {
     const openai = { error: { message: 'm', type: 't', code: 'c' } };
     assert.equal(normalizeErrorBody(openai), openai);
-    assert.deepEqual(normalizeErrorBody({ object: 'error', message: 'm', type: 'BadRequestError', param: null, code: 400 }), { error: { message: 'm', type: 'BadRequestError' } });
+    assert.deepEqual(normalizeErrorBody({ object: 'error', message: 'm', type: 'BadRequestError', param: null, code: 400 }), {
+      error: { message: 'm', type: 'BadRequestError' },
+    });
     assert.deepEqual(normalizeErrorBody({ error: 'm', error_type: 'validation' }), { error: { message: 'm', type: 'validation' } });
     assert.deepEqual(normalizeErrorBody({ detail: 'm' }), { error: { message: 'm' } });
     assert.deepEqual(normalizeErrorBody('m'), { error: { message: 'm' } });

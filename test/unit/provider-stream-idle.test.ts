@@ -76,7 +76,17 @@ describe('provider: a silent stream ends with a network error through the real S
 
   const adapters: Array<[string, () => Provider]> = [
     ['anthropic', () => new AnthropicProvider({ apiKey: 'sk-ant-test', baseUrl: server.baseUrl, idleTimeouts, retry: { maxRetries: 0 } })],
-    ['openai', () => new OpenAIProvider({ provider: 'openai', apiKey: 'sk-test', baseUrl: server.openaiBaseUrl, idleTimeouts, retry: { maxRetries: 0 } })],
+    [
+      'openai',
+      () =>
+        new OpenAIProvider({
+          provider: 'openai',
+          apiKey: 'sk-test',
+          baseUrl: server.openaiBaseUrl,
+          idleTimeouts,
+          retry: { maxRetries: 0 },
+        }),
+    ],
   ];
   const stalls: Array<[string, FakeFault, RegExp]> = [
     ['silence (no headers)', { fault: 'silent' }, /did not start answering/],
@@ -91,8 +101,8 @@ describe('provider: a silent stream ends with a network error through the real S
         const { message } = await run(make(), request([user('hello?')]));
         assert.equal(message.stopReason, 'error');
         assert.equal(message.error?.kind, 'network');
-        assert.match(message.error!.message, words);
-        assert.match(message.error!.message, /idle timeout/);
+        assert.match(message.error.message, words);
+        assert.match(message.error.message, /idle timeout/);
       });
     }
   }
@@ -101,17 +111,27 @@ describe('provider: a silent stream ends with a network error through the real S
     server.script.push({ fault: 'pings', as: 'event', intervalMs: 20 });
     const { message } = await run(adapters[0][1](), request([user('hello?')]));
     assert.equal(message.error?.kind, 'network');
-    assert.match(message.error!.message, /sent no data/);
+    assert.match(message.error.message, /sent no data/);
   });
 
   it('a stall before any content is retried like any network error, and the retry succeeds', async () => {
-    for (const [id, fault] of [['anthropic', { fault: 'silent' }], ['openai', { fault: 'headers_only' }]] as const) {
+    for (const [id, fault] of [
+      ['anthropic', { fault: 'silent' }],
+      ['openai', { fault: 'headers_only' }],
+    ] as const) {
       const { policy, delays } = instantRetry(2);
       // Generous bounds: the second attempt must never time out, however loaded the machine.
       const generous = { firstEventMs: 1500, betweenEventsMs: 5000 };
-      const provider = id === 'anthropic'
-        ? new AnthropicProvider({ apiKey: 'sk-ant-test', baseUrl: server.baseUrl, idleTimeouts: generous, retry: policy })
-        : new OpenAIProvider({ provider: 'openai', apiKey: 'sk-test', baseUrl: server.openaiBaseUrl, idleTimeouts: generous, retry: policy });
+      const provider =
+        id === 'anthropic'
+          ? new AnthropicProvider({ apiKey: 'sk-ant-test', baseUrl: server.baseUrl, idleTimeouts: generous, retry: policy })
+          : new OpenAIProvider({
+              provider: 'openai',
+              apiKey: 'sk-test',
+              baseUrl: server.openaiBaseUrl,
+              idleTimeouts: generous,
+              retry: policy,
+            });
       server.script.push(fault, { text: 'here I am' });
       const { events, message } = await run(provider, request([user('hello?')]));
       const retry = events.find((e) => e.type === 'retry');

@@ -48,9 +48,21 @@ describe('provider: usage figures are validated and clamped', () => {
 
   const hostile: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
     ['strings', { prompt_tokens: 'many', completion_tokens: '12' }, { input_tokens: 'many', output_tokens: '12' }],
-    ['NaN and null', { prompt_tokens: 'NaN', completion_tokens: null, prompt_tokens_details: { cached_tokens: 'x' } }, { input_tokens: 'NaN', output_tokens: null, cache_read_input_tokens: 'NaN' }],
-    ['negative', { prompt_tokens: -100, completion_tokens: -1 }, { input_tokens: -100, output_tokens: -1, cache_creation_input_tokens: -7 }],
-    ['1e308', { prompt_tokens: 1e308, completion_tokens: 1e308 }, { input_tokens: 1e308, output_tokens: 1e308, cache_read_input_tokens: 1e308 }],
+    [
+      'NaN and null',
+      { prompt_tokens: 'NaN', completion_tokens: null, prompt_tokens_details: { cached_tokens: 'x' } },
+      { input_tokens: 'NaN', output_tokens: null, cache_read_input_tokens: 'NaN' },
+    ],
+    [
+      'negative',
+      { prompt_tokens: -100, completion_tokens: -1 },
+      { input_tokens: -100, output_tokens: -1, cache_creation_input_tokens: -7 },
+    ],
+    [
+      '1e308',
+      { prompt_tokens: 1e308, completion_tokens: 1e308 },
+      { input_tokens: 1e308, output_tokens: 1e308, cache_read_input_tokens: 1e308 },
+    ],
   ];
 
   for (const [name, openaiUsage, anthropicUsage] of hostile) {

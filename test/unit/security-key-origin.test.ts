@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { createProvider } from '../../src/providers/create-provider';
-import { decisionsKeyFor, loadKeyDecisions, resolveApiKey, secretKeyFor, storeApiKey, type SecretStore } from '../../src/providers/credentials';
+import {
+  decisionsKeyFor,
+  loadKeyDecisions,
+  resolveApiKey,
+  secretKeyFor,
+  storeApiKey,
+  type SecretStore,
+} from '../../src/providers/credentials';
 import { decideKeyUse, originOf, requestOrigin, type KeyOriginDecisions } from '../../src/providers/key-origin';
 import { releaseApiKey } from '../../src/providers/key-release';
 import { restrictedModeRefusal } from '../../src/protocol/restricted-mode';
@@ -15,7 +22,12 @@ import { request, run, user } from '../fixtures/fake-provider/factories';
 
 function memoryStore(initial: Record<string, string> = {}): SecretStore & { data: Map<string, string> } {
   const data = new Map(Object.entries(initial));
-  return { data, get: async (k) => data.get(k), store: async (k, v) => void data.set(k, v), delete: async (k) => void data.delete(k) };
+  return {
+    data,
+    get: (k) => Promise.resolve(data.get(k)),
+    store: (k, v) => Promise.resolve(void data.set(k, v)),
+    delete: (k) => Promise.resolve(void data.delete(k)),
+  };
 }
 
 const none: KeyOriginDecisions = { approved: [], denied: [] };
@@ -27,27 +39,50 @@ describe('security: an API key goes only to the origin it was entered for', () =
     assert.equal(originOf('file:///etc/passwd'), undefined);
     assert.equal(originOf('not a url'), undefined);
     assert.deepEqual(requestOrigin('anthropic', undefined), { origin: 'https://api.anthropic.com' });
-    assert.deepEqual(requestOrigin('openai-compatible', ''), { origin: 'https://api.openai.com' }, 'the SDK default when no base URL is set');
+    assert.deepEqual(
+      requestOrigin('openai-compatible', ''),
+      { origin: 'https://api.openai.com' },
+      'the SDK default when no base URL is set',
+    );
   });
 
   it('the decision: send to the bound origin, ask for any other, refuse what the user declined or a broken URL', () => {
     const bound = 'https://api.anthropic.com';
-    const use = (baseUrl: string | undefined, decisions = none) => decideKeyUse({ provider: 'anthropic', baseUrl, boundOrigin: bound, decisions });
+    const use = (baseUrl: string | undefined, decisions = none) =>
+      decideKeyUse({ provider: 'anthropic', baseUrl, boundOrigin: bound, decisions });
     assert.deepEqual(use(undefined), { action: 'send', origin: bound });
     assert.deepEqual(use('https://api.anthropic.com/v1'), { action: 'send', origin: bound });
     assert.deepEqual(use('https://evil.example/v1'), { action: 'ask', origin: 'https://evil.example' });
-    assert.deepEqual(use('http://api.anthropic.com'), { action: 'ask', origin: 'http://api.anthropic.com' }, 'plain http is another origin');
+    assert.deepEqual(
+      use('http://api.anthropic.com'),
+      { action: 'ask', origin: 'http://api.anthropic.com' },
+      'plain http is another origin',
+    );
     assert.deepEqual(use('https://api.anthropic.com:8443'), { action: 'ask', origin: 'https://api.anthropic.com:8443' });
-    assert.deepEqual(use('https://evil.example', { approved: ['https://evil.example'], denied: [] }), { action: 'send', origin: 'https://evil.example' });
+    assert.deepEqual(use('https://evil.example', { approved: ['https://evil.example'], denied: [] }), {
+      action: 'send',
+      origin: 'https://evil.example',
+    });
     assert.equal(use('https://evil.example', { approved: [], denied: ['https://evil.example'] }).action, 'refuse');
     assert.equal(use('javascript:alert(1)').action, 'refuse');
-    assert.deepEqual(decideKeyUse({ provider: 'anthropic', baseUrl: undefined, boundOrigin: undefined, decisions: none }), { action: 'ask', origin: bound }, 'a key of unknown origin asks even for the default');
+    assert.deepEqual(
+      decideKeyUse({ provider: 'anthropic', baseUrl: undefined, boundOrigin: undefined, decisions: none }),
+      { action: 'ask', origin: bound },
+      'a key of unknown origin asks even for the default',
+    );
   });
 
   it('keys remember where they were entered; env keys belong to the provider default; old bare keys too', async () => {
-    const store = memoryStore({ [secretKeyFor('anthropic')]: 'sk-ant-legacy-1234', [secretKeyFor('openai-compatible')]: 'legacy-compat-key' });
+    const store = memoryStore({
+      [secretKeyFor('anthropic')]: 'sk-ant-legacy-1234',
+      [secretKeyFor('openai-compatible')]: 'legacy-compat-key',
+    });
     assert.equal((await resolveApiKey('anthropic', store, {}))?.boundOrigin, 'https://api.anthropic.com');
-    assert.equal((await resolveApiKey('openai-compatible', store, {}))?.boundOrigin, undefined, 'nobody knows where an old compatible key belongs');
+    assert.equal(
+      (await resolveApiKey('openai-compatible', store, {}))?.boundOrigin,
+      undefined,
+      'nobody knows where an old compatible key belongs',
+    );
     assert.equal((await resolveApiKey('openai', store, { OPENAI_API_KEY: 'sk-env-123456' }))?.boundOrigin, 'https://api.openai.com');
     await storeApiKey('openai-compatible', store, 'vllm-key-123456', 'http://gpu-box:8000/v1');
     assert.equal((await resolveApiKey('openai-compatible', store, {}))?.boundOrigin, 'http://gpu-box:8000');
@@ -61,18 +96,32 @@ describe('security: an API key goes only to the origin it was entered for', () =
       await storeApiKey('anthropic', store, key); // entered for api.anthropic.com
       const asked: string[] = [];
       const release = (answer: boolean | undefined) =>
-        releaseApiKey({ provider: 'anthropic', baseUrl: server.baseUrl, secrets: store, env: {}, ask: async (label, origin) => (asked.push(`${label} → ${origin}`), answer) });
+        releaseApiKey({
+          provider: 'anthropic',
+          baseUrl: server.baseUrl,
+          secrets: store,
+          env: {},
+          ask: (label, origin) => (asked.push(`${label} → ${origin}`), Promise.resolve(answer)),
+        });
 
       const declined = await release(false);
       assert.deepEqual(asked, [`Anthropic → ${originOf(server.baseUrl)}`]);
       assert.equal(declined.apiKey, undefined);
       assert.match(declined.withheld!, /did not send your Anthropic API key: you chose not to send it to http:\/\/127\.0\.0\.1:\d+/);
       // What the session does with the answer: the request carries no key, and says why.
-      const provider = createProvider({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: declined.apiKey, missingKeyMessage: declined.withheld });
+      const provider = createProvider({
+        provider: 'anthropic',
+        baseUrl: server.baseUrl,
+        apiKey: declined.apiKey,
+        missingKeyMessage: declined.withheld,
+      });
       const { message } = await run(provider, request([user('hi')]));
       assert.equal(message.error?.kind, 'auth');
-      assert.match(message.error!.message, /did not send your Anthropic API key/);
-      assert.ok(server.requests.every((r) => !JSON.stringify(r.headers).includes(key)), 'the key never reached the server');
+      assert.match(message.error.message, /did not send your Anthropic API key/);
+      assert.ok(
+        server.requests.every((r) => !JSON.stringify(r.headers).includes(key)),
+        'the key never reached the server',
+      );
 
       // Remembered: not asked again, still refused.
       const again = await release(true);
@@ -88,7 +137,7 @@ describe('security: an API key goes only to the origin it was entered for', () =
     await storeApiKey('openai', store, 'sk-proj-first-key-000000');
     let asks = 0;
     const release = (baseUrl: string, answer: boolean | undefined) =>
-      releaseApiKey({ provider: 'openai', baseUrl, secrets: store, env: {}, ask: async () => (asks++, answer) });
+      releaseApiKey({ provider: 'openai', baseUrl, secrets: store, env: {}, ask: () => (asks++, Promise.resolve(answer)) });
     assert.equal((await release('https://proxy.example/v1', undefined)).apiKey, undefined);
     assert.equal(asks, 1);
     assert.equal((await release('https://proxy.example/v1', true)).apiKey, 'sk-proj-first-key-000000');
@@ -99,18 +148,31 @@ describe('security: an API key goes only to the origin it was entered for', () =
     assert.equal(asks, 3, 'each new origin asks');
     assert.ok(!store.data.get(decisionsKeyFor('openai'))!.includes('sk-proj'), 'answers name a hash of the key, never the key');
     await storeApiKey('openai', store, 'sk-proj-second-key-00000');
-    assert.deepEqual(await loadKeyDecisions('openai', store, 'sk-proj-second-key-00000'), { approved: [], denied: [] }, 'a new key starts with no answers');
+    assert.deepEqual(
+      await loadKeyDecisions('openai', store, 'sk-proj-second-key-00000'),
+      { approved: [], denied: [] },
+      'a new key starts with no answers',
+    );
   });
 
   it('an environment key asks before it leaves for a non-default origin', async () => {
     let asked = 0;
     const r = await releaseApiKey({
-      provider: 'anthropic', baseUrl: 'https://collector.example', secrets: memoryStore(), env: { ANTHROPIC_API_KEY: 'sk-ant-env-0000000' },
-      ask: async () => (asked++, false),
+      provider: 'anthropic',
+      baseUrl: 'https://collector.example',
+      secrets: memoryStore(),
+      env: { ANTHROPIC_API_KEY: 'sk-ant-env-0000000' },
+      ask: () => (asked++, Promise.resolve(false)),
     });
     assert.equal(asked, 1);
     assert.equal(r.apiKey, undefined);
-    const home = await releaseApiKey({ provider: 'anthropic', baseUrl: undefined, secrets: memoryStore(), env: { ANTHROPIC_API_KEY: 'sk-ant-env-0000000' }, ask: async () => false });
+    const home = await releaseApiKey({
+      provider: 'anthropic',
+      baseUrl: undefined,
+      secrets: memoryStore(),
+      env: { ANTHROPIC_API_KEY: 'sk-ant-env-0000000' },
+      ask: () => Promise.resolve(false),
+    });
     assert.equal(home.apiKey, 'sk-ant-env-0000000');
   });
 

@@ -20,13 +20,34 @@ const thirdParty = new Set(['ms-python.python', 'acme.db-tools']);
 const options = { isBuiltinExtension: (id: string) => !thirdParty.has(id) };
 
 describe('security: which external tools are offered to the model', () => {
-  it('never offers VS Code internal tools, built-in extensions\' tools or VS Code\'s agent tools', () => {
+  it("never offers VS Code internal tools, built-in extensions' tools or VS Code's agent tools", () => {
     const internal = [
-      'run_in_terminal', 'send_to_terminal', 'get_terminal_output', 'vscode_editFile_internal', 'vscode_fetchWebPage_internal',
-      'create_and_run_task', 'run_task', 'runSubagent', 'runTests', 'manage_todo_list', 'vscode_searchExtensions_internal',
-      'file_search', 'grep_search', 'read_file', 'create_file', 'apply_patch', 'insert_edit_into_file', 'replace_string_in_file',
-      'list_dir', 'semantic_search', 'get_errors', 'fetch_webpage', 'open_simple_browser', 'install_extension',
-      'create_new_workspace', 'think',
+      'run_in_terminal',
+      'send_to_terminal',
+      'get_terminal_output',
+      'vscode_editFile_internal',
+      'vscode_fetchWebPage_internal',
+      'create_and_run_task',
+      'run_task',
+      'runSubagent',
+      'runTests',
+      'manage_todo_list',
+      'vscode_searchExtensions_internal',
+      'file_search',
+      'grep_search',
+      'read_file',
+      'create_file',
+      'apply_patch',
+      'insert_edit_into_file',
+      'replace_string_in_file',
+      'list_dir',
+      'semantic_search',
+      'get_errors',
+      'fetch_webpage',
+      'open_simple_browser',
+      'install_extension',
+      'create_new_workspace',
+      'think',
     ];
     assert.equal(internal.length, 26);
     for (const name of internal) assert.equal(offerableOrigin({ name, source: undefined }, options), undefined, name);
@@ -45,15 +66,19 @@ describe('security: which external tools are offered to the model', () => {
   it('offers third-party extension and MCP server tools, and names where they come from', () => {
     const py = offerableOrigin({ name: 'python_run_tests', source: extensionSource('ms-python.python', 'Python') }, options);
     assert.deepEqual(py, { kind: 'extension', id: 'ms-python.python', label: 'Python' });
-    assert.equal(describeOrigin(py!), 'the extension "Python" (ms-python.python)');
+    assert.equal(describeOrigin(py), 'the extension "Python" (ms-python.python)');
     const gh = offerableOrigin({ name: 'github_search_issues', source: mcpSource('GitHub', 'github-mcp') }, options);
     assert.deepEqual(gh, { kind: 'mcp', server: 'GitHub' });
-    assert.equal(describeOrigin(gh!), 'the MCP server "GitHub"');
+    assert.equal(describeOrigin(gh), 'the MCP server "GitHub"');
     assert.deepEqual(toolOrigin(undefined), { kind: 'internal' });
   });
 
   it('a failing built-in check refuses the tool', () => {
-    const throwing = { isBuiltinExtension: () => { throw new Error('extension host gone'); } };
+    const throwing = {
+      isBuiltinExtension: () => {
+        throw new Error('extension host gone');
+      },
+    };
     assert.equal(offerableOrigin({ name: 'db_query', source: extensionSource('acme.db-tools') }, throwing), undefined);
   });
 
@@ -68,7 +93,9 @@ describe('security: which external tools are offered to the model', () => {
 
 describe('security: every external tool is treated as mutating and asks first', () => {
   const def: ExternalToolDefinition = {
-    name: 'db_drop_table', description: 'Drops a table', inputSchema: { type: 'object', properties: { table: { type: 'string' } } },
+    name: 'db_drop_table',
+    description: 'Drops a table',
+    inputSchema: { type: 'object', properties: { table: { type: 'string' } } },
     origin: 'the extension "DB Tools" (acme.db-tools)',
   };
   function port() {
@@ -76,9 +103,9 @@ describe('security: every external tool is treated as mutating and asks first', 
     const p: ExternalToolPort & { calls: typeof calls } = {
       calls,
       list: () => [def],
-      invoke: async (name, input) => {
+      invoke: (name, input) => {
         calls.push({ name, input });
-        return 'dropped';
+        return Promise.resolve('dropped');
       },
     };
     return p;
