@@ -13,6 +13,7 @@ import { AgentSession, createContextGate, scheduledCompactPort, storePersistence
 import { createCompactionChain, snapshotSummary, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { LedgerRecorder, ledgerText, parseLedgerState, rehydrationBlock, WorkLedger, type LedgerState } from '../agent/ledger';
 import type { Provider } from '../providers/provider';
+import { adoptLegacyHistory, mayHoldLegacyHistory } from '../context/compaction';
 import { Calibration } from '../context/calibration';
 import { resolveModelLimits, supportsReasoning, type ModelLimits, type ServerReportedWindow } from '../context/models';
 import { ServerWindowCache } from '../providers/server-discovery';
@@ -249,7 +250,13 @@ export class SessionHost extends Disposable {
     // family this version does not know only seeds keys that are never looked up.)
     this.ledger.seed(view.counts.map((c) => ({ ...c, family: c.family as TokenizerFamily })));
     const state = await this.loadSessionState(id);
-    this.attach(summary, view.messages, state);
+    let messages = view.messages;
+    if (view.snapshot && mayHoldLegacyHistory(messages)) {
+      // Compacted before history messages were marked: tell Headroom's summary from a user's paste.
+      const transcript = (await this.store.sessions.transcript(id)).map((e) => e.message);
+      messages = adoptLegacyHistory(messages, transcript);
+    }
+    this.attach(summary, messages, state);
   }
 
   async renameSession(id: string, title: string): Promise<void> {

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import {
+  adoptLegacyHistory,
   buildSummaryRequest,
   collectInstructions,
   historyMessage,
   historyPartsFor,
   historyText,
   isHistoryMessage,
+  mayHoldLegacyHistory,
   parseHistoryMessage,
   planSummary,
   serializeHistory,
@@ -140,5 +142,32 @@ describe('security: the summarizer transcript cannot be forged', () => {
         ['earlier-summary', 'user'],
       );
     });
+  });
+});
+
+describe('security: sessions compacted before history messages were marked', () => {
+  const legacyHistory = (): Message => {
+    const { origin: _dropped, ...old } = historyMessage({ summary: 'Set up CI.', pins: [], instructions: ['use tabs'] }, 1) as Message & {
+      origin?: string;
+    };
+    return old as Message;
+  };
+
+  it('the first message of a resume view is adopted as history when the user never typed it', () => {
+    const view = [legacyHistory(), u('next step')];
+    assert.equal(isHistoryMessage(view[0]), false, 'unmarked, as stored by an older Headroom');
+    const adopted = adoptLegacyHistory(view, [u('first ask'), a('ok'), u('next step')]);
+    assert.equal(isHistoryMessage(adopted[0]), true);
+    assert.equal(parseHistoryMessage(adopted[0])?.summary, 'Set up CI.');
+    assert.equal(mayHoldLegacyHistory(view), true);
+    assert.equal(mayHoldLegacyHistory(adopted), false);
+  });
+
+  it('a look-alike the user pasted stays user text: it is in the transcript', () => {
+    const pasted = legacyHistory();
+    const view = [pasted, a('Noted.')];
+    const adopted = adoptLegacyHistory(view, [pasted, a('Noted.')]);
+    assert.equal(isHistoryMessage(adopted[0]), false);
+    assert.equal(mayHoldLegacyHistory([u('hello')]), false);
   });
 });

@@ -80,6 +80,33 @@ export function isHistoryMessage(m: Message | undefined): boolean {
   return m?.role === 'user' && m.origin === 'history' && m.content[0]?.type === 'text' && m.content[0].text.startsWith(HISTORY_HEADER);
 }
 
+/** The text of a message's first part when it begins with the history header (any origin). */
+function headerText(m: Message | undefined): string | undefined {
+  const first = m?.role === 'user' ? m.content[0] : undefined;
+  return first?.type === 'text' && first.text.startsWith(HISTORY_HEADER) ? first.text : undefined;
+}
+
+/**
+ * A resume view saved before history messages carried `origin`: its first message is Headroom's
+ * history message when it has the history text and the user never typed it (it is not among the
+ * user's messages in `transcript`, the full record of what the user sent). Returns the view with
+ * that message marked; any other view unchanged. A pasted look-alike is in the transcript, so it
+ * stays user text.
+ */
+export function adoptLegacyHistory(view: readonly Message[], transcript: readonly Message[]): Message[] {
+  const first = view[0];
+  const text = headerText(first);
+  if (!first || first.role !== 'user' || first.origin !== undefined || text === undefined) return [...view];
+  if (transcript.some((m) => m.role === 'user' && headerText(m) === text)) return [...view];
+  return [{ ...first, origin: 'history' }, ...view.slice(1)];
+}
+
+/** True when `adoptLegacyHistory` might change the view (so the transcript is worth loading). */
+export function mayHoldLegacyHistory(view: readonly Message[]): boolean {
+  const first = view[0];
+  return first?.role === 'user' && first.origin === undefined && headerText(first) !== undefined;
+}
+
 /** The parts of a history message (undefined for any other message). */
 export function parseHistoryMessage(m: Message | undefined): HistoryParts | undefined {
   if (!m || !isHistoryMessage(m)) return undefined;
