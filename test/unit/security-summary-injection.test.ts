@@ -147,10 +147,8 @@ describe('security: the summarizer transcript cannot be forged', () => {
 
 describe('security: sessions compacted before history messages were marked', () => {
   const legacyHistory = (): Message => {
-    const { origin: _dropped, ...old } = historyMessage({ summary: 'Set up CI.', pins: [], instructions: ['use tabs'] }, 1) as Message & {
-      origin?: string;
-    };
-    return old as Message;
+    const { origin: _dropped, ...old } = historyMessage({ summary: 'Set up CI.', pins: [], instructions: ['use tabs'] }, 1);
+    return old;
   };
 
   it('the first message of a resume view is adopted as history when the user never typed it', () => {
