@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { AssistantBuilder } from './assistant-builder';
 import { DEFAULT_IDLE_TIMEOUTS, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
+import { normalizeErrorBody } from './error-body';
 import { classifyProviderError } from './errors';
 import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { toOpenAIParams } from './openai-convert';
@@ -39,6 +40,13 @@ function reasoningDelta(delta: unknown): string {
   if (typeof d.reasoning_content === 'string') return d.reasoning_content;
   if (typeof d.reasoning === 'string') return d.reasoning;
   return '';
+}
+
+/** A compatible server's error sent as a stream chunk, shaped like an SDK error for classification. */
+function streamedError(chunk: unknown): { error: unknown } | undefined {
+  const c = chunk as { object?: unknown; message?: unknown };
+  if (c.object !== 'error' || typeof c.message !== 'string') return undefined;
+  return { error: (normalizeErrorBody(chunk) as { error: unknown }).error };
 }
 
 /** OpenAI Chat Completions adapter, also for any OpenAI-compatible base URL. See `Provider`. */
@@ -92,7 +100,13 @@ export class OpenAIProvider implements Provider {
           };
         }
         const choice = chunk.choices?.[0];
-        if (!choice) continue;
+        if (!choice) {
+          // vLLM streams its errors as a top-level body (`{object: 'error', message, …}`), which the SDK
+          // passes on as a chunk: without this the reply would just stop, and an overflow go unnoticed.
+          const inStream = streamedError(chunk);
+          if (inStream) return b.fail(classifyProviderError(inStream, this.secrets));
+          continue;
+        }
         const delta = choice.delta ?? {};
         const r = reasoningDelta(delta);
         if (r) {

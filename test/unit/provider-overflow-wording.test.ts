@@ -43,6 +43,18 @@ describe('provider: overflow wording of every server through the real adapters',
     });
   }
 
+  it("vLLM's error streamed as a top-level chunk ends the reply with that error, not silently", async () => {
+    const provider = new OpenAIProvider({ provider: 'openai-compatible', baseUrl: server.openaiBaseUrl, retry: { maxRetries: 0 } });
+    server.script.push({
+      fault: 'vllm_stream_error',
+      message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+    });
+    const { message } = await run(provider, request([user('hi')]));
+    assert.equal(message.stopReason, 'error');
+    assert.equal(message.error?.kind, 'context_overflow');
+    assert.match(message.error?.message ?? '', /maximum context length is 4096/);
+  });
+
   it('anthropic through the Anthropic adapter', async () => {
     const provider = new AnthropicProvider({ apiKey: 'sk-ant-test', baseUrl: server.baseUrl, retry: { maxRetries: 0 } });
     server.script.push({ fault: 'server_overflow', server: 'anthropic' });
