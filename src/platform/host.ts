@@ -12,7 +12,7 @@ import { ChatViewProvider } from '../panel/chat-view-provider';
 import { PROTOCOL_VERSION, type SnapshotView } from '../protocol/messages';
 import { formatBytes } from '../protocol/format';
 import type { ResultMeta } from '../store';
-import { resolveApiKey } from '../providers/credentials';
+import { resolveApiKey, type SecretStore } from '../providers/credentials';
 import { ApprovalBroker } from './approvals';
 import { ApprovalPolicy } from '../tools/approval-policy';
 import { ResultDocuments } from './result-documents';
@@ -25,6 +25,8 @@ export interface Host extends vscode.Disposable {
   readonly panel: ChatViewProvider;
   readonly session: SessionHost;
   readonly approvals: ApprovalBroker;
+  /** Where API keys live (VS Code SecretStorage); integration tests store a key bound to their fake server. */
+  readonly secrets: SecretStore;
   /** Implementations of the commands that need more than the activation bundle. */
   readonly commands: Record<HostCommand, () => Promise<void>>;
 }
@@ -284,6 +286,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     panel,
     session,
     approvals,
+    secrets,
     commands,
     dispose: () => {
       for (const d of disposables.splice(0).reverse()) d.dispose();

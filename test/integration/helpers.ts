@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { HeadroomApi } from '../../src/extension';
+import { storeApiKey } from '../../src/providers/credentials';
 
 export const EXTENSION_ID = 'headroom-dev.headroom';
 
@@ -33,9 +34,14 @@ export function waitFor<E, T>(
   });
 }
 
-/** Points Headroom at a fake provider (Anthropic protocol) through real settings and the env-var key. */
+/**
+ * Points Headroom at a fake provider (Anthropic protocol) through real settings, with a key stored as
+ * "Headroom: Set API Key" stores it: bound to the fake server's origin, so it is sent there without a
+ * question (a key bound elsewhere, e.g. ANTHROPIC_API_KEY, would make Headroom ask first).
+ */
 export async function useFakeProvider(baseUrl: string): Promise<void> {
-  process.env.ANTHROPIC_API_KEY = 'sk-ant-integration-test-key';
+  const api = await activateHeadroom();
+  await storeApiKey('anthropic', api.host.secrets, 'sk-ant-integration-test-key', baseUrl);
   const cfg = vscode.workspace.getConfiguration('headroom');
   await cfg.update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
   await cfg.update('model', 'claude-sonnet-4-5', vscode.ConfigurationTarget.Global);
