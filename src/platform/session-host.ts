@@ -23,11 +23,11 @@ import type { TokenizerFamily } from '../context/models';
 import { TokenLedger } from '../context/token-ledger';
 import { TokenWorkerClient } from '../context/token-worker-client';
 import type { SecretStore } from '../providers/credentials';
-import { releaseApiKey } from '../providers/key-release';
+import { keyForTarget, releaseApiKey, type ReleasedKey } from '../providers/key-release';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import { askToSendKey } from './key-prompt';
 import { createProvider } from '../providers/create-provider';
-import type { Message, SystemSection } from '../providers/types';
+import type { Message, ProviderId, SystemSection } from '../providers/types';
 import { openStore, type HeadroomStore, type ResultMeta, type SessionSummary, type SnapshotInfo } from '../store';
 import { RulesFileLoader } from '../agent/rules-files';
 import {
@@ -75,10 +75,8 @@ export class SessionHost extends Disposable {
   private readonly worker: TokenWorkerClient;
   private readonly ledger: TokenLedger;
   private calibration = new Calibration();
-  /** The key for the next turn, resolved before it starts (turn wiring is synchronous). */
-  private apiKey: string | undefined;
-  /** Why the key is not sent to the configured origin (the `auth` error's message), if it is withheld. */
-  private withheldKey: string | undefined;
+  /** The key for the next turn, released before it starts (turn wiring is synchronous), and for where. */
+  private released: ReleasedKey & { provider: ProviderId; baseUrl: string | undefined } = { provider: 'anthropic', baseUrl: undefined };
   private readonly policy = new DeferralPolicy();
   private session: AgentSession | undefined;
   private sessionSub: vscode.Disposable | undefined;
@@ -205,9 +203,16 @@ export class SessionHost extends Disposable {
   private async releaseKey(): Promise<void> {
     const { provider, baseUrl } = readProviderSettings();
     const released = await releaseApiKey({ provider, baseUrl, secrets: this.deps.secrets, ask: askToSendKey });
-    this.apiKey = released.apiKey;
-    this.withheldKey = released.withheld;
+    this.released = { ...released, provider, baseUrl };
     if (released.withheld) this.deps.log.warn(released.withheld);
+  }
+
+  /** A provider for the current settings, with the released key only if it was released for them. */
+  private providerFor(provider: ProviderId, baseUrl: string | undefined, model: string): Provider {
+    const key = keyForTarget(this.released, provider, baseUrl);
+    return createProvider({
+      provider, baseUrl, apiKey: key.apiKey, missingKeyMessage: key.withheld, reasons: supportsReasoning, lm: lmPortFor(provider, model),
+    });
   }
 
   private async saveCalibration(): Promise<void> {
@@ -399,7 +404,7 @@ export class SessionHost extends Disposable {
       id: readProviderSettings().provider,
       stream: (req, signal) => {
         const { provider, baseUrl, model } = readProviderSettings();
-        return createProvider({ provider, baseUrl, apiKey: this.apiKey, missingKeyMessage: this.withheldKey, reasons: supportsReasoning, lm: lmPortFor(provider, model) }).stream(req, signal);
+        return this.providerFor(provider, baseUrl, model).stream(req, signal);
       },
     };
     this.chain = createCompactionChain({
@@ -620,7 +625,7 @@ export class SessionHost extends Disposable {
     });
     tools.setEffectiveWindow(limits.effectiveWindow);
     return {
-      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey, missingKeyMessage: this.withheldKey, reasons: supportsReasoning, lm: lmPortFor(provider, model) }),
+      provider: this.providerFor(provider, baseUrl, model),
       model,
       maxOutputTokens: limits.maxOutput,
       tools,

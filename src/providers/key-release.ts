@@ -1,5 +1,5 @@
 import { loadKeyDecisions, rememberKeyDecision, resolveApiKey, type SecretStore } from './credentials';
-import { decideKeyUse } from './key-origin';
+import { decideKeyUse, requestOrigin } from './key-origin';
 import type { ProviderId } from './types';
 
 /**
@@ -31,6 +31,25 @@ export interface KeyReleaseInput {
 export interface ReleasedKey {
   apiKey?: string;
   withheld?: string;
+}
+
+/**
+ * `released` if the request still goes where the key was released for (same provider, same origin);
+ * otherwise no key, with a message saying to send again (settings changed in between). The check
+ * that keeps a key released for one origin from following a base URL changed mid-turn.
+ */
+export function keyForTarget(
+  released: ReleasedKey & { provider: ProviderId; baseUrl: string | undefined },
+  provider: ProviderId,
+  baseUrl: string | undefined,
+): ReleasedKey {
+  const then = requestOrigin(released.provider, released.baseUrl);
+  const now = requestOrigin(provider, baseUrl);
+  const same = released.provider === provider && 'origin' in then && 'origin' in now && then.origin === now.origin;
+  if (same) return { apiKey: released.apiKey, withheld: released.withheld };
+  return {
+    withheld: 'The provider settings changed since this request was prepared, so Headroom did not send the key. Send the message again.',
+  };
 }
 
 export async function releaseApiKey(input: KeyReleaseInput): Promise<ReleasedKey> {

@@ -9,7 +9,7 @@ import {
   type SecretStore,
 } from '../../src/providers/credentials';
 import { decideKeyUse, originOf, requestOrigin, type KeyOriginDecisions } from '../../src/providers/key-origin';
-import { releaseApiKey } from '../../src/providers/key-release';
+import { keyForTarget, releaseApiKey } from '../../src/providers/key-release';
 import { restrictedModeRefusal } from '../../src/protocol/restricted-mode';
 import { startFakeProvider } from '../fixtures/fake-provider';
 import { request, run, user } from '../fixtures/fake-provider/factories';
@@ -174,6 +174,15 @@ describe('security: an API key goes only to the origin it was entered for', () =
       ask: () => Promise.resolve(false),
     });
     assert.equal(home.apiKey, 'sk-ant-env-0000000');
+  });
+
+  it('a key released for one origin does not follow a base URL changed mid-turn', () => {
+    const released = { apiKey: 'sk-ant-released-000000', provider: 'anthropic' as const, baseUrl: undefined };
+    assert.equal(keyForTarget(released, 'anthropic', 'https://api.anthropic.com/v1').apiKey, 'sk-ant-released-000000', 'same origin');
+    const moved = keyForTarget(released, 'anthropic', 'https://evil.example');
+    assert.equal(moved.apiKey, undefined);
+    assert.match(moved.withheld ?? '', /settings changed.*did not send the key/);
+    assert.equal(keyForTarget(released, 'openai', undefined).apiKey, undefined, 'another provider never gets it');
   });
 
   it('Restricted Mode refuses to send or summarize, and says how to leave it', () => {
