@@ -67,7 +67,10 @@ export class AnthropicProvider implements Provider {
   private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
     const b = new AssistantBuilder(this.id, req.model);
     if (!this.client) {
-      return b.fail({ kind: 'auth', message: this.options.missingKeyMessage ?? 'No Anthropic API key. Set one with "Headroom: Set API Key" or ANTHROPIC_API_KEY.' });
+      return b.fail({
+        kind: 'auth',
+        message: this.options.missingKeyMessage ?? 'No Anthropic API key. Set one with "Headroom: Set API Key" or ANTHROPIC_API_KEY.',
+      });
     }
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
     let finished = false;
@@ -141,7 +144,9 @@ export class AnthropicProvider implements Provider {
         }
       }
     } catch (err) {
-      return b.fail(signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : watchdog.error() ?? classifyProviderError(err, this.secrets));
+      return b.fail(
+        signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : (watchdog.error() ?? classifyProviderError(err, this.secrets)),
+      );
     } finally {
       watchdog.dispose();
     }

@@ -122,7 +122,13 @@ export async function loadKeyDecisions(provider: ProviderId, secrets: SecretStor
 }
 
 /** Remembers the user's answer for sending `apiKey` to `origin`. */
-export async function rememberKeyDecision(provider: ProviderId, secrets: SecretStore, apiKey: string, origin: string, allowed: boolean): Promise<void> {
+export async function rememberKeyDecision(
+  provider: ProviderId,
+  secrets: SecretStore,
+  apiKey: string,
+  origin: string,
+  allowed: boolean,
+): Promise<void> {
   const current = await loadKeyDecisions(provider, secrets, apiKey);
   const approved = current.approved.filter((o) => o !== origin);
   const denied = current.denied.filter((o) => o !== origin);

@@ -129,7 +129,9 @@ export class OpenAIProvider implements Provider {
         }
       }
     } catch (err) {
-      return b.fail(signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : watchdog.error() ?? classifyProviderError(err, this.secrets));
+      return b.fail(
+        signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : (watchdog.error() ?? classifyProviderError(err, this.secrets)),
+      );
     } finally {
       watchdog.dispose();
     }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 /** The parts of package.json these tests read. */
 interface Manifest {
   activationEvents?: string[];
+  capabilities?: { untrustedWorkspaces?: { supported: boolean | 'limited'; description?: string; restrictedConfigurations?: string[] } };
   contributes: {
     viewsContainers: { activitybar: Array<{ id: string; title: string; icon: string }> };
     views: { headroom: Array<{ id: string; type: string }> };
@@ -56,10 +57,11 @@ describe('package.json contributions', () => {
 
   it('supports untrusted workspaces in a limited way, restricting every setting that redirects keys or runs things', () => {
     const trust = pkg.capabilities?.untrustedWorkspaces;
-    assert.equal(trust?.supported, 'limited');
-    assert.match(trust.description, /read-only/);
+    assert.ok(trust, 'capabilities.untrustedWorkspaces is declared');
+    assert.equal(trust.supported, 'limited');
+    assert.match(trust.description ?? '', /read-only/);
     for (const key of ['headroom.baseUrl', 'headroom.provider', 'headroom.models', 'headroom.model', 'headroom.externalTools.allow']) {
-      assert.ok(trust.restrictedConfigurations.includes(key), `${key} is restricted`);
+      assert.ok(trust.restrictedConfigurations?.includes(key), `${key} is restricted`);
       assert.ok(pkg.contributes.configuration.properties[key], `${key} exists`);
     }
   });
@@ -68,7 +70,8 @@ describe('package.json contributions', () => {
     const props = pkg.contributes.configuration.properties;
     // "machine": user or remote settings only; "machine-overridable" or the default "window" let a repository set it.
     for (const key of ['headroom.baseUrl', 'headroom.provider', 'headroom.externalTools.allow']) {
-      assert.ok(['machine', 'application'].includes(props[key].scope), `${key} has scope ${props[key].scope}`);
+      const scope = props[key].scope ?? 'window';
+      assert.ok(['machine', 'application'].includes(scope), `${key} has scope ${scope}`);
     }
   });
 
