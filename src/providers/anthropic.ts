@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { toAnthropicParams } from './anthropic-convert';
 import { AssistantBuilder } from './assistant-builder';
 import { classifyProviderError } from './errors';
-import { DEFAULT_IDLE_TIMEOUTS, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
+import { defaultIdleTimeouts, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
 import { tokenCount } from './usage';
@@ -16,7 +16,7 @@ export interface AnthropicProviderOptions {
   retry?: Partial<RetryPolicy>;
   /** Per-request timeout; the SDK default is 10 minutes. */
   timeoutMs?: number;
-  /** How long the stream may stay silent (see `IdleTimeouts`); defaults to `DEFAULT_IDLE_TIMEOUTS`. */
+  /** How long the stream may stay silent (see `IdleTimeouts`); defaults to `defaultIdleTimeouts('anthropic')`. */
   idleTimeouts?: Partial<IdleTimeouts>;
   /** The `auth` error's message without a key (default: how to set one). */
   missingKeyMessage?: string;
@@ -45,7 +45,7 @@ export class AnthropicProvider implements Provider {
   private readonly idle: IdleTimeouts;
 
   constructor(private readonly options: AnthropicProviderOptions) {
-    this.idle = { ...DEFAULT_IDLE_TIMEOUTS, ...options.idleTimeouts };
+    this.idle = { ...defaultIdleTimeouts('anthropic'), ...options.idleTimeouts };
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.secrets = options.apiKey ? [options.apiKey] : [];
     if (options.apiKey) {

@@ -1,4 +1,4 @@
-import type { ProviderError } from './types';
+import type { ProviderError, ProviderId } from './types';
 
 /**
  * How long a provider stream may stay silent. A server that accepts the request and then sends
@@ -12,8 +12,17 @@ export interface IdleTimeouts {
   betweenEventsMs: number;
 }
 
-/** One minute for each: long enough for a slow local model's first token, short enough to notice. */
+/** One minute for each: long enough for a slow first token from a hosted API, short enough to notice. */
 export const DEFAULT_IDLE_TIMEOUTS: IdleTimeouts = { firstEventMs: 60_000, betweenEventsMs: 60_000 };
+
+/**
+ * The defaults for a provider: local OpenAI-compatible servers (Ollama, LM Studio, llama.cpp) load the
+ * model on the first request and send nothing meanwhile, which can take minutes on a slow disk, so
+ * they get three minutes to start; between events the rule is the same.
+ */
+export function defaultIdleTimeouts(provider: ProviderId): IdleTimeouts {
+  return provider === 'openai-compatible' ? { ...DEFAULT_IDLE_TIMEOUTS, firstEventMs: 180_000 } : DEFAULT_IDLE_TIMEOUTS;
+}
 
 /** Timer functions, injectable so the watchdog's rule can be tested without waiting. */
 export interface WatchdogTimers {

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { AssistantBuilder } from './assistant-builder';
-import { DEFAULT_IDLE_TIMEOUTS, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
 import { normalizeErrorBody } from './error-body';
+import { defaultIdleTimeouts, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
 import { classifyProviderError } from './errors';
 import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { toOpenAIParams } from './openai-convert';
@@ -14,7 +14,7 @@ import { estimateTokens } from './usage-estimate';
 /** Options of the OpenAI adapter. Without `apiKey`, 'openai' requests end with an `auth` error. */
 export interface OpenAIProviderOptions extends OpenAIClientOptions {
   retry?: Partial<RetryPolicy>;
-  /** How long the stream may stay silent (see `IdleTimeouts`); defaults to `DEFAULT_IDLE_TIMEOUTS`. */
+  /** How long the stream may stay silent (see `IdleTimeouts`); defaults to `defaultIdleTimeouts(provider)`. */
   idleTimeouts?: Partial<IdleTimeouts>;
   /** The `auth` error's message without a key (default: how to set one). */
   missingKeyMessage?: string;
@@ -59,9 +59,9 @@ export class OpenAIProvider implements Provider {
   private readonly missingKeyMessage: string;
 
   constructor(options: OpenAIProviderOptions) {
-    this.missingKeyMessage = options.missingKeyMessage ?? 'No OpenAI API key. Set one with "Headroom: Set API Key" or OPENAI_API_KEY.';
+    this.missingKeyMessage = options.missingKeyMessage ?? NO_OPENAI_KEY;
     this.id = options.provider;
-    this.idle = { ...DEFAULT_IDLE_TIMEOUTS, ...options.idleTimeouts };
+    this.idle = { ...defaultIdleTimeouts(options.provider), ...options.idleTimeouts };
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.secrets = options.apiKey ? [options.apiKey] : [];
     this.client = createOpenAIClient(options);

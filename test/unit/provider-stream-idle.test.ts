@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { AnthropicProvider } from '../../src/providers/anthropic';
-import { IdleWatchdog, type WatchdogTimers } from '../../src/providers/idle-watchdog';
+import { defaultIdleTimeouts, IdleWatchdog, type WatchdogTimers } from '../../src/providers/idle-watchdog';
 import { OpenAIProvider } from '../../src/providers/openai';
 import type { Provider } from '../../src/providers/provider';
 import { startFakeProvider, type FakeFault, type FakeProvider } from '../fixtures/fake-provider';
@@ -47,6 +47,12 @@ describe('provider: idle timeout watchdog', () => {
     assert.equal(w.error()?.kind, 'network');
     assert.match(w.error()!.message, /sent no data for 200 ms.*idle timeout/);
     w.dispose();
+  });
+
+  it('defaults: a minute to start and between events; local compatible servers get three minutes to load a model', () => {
+    assert.deepEqual(defaultIdleTimeouts('anthropic'), { firstEventMs: 60_000, betweenEventsMs: 60_000 });
+    assert.deepEqual(defaultIdleTimeouts('openai'), { firstEventMs: 60_000, betweenEventsMs: 60_000 });
+    assert.deepEqual(defaultIdleTimeouts('openai-compatible'), { firstEventMs: 180_000, betweenEventsMs: 60_000 });
   });
 
   it('says when the provider never started, and stays quiet when the caller aborted', () => {
