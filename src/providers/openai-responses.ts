@@ -1,6 +1,8 @@
 import type OpenAI from 'openai';
 import { AssistantBuilder } from './assistant-builder';
 import { classifyProviderError } from './errors';
+import { tokenCount } from './usage';
+import { defaultIdleTimeouts, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
 import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { reasoningSignature, toResponsesParams } from './openai-responses-convert';
 import type { Provider } from './provider';
@@ -15,6 +17,10 @@ export interface OpenAIResponsesProviderOptions extends Omit<OpenAIClientOptions
    * below the context layer). Default: no model reasons, so no reasoning fields are sent.
    */
   reasons?: (model: string) => boolean;
+  /** How long the stream may stay silent (see `IdleTimeouts`); defaults to `defaultIdleTimeouts('openai')`. */
+  idleTimeouts?: Partial<IdleTimeouts>;
+  /** The `auth` error's message without a key (default: how to set one). */
+  missingKeyMessage?: string;
 }
 
 type Event = OpenAI.Responses.ResponseStreamEvent;
@@ -22,10 +28,16 @@ type ResponseBody = OpenAI.Responses.Response;
 
 /** Normalized usage: `input` without the cached and cache-written tokens OpenAI counts in `input_tokens`. */
 export function responsesUsage(u: OpenAI.Responses.ResponseUsage): Usage {
-  const cacheRead = u.input_tokens_details?.cached_tokens ?? 0;
-  const cacheWrite = u.input_tokens_details?.cache_write_tokens ?? 0;
-  const usage: Usage = { input: Math.max(0, u.input_tokens - cacheRead - cacheWrite), output: u.output_tokens, cacheRead, cacheWrite };
-  const reasoning = u.output_tokens_details?.reasoning_tokens;
+  // Every figure through tokenCount: a gateway speaking this API is as untrusted as any server.
+  const cacheRead = tokenCount(u.input_tokens_details?.cached_tokens);
+  const cacheWrite = tokenCount(u.input_tokens_details?.cache_write_tokens);
+  const usage: Usage = {
+    input: Math.max(0, tokenCount(u.input_tokens) - cacheRead - cacheWrite),
+    output: tokenCount(u.output_tokens),
+    cacheRead,
+    cacheWrite,
+  };
+  const reasoning = tokenCount(u.output_tokens_details?.reasoning_tokens);
   if (reasoning) usage.reasoning = reasoning;
   return usage;
 }
@@ -49,8 +61,12 @@ export class OpenAIResponsesProvider implements Provider {
   private readonly policy: RetryPolicy;
   private readonly secrets: string[];
   private readonly reasons: (model: string) => boolean;
+  private readonly idle: IdleTimeouts;
+  private readonly missingKeyMessage: string;
 
   constructor(options: OpenAIResponsesProviderOptions) {
+    this.idle = { ...defaultIdleTimeouts('openai'), ...options.idleTimeouts };
+    this.missingKeyMessage = options.missingKeyMessage ?? NO_OPENAI_KEY;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.secrets = options.apiKey ? [options.apiKey] : [];
     this.client = createOpenAIClient({ ...options, provider: 'openai' });
@@ -64,14 +80,16 @@ export class OpenAIResponsesProvider implements Provider {
 
   private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
     const b = new AssistantBuilder(this.id, req.model);
-    if (!this.client) return b.fail({ kind: 'auth', message: NO_OPENAI_KEY });
+    if (!this.client) return b.fail({ kind: 'auth', message: this.missingKeyMessage });
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
     const params = toResponsesParams(req, this.reasons(req.model));
     let final: ResponseBody | undefined;
     let failure: ProviderError | undefined;
+    const watchdog = new IdleWatchdog(signal, this.idle);
     try {
-      const stream = await this.client.responses.create(params, { signal });
+      const stream = await this.client.responses.create(params, { signal: watchdog.signal });
       for await (const event of stream) {
+        watchdog.touch();
         b.started = true;
         for (const e of this.apply(b, event)) yield e;
         if (event.type === 'response.completed' || event.type === 'response.incomplete') final = event.response;
@@ -80,9 +98,15 @@ export class OpenAIResponsesProvider implements Provider {
         if (final || failure) break;
       }
     } catch (err) {
-      return b.fail(signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : classifyProviderError(err, this.secrets));
+      return b.fail(
+        signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : (watchdog.error() ?? classifyProviderError(err, this.secrets)),
+      );
+    } finally {
+      watchdog.dispose();
     }
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
+    const idle = watchdog.error();
+    if (idle) return b.fail(idle);
     if (failure) return b.fail(failure);
     if (!final) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
     if (final.usage) b.usage = responsesUsage(final.usage);

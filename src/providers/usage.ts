@@ -25,7 +25,7 @@ export function tokenCount(value: unknown, fallback = 0): number {
   return Math.min(MAX_REPORTED_TOKENS, Math.floor(n));
 }
 
-/** `usage` with every figure passed through `tokenCount`; `estimated` is kept only when true. */
+/** `usage` with every figure passed through `tokenCount`; `reasoning` kept when positive, `estimated` when true. */
 export function normalizeUsage(usage: Usage): Usage {
   const out: Usage = {
     input: tokenCount(usage.input),
@@ -33,6 +33,8 @@ export function normalizeUsage(usage: Usage): Usage {
     cacheRead: tokenCount(usage.cacheRead),
     cacheWrite: tokenCount(usage.cacheWrite),
   };
+  const reasoning = tokenCount(usage.reasoning);
+  if (reasoning > 0) out.reasoning = Math.min(reasoning, out.output);
   if (usage.estimated === true) out.estimated = true;
   return out;
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { defaultIdleTimeouts, IdleWatchdog, type WatchdogTimers } from '../../src/providers/idle-watchdog';
 import { OpenAIProvider } from '../../src/providers/openai';
+import { OpenAIResponsesProvider } from '../../src/providers/openai-responses';
 import type { Provider } from '../../src/providers/provider';
 import { startFakeProvider, type FakeFault, type FakeProvider } from '../fixtures/fake-provider';
 import { instantRetry, request, run, user } from '../fixtures/fake-provider/factories';
@@ -112,6 +113,21 @@ describe('provider: a silent stream ends with a network error through the real S
       });
     }
   }
+
+  it('openai (Responses API): silence and headers only end with a network error too', async () => {
+    const responses = new OpenAIResponsesProvider({
+      apiKey: 'sk-test',
+      baseUrl: server.openaiBaseUrl,
+      idleTimeouts,
+      retry: { maxRetries: 0 },
+    });
+    for (const fault of [{ fault: 'silent' }, { fault: 'headers_only' }] as const) {
+      server.script.push(fault);
+      const { message } = await run(responses, request([user('hello?')]));
+      assert.equal(message.error?.kind, 'network', fault.fault);
+      assert.match(message.error?.message ?? '', /idle timeout/);
+    }
+  });
 
   it("anthropic: Anthropic's own `event: ping` keep-alives do not count as data either", async () => {
     server.script.push({ fault: 'pings', as: 'event', intervalMs: 20 });
