@@ -324,10 +324,13 @@ export class SessionHost extends Disposable {
   async saveSnapshot(name?: string): Promise<void> {
     const { store, id } = this.writable();
     const messages = [...this.messages];
-    this.apiKey = (await resolveApiKey(readProviderSettings().provider, this.deps.secrets))?.apiKey;
+    // Restricted Mode sends nothing: a keyless Anthropic adapter fails locally, so the snapshot is
+    // saved with "(summary unavailable)". Otherwise the key goes only where it was released for.
+    const refusal = restrictedModeRefusal('compact', vscode.workspace.isTrusted);
+    if (!refusal) await this.releaseKey();
     const { provider, baseUrl, model } = readProviderSettings();
     const summary = await snapshotSummary(messages, {
-      provider: createProvider({ provider, baseUrl, apiKey: this.apiKey }),
+      provider: refusal ? createProvider({ provider: 'anthropic', missingKeyMessage: refusal }) : this.providerFor(provider, baseUrl, model),
       model: readCompactionSettings().summarizerModel || model,
     });
     await store.sessions.saveSnapshot(id, { kind: 'named', messages, description: name?.trim() || undefined, summary });
