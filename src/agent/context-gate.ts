@@ -169,6 +169,17 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
     };
   }
 
+  /**
+   * Tokens the compacted conversation should fit in: `compactTarget` of the effective window minus what
+   * is always sent, but never less than that share of the room the conversation has below the compact
+   * threshold — in a small window (8k) the system prompt and tool definitions alone can exceed 30 %,
+   * and a target of 0 would compact the current turn's own work away, again and again.
+   */
+  function compactionTarget(fixed: number): number {
+    const room = Math.max(0, thresholds.compact * limits.effectiveWindow - fixed);
+    return Math.max(0, Math.floor(Math.max(compactTarget * limits.effectiveWindow - fixed, compactTarget * room)));
+  }
+
   function check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {
     return preflight(
       { committed: c.messages + c.toolResults + c.summary, pending: c.system + c.rules, newTokens: 0, schema: c.tools + c.deferredTools, compactionAttempted, components: c },
@@ -225,7 +236,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
           const started = Date.now();
           const before = r.projection.total;
           const fixed = c.system + c.tools + c.rules + c.deferredTools;
-          let targetTokens = Math.max(0, Math.floor(compactTarget * limits.effectiveWindow) - fixed);
+          let targetTokens = compactionTarget(fixed);
           // After an overflow our figures are not to be trusted, and a model that asks wants space now:
           // either way free at least half.
           if (trigger !== 'threshold') targetTokens = Math.min(targetTokens, Math.floor((c.messages + c.toolResults) / 2));

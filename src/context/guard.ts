@@ -3,11 +3,12 @@
  * admitting every tool result. Pure functions; never throw.
  *
  * Invariants: the buffer is always subtracted and the output always reserved (both are inside
- * `ModelLimits.effectiveWindow`); a projection at or over the block threshold is `block` (or `final`),
- * with one exception from reference 001: when only the tool schemas push it there and the conversation
- * alone fits, the request may use half the buffer, but never the output reservation (`schemaOnly` says so);
- * once compaction was attempted and the projection is still blocked, the status is `final` (forced
- * final turn, tools restricted) — decided before the next request is sent.
+ * `ModelLimits.effectiveWindow`); a projection at or over the block threshold is `block` (or `final`)
+ * in every case, with no exception: when the tool schemas are what pushes it there (`schemaOnly`), the
+ * caller clears old results or defers tools first, but the request is never sent over the margin (an
+ * earlier exception let the schemas use half the buffer and sent requests at 114 % of the window once
+ * dense text was under-counted); once compaction was attempted and the projection is still blocked,
+ * the status is `final` (forced final turn, tools restricted) — decided before the next request is sent.
  */
 import type { BudgetComponents } from './budget';
 import type { ModelLimits } from './models';
@@ -140,31 +141,20 @@ export function preflight(request: PreflightRequest, limits: ModelLimits, option
   const projection = project(request, limits);
   const baseRatio = projection.base / projection.limit;
   let status = statusFor(projection.ratio, t);
-  let schemaOnly = false;
-  let reason: string;
 
-  if (status === 'block' && statusFor(baseRatio, t) !== 'block') {
-    // Reference 001's special case: only the tool schemas overflow. Compacting history would not help;
-    // the caller should defer tools. Allowed while it still fits the window minus the output
-    // reservation and half the buffer; beyond that the request must not be sent. The half kept is the
-    // margin for estimate error: the soak sent 27,939 tokens against a 27,904 limit when this used
-    // the whole buffer, and OpenAI refuses input + max_tokens > window.
-    schemaOnly = true;
-    const hardLimit = projection.contextWindow - projection.maxOutput - Math.ceil(limits.buffer / 2);
-    if (projection.total <= hardLimit) {
-      status = statusFor(baseRatio, t);
-      reason = `only tool definitions (${fmt(projection.schema)} tokens) push the projection to ${pct(projection.ratio)} of the effective window; defer tools`;
-    } else {
-      reason = `tool definitions (${fmt(projection.schema)} tokens) overflow the window; defer tools before sending`;
-    }
-    if (status === 'block' && request.compactionAttempted) status = 'final';
-  } else {
-    if (status === 'block' && request.compactionAttempted) status = 'final';
-    reason = reasonFor(status, projection);
-  }
+  // Only the tool schemas push the projection over: said so (the caller may defer tools), but the
+  // margin rule is the same as everywhere else.
+  const schemaOnly = status === 'block' && statusFor(baseRatio, t) !== 'block';
+  if (status === 'block' && request.compactionAttempted) status = 'final';
+  const reason = schemaOnly ? schemaReason(status, projection) : reasonFor(status, projection);
   const result: PreflightResult = { status, projection, prepareSummary: projection.ratio >= t.background, schemaOnly, reason };
   emit(options, { kind: 'preflight', status, reason, projection, limit: projection.limit, thresholds: t, components: request.components });
   return result;
+}
+
+function schemaReason(status: GuardStatus, p: Projection): string {
+  const what = `the conversation (${fmt(p.base)} tokens) plus tool definitions (${fmt(p.schema)} tokens) reach ${pct(p.ratio)} of the effective window`;
+  return status === 'final' ? `${what} even after compaction; forcing a final turn without tools` : `${what}; clear old results or defer tools before sending`;
 }
 
 function reasonFor(status: GuardStatus, p: Projection): string {

@@ -265,7 +265,7 @@ export class ChatPresenter {
 
 const TRIGGER: Record<'threshold' | 'overflow' | 'tool' | 'manual', string> = {
   threshold: 'Compacted automatically',
-  overflow: 'Compacted after the provider reported an overflow',
+  overflow: 'Compacted after the provider said the request was too long',
   tool: 'Compacted at the model’s request',
   manual: 'Compacted',
 };

@@ -27,7 +27,12 @@ export function assistantText(m: AssistantMessage): { text: string; reasoning: s
 /** Why an answer ended early, shown under it; undefined for a normal end. */
 export function stopNote(m: AssistantMessage): string | undefined {
   if (m.stopReason === 'aborted') return 'Stopped.';
-  if (m.stopReason === 'error') return `The answer broke off: ${m.error?.message ?? 'provider error'}`;
+  if (m.stopReason === 'error') {
+    // A request the provider refused before anything streamed is not a broken answer: the loop compacts
+    // and retries, and the compaction item says so (or the turn's error notice says what failed).
+    if (!m.partial && m.content.length === 0) return undefined;
+    return `The answer broke off: ${m.error?.message ?? 'provider error'}`;
+  }
   if (m.stopReason === 'maxTokens') return 'The answer reached the output limit.';
   return undefined;
 }
