@@ -6,16 +6,16 @@
  * Tool results are admitted against the same live projection. Never throws.
  */
 import { ContextBudget, type BudgetComponents } from '../context/budget';
-import { Calibration } from '../context/calibration';
+import { Calibration, type TokensByClass } from '../context/calibration';
 import { admit, awarenessNote, preflight, type GuardOptions, type GuardStatus, type PreflightResult } from '../context/guard';
-import { toolDefinitionParts, type MessageCount } from '../context/message-tokens';
+import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD, toolDefinitionParts, type MessageCount } from '../context/message-tokens';
 import type { ModelLimits } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
 import type { AgentPrefix } from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
-import type { CompactPort } from '../tools/ports';
+import type { CompactPort, HeadroomPort } from '../tools/ports';
 import type { CompactionReport, ContextUsage } from './events';
 import { dropOldestTurns } from './fallback-compaction';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
@@ -61,9 +61,6 @@ export const dropOldestTurnsHook: CompactHook = (input) => {
   return Promise.resolve(r.dropped > 0 ? { messages: r.messages, strategies: ['drop_oldest_turns'] } : undefined);
 };
 
-/** How far a byte estimate (bytes / 4) can undercount the real token count (random base64 with o200k). */
-export const WORST_BYTE_ESTIMATE_FACTOR = 2.8;
-
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<false>((resolve) => {
@@ -108,6 +105,8 @@ export interface DefaultContextGate extends ContextGate {
   requestCompaction(focus?: string): void;
   /** Tokens of the context as last measured (0 before any measurement). */
   readonly lastUsed: number;
+  /** Calibrated tokens of one message, as the gate counts it (per-class factor applied). */
+  tokensOf(message: Message): number;
 }
 
 export function createContextGate(options: ContextGateOptions): DefaultContextGate {
@@ -126,46 +125,55 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   let lastUsed = 0;
   let requested: { focus?: string } | undefined;
 
-  const factor = () => calibration.factor(limits.model);
-  const scaled = (tokens: number) => Math.ceil(tokens * factor());
-  const rawTokens = (m: Message) => ledger.count(m, family).tokens;
-  const tokensOf = (m: Message) => scaled(rawTokens(m));
+  /** A count scaled by the calibration factor of its content class (never by another class's). */
+  const scaledCount = (c: Pick<MessageCount, 'tokens' | 'contentClass'>) => Math.ceil(c.tokens * calibration.factorFor(limits.model, c.contentClass));
+  const countOf = (m: Message) => ledger.count(m, family);
+  const tokensOf = (m: Message) => scaledCount(countOf(m));
   // System sections and tool definitions are re-measured after every message: memoized per array
   // (the loop passes the same arrays until the next request) until their count is exact.
   const fixedCounts = new WeakMap<object, MessageCount>();
-  const memoCount = (key: object, count: () => MessageCount): number => {
+  const memoCount = (key: object, count: () => MessageCount): MessageCount => {
     const hit = fixedCounts.get(key);
-    if (hit?.exact) return hit.tokens;
+    if (hit?.exact) return hit;
     const c = count();
     fixedCounts.set(key, c);
-    return c.tokens;
+    return c;
   };
-  const systemRaw = (system: readonly SystemSection[]) =>
-    system.length ? memoCount(system, () => ledger.countTexts(system.map((s) => s.text), family)) : 0;
-  const toolsRaw = (tools: readonly ToolDefinition[]) => {
-    if (!tools.length) return 0;
+  const NONE: MessageCount = { hash: '', family, tokens: 0, exact: true };
+  const systemCount = (system: readonly SystemSection[]) =>
+    system.length ? memoCount(system, () => ledger.countTexts(system.map((s) => s.text), family)) : NONE;
+  const toolsCount = (tools: readonly ToolDefinition[]) => {
+    if (!tools.length) return NONE;
     return memoCount(tools, () => {
       const parts = toolDefinitionParts(tools);
       return ledger.countTexts(parts.texts, family, parts.fixed);
     });
   };
 
+  /** A tool result's tokens as the request will count them until its exact count arrives (safe estimate, its class's factor). */
+  function resultTokens(text: string, toolName: string): number {
+    const estimate = estimateText(text);
+    const name = estimateText(toolName);
+    const raw = familyTokens(estimate, family) + familyTokens(name, family) + TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD;
+    return scaledCount({ tokens: raw, contentClass: estimate.contentClass });
+  }
+
   /** Calibrated components of a request. */
   function components(messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]): BudgetComponents {
     let conversation = 0;
     let results = 0;
     for (const m of messages) {
-      if (m.role === 'toolResult') results += rawTokens(m);
-      else conversation += rawTokens(m);
+      if (m.role === 'toolResult') results += tokensOf(m);
+      else conversation += tokensOf(m);
     }
     return {
-      system: scaled(systemRaw(system)),
+      system: scaledCount(systemCount(system)),
       rules: 0,
-      tools: scaled(toolsRaw(tools)),
+      tools: scaledCount(toolsCount(tools)),
       deferredTools: 0,
       summary: 0,
-      messages: scaled(conversation),
-      toolResults: scaled(results),
+      messages: conversation,
+      toolResults: results,
     };
   }
 
@@ -189,27 +197,23 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   }
 
   /**
-   * Tokenizer counts for what is about to be sent, within the timeout (the estimates stand otherwise).
-   * A byte estimate undercounts dense text (random base64 ×2.8, hex ×2.3, JSON ×1.7 measured with o200k),
-   * so when counts are still missing after the timeout and the worst case could reach the compact
-   * threshold, it keeps waiting (up to `exactCountMaxWaitMs`): a slower request beats an overflow.
+   * Tokenizer counts for what is about to be sent, within the timeout. The estimates that stand
+   * otherwise are upper bounds (`text-composition.ts`), so going on without the counts is safe; when
+   * those estimates reach the compact threshold it keeps waiting (up to `exactCountMaxWaitMs`), because
+   * the exact count may well show that no compaction is needed.
    */
   async function countExactly(input: PreflightInput): Promise<void> {
     const all = Promise.all(input.messages.map((m) => ledger.countExact(m, family)));
     if (await settlesWithin(all, options.exactCountTimeoutMs ?? 2000)) return;
-    let uncounted = 0;
-    for (const m of input.messages) {
-      const c = ledger.count(m, family);
-      if (!c.exact) uncounted += c.tokens;
-    }
     const c = components(input.messages, input.system, input.tools);
-    const worstCase = c.system + c.rules + c.tools + c.deferredTools + c.summary + c.messages + c.toolResults + scaled(uncounted) * (WORST_BYTE_ESTIMATE_FACTOR - 1);
-    if (worstCase >= thresholds.compact * limits.effectiveWindow) await settlesWithin(all, options.exactCountMaxWaitMs ?? 30_000);
+    const estimated = c.system + c.rules + c.tools + c.deferredTools + c.summary + c.messages + c.toolResults;
+    if (estimated >= thresholds.compact * limits.effectiveWindow) await settlesWithin(all, options.exactCountMaxWaitMs ?? 30_000);
   }
 
   return {
     ledger,
     calibration,
+    tokensOf,
     get lastUsed() {
       return lastUsed;
     },
@@ -294,12 +298,35 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
 
     admit(sizes: ResultSizes, view: readonly Message[]): AdmitDecision {
       try {
-        const c = components(view, lastSystem, lastTools);
-        const r = check(c, false);
-        return admit({ bytes: sizes.bytes, tokens: scaled(sizes.estimatedTokens) }, r.projection, guardOptions).decision;
+        const r = check(components(view, lastSystem, lastTools), false);
+        return admit({ bytes: sizes.bytes, tokens: resultTokens(sizes.text, sizes.toolName) }, r.projection, guardOptions).decision;
       } catch {
         return 'offload';
       }
+    },
+
+    headroom(view: readonly Message[]): HeadroomPort {
+      return {
+        remainingTokens: () => {
+          try {
+            // What `admit` accepts: the projection with the result stays below the compact threshold.
+            const r = check(components(view, lastSystem, lastTools), false);
+            return Math.max(0, Math.ceil(thresholds.compact * r.projection.limit) - r.projection.total - 1);
+          } catch {
+            return 0;
+          }
+        },
+        resultTokens: (text, toolName) => {
+          try {
+            return resultTokens(text, toolName);
+          } catch {
+            return Infinity;
+          }
+        },
+        requestCompaction: () => {
+          requested ??= {};
+        },
+      };
     },
 
     measure(view: readonly Message[]): ContextUsage {
@@ -326,9 +353,15 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
 
     observe(request: ProviderRequest, reply: AssistantMessage): void {
       if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
-      let raw = systemRaw(request.system) + toolsRaw(request.tools);
-      for (const m of request.messages) raw += rawTokens(m);
-      calibration.observe(limits.model, raw, reply.usage);
+      const byClass: TokensByClass = {};
+      const add = (c: MessageCount) => {
+        const cls = c.contentClass ?? 'prose';
+        byClass[cls] = (byClass[cls] ?? 0) + c.tokens;
+      };
+      add(systemCount(request.system));
+      add(toolsCount(request.tools));
+      for (const m of request.messages) add(countOf(m));
+      calibration.observeClasses(limits.model, byClass, reply.usage);
       if (request.tools.length) lastPrefix = { model: request.model, contextWindow: limits.contextWindow, system: request.system, tools: request.tools };
       const u = reply.usage;
       const prompt = u.input + u.cacheRead + u.cacheWrite;

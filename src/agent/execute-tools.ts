@@ -27,6 +27,7 @@ export async function executeToolCalls(
     } else {
       raw = await config.tools.invoke(call, {
         ...config.toolContext,
+        ...(config.gate.headroom ? { headroom: config.gate.headroom(view) } : {}),
         signal,
         onOutput: (chunk) => emit({ type: 'tool_output', toolCallId: call.id, chunk }),
       });

@@ -9,7 +9,7 @@ import type {
   AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, UserMessage,
 } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
-import type { ToolContext } from '../tools/ports';
+import type { HeadroomPort, ToolContext } from '../tools/ports';
 import type { ToolRegistry } from '../tools/registry';
 import type { CompactionReport, ContextUsage, TurnEndReason } from './events';
 
@@ -62,6 +62,8 @@ export interface ContextGate {
   preflight(input: PreflightInput, signal: AbortSignal): Promise<PreflightDecision>;
   /** Before each tool result joins `view`: inline it or store it. */
   admit(sizes: ResultSizes, view: readonly Message[]): AdmitDecision;
+  /** The live budget for a tool running against `view` (paging tools size their page to it). Optional. */
+  headroom?(view: readonly Message[]): HeadroomPort;
   /** The context as the meter shows it. Cheap (memoized counts); called after every message. */
   measure(view: readonly Message[]): ContextUsage;
   /** Called with every completed request and the provider's answer (calibration). */

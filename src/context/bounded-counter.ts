@@ -9,10 +9,14 @@
  *  - for very long pre-tokens, counts evenly spaced sample chunks exactly and extrapolates by bytes;
  *  - when the estimated work of the whole text exceeds a fixed budget, counts a deterministic,
  *    evenly spaced subset of blocks (separately for ordinary and long pre-tokens) and extrapolates.
- * The result is always at least `ceil(utf8Bytes / 4)` (the floor from DESIGN §3).
+ * The result is always at least `ceil(utf8Bytes / 4)`, and an extrapolated (sampled) count is raised to
+ * the safe estimate from the text's composition: extrapolating samples under-counted Japanese files by
+ * up to 9.5 %, and a sampled count is gated on like an exact one.
  *
  * Synchronous: meant for the token worker and benches, never for the extension host's main thread.
  */
+import type { TextCount } from './message-tokens';
+import { composition, contentClassOf, type ContentClass } from './text-composition';
 import { byteEstimate, splitsSurrogate, utf8Length } from './utf8';
 
 /** The part of js-tiktoken's `Tiktoken` this module uses. */
@@ -24,10 +28,12 @@ export interface BpeEncoder {
 export interface BoundedCount {
   /** `max(bpe, ceil(bytes / 4))`: the figure to use. */
   tokens: number;
-  /** The tokenizer's (possibly extrapolated) count before the byte floor. */
+  /** The tokenizer's count before the byte floor; when sampled, an upper-bound extrapolation. */
   bpe: number;
   sampled: boolean;
   bytes: number;
+  /** What the text mostly is (from its composition). */
+  contentClass: ContentClass;
 }
 
 export interface BoundedCounter {
@@ -67,6 +73,10 @@ const MEMO_LIMIT = 8192;
  * a short pre-token costs ~2–5 µs whatever its length, a long one grows with its squared byte length.
  */
 const PIECE_COST = 40;
+/** Blocks not counted are extrapolated at no less than (1 − this) of their composition estimate. */
+const RATIO_MARGIN = 0.25;
+/** …and at this much over the highest ratio seen in the counted ones (few samples miss the densest block). */
+const SAMPLE_MARGIN = 0.1;
 
 /** Builds a bounded counter over an encoder and its pre-token regex source (`ranks.pat_str`). */
 export function createBoundedCounter(encoder: BpeEncoder, patStr: string, options: BoundedCounterOptions = {}): BoundedCounter {
@@ -93,7 +103,8 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
     return to;
   };
 
-  const countLongPiece = (text: string, start: number, end: number, bytes: number, forceSample: boolean): number => {
+  /** A long pre-token's count: `[mean, upper]` (equal unless sampled; `upper` extrapolates the densest sample). */
+  const countLongPiece = (text: string, start: number, end: number, bytes: number, forceSample: boolean): [number, number] => {
     if (!forceSample && bytes <= opt.sampleAboveBytes) {
       let tokens = 0;
       for (let i = start; i < end; ) {
@@ -101,7 +112,7 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
         tokens += countChunk(text.slice(i, to));
         i = to;
       }
-      return tokens;
+      return [tokens, tokens];
     }
     // Evenly spaced sample chunks, extrapolated by bytes.
     const chars = end - start;
@@ -109,18 +120,23 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
     const stride = Math.floor(chars / n);
     let sampleTokens = 0;
     let sampleBytes = 0;
+    let densest = 0;
     for (let k = 0; k < n; k++) {
       let from = start + k * stride;
       if (splitsSurrogate(text, from)) from++;
       const to = chunkEnd(text, from, end);
-      sampleTokens += countChunk(text.slice(from, to));
-      sampleBytes += utf8Length(text, from, to);
+      const t = countChunk(text.slice(from, to));
+      const b = utf8Length(text, from, to);
+      sampleTokens += t;
+      sampleBytes += b;
+      if (b > 0) densest = Math.max(densest, t / b);
     }
-    return sampleBytes > 0 ? Math.ceil((sampleTokens * bytes) / sampleBytes) : 0;
+    if (sampleBytes === 0) return [0, 0];
+    return [Math.ceil((sampleTokens * bytes) / sampleBytes), Math.ceil(densest * bytes)];
   };
 
   const count = (text: string): BoundedCount => {
-    if (text.length === 0) return { tokens: 0, bpe: 0, sampled: false, bytes: 0 };
+    if (text.length === 0) return { tokens: 0, bpe: 0, sampled: false, bytes: 0, contentClass: 'prose' };
     // Pass 1: split into blocks of ordinary pre-tokens and single long pre-tokens, with a cost estimate.
     const starts: number[] = [];
     const ends: number[] = [];
@@ -183,25 +199,47 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
     const kindBytes = [0, 0];
     const sampledBytes = [0, 0];
     const sampledTokens = [0, 0];
+    let upper = 0;
+    // When sampling, each block's composition estimate (`text-composition.ts`) is what the blocks not
+    // counted are extrapolated from: at the highest exact/composition ratio of the counted ones, so a
+    // sampled count stays an upper bound (extrapolating by bytes under-counted Japanese by 9.5 %).
+    const maxRatio = [0, 0];
+    const uncountedComposition = [0, 0];
     for (let i = 0; i < starts.length; i++) {
       const kind = kinds[i];
       kindBytes[kind] += bytesOf[i];
-      if (seen[kind]++ % stride !== 0) continue;
-      const tokens =
+      const counted = seen[kind]++ % stride === 0;
+      const blockComposition = stride > 1 ? composition(text.slice(starts[i], ends[i])).tokens : 0;
+      if (!counted) {
+        uncountedComposition[kind] += blockComposition;
+        continue;
+      }
+      const [tokens, blockUpper] =
         kind === KIND_NORMAL
-          ? encodeLength(text.slice(starts[i], ends[i]))
+          ? [encodeLength(text.slice(starts[i], ends[i])), -1]
           : countLongPiece(text, starts[i], ends[i], bytesOf[i], stride > 1);
+      const high = blockUpper < 0 ? tokens : blockUpper;
       sampledTokens[kind] += tokens;
       sampledBytes[kind] += bytesOf[i];
+      upper += high;
+      if (blockComposition > 0) maxRatio[kind] = Math.max(maxRatio[kind], high / blockComposition);
     }
     let tokens = 0;
     for (const kind of [KIND_NORMAL, KIND_LONG]) {
       if (sampledBytes[kind] === 0) continue;
       tokens += stride === 1 ? sampledTokens[kind] : Math.ceil((sampledTokens[kind] * kindBytes[kind]) / sampledBytes[kind]);
+      upper += Math.ceil(uncountedComposition[kind] * Math.max(maxRatio[kind] * (1 + SAMPLE_MARGIN), 1 - RATIO_MARGIN));
     }
     const sampled = stride > 1 || kinds.some((k, i) => k === KIND_LONG && bytesOf[i] > opt.sampleAboveBytes);
-    return { tokens: Math.max(tokens, byteEstimate(totalBytes)), bpe: tokens, sampled, bytes: totalBytes };
+    const comp = composition(text);
+    const bpe = sampled ? Math.max(tokens, Math.ceil(upper)) : tokens;
+    return { tokens: Math.max(bpe, byteEstimate(totalBytes)), bpe, sampled, bytes: totalBytes, contentClass: contentClassOf(comp) };
   };
 
   return { count, exact: (text) => encodeLength(text) };
+}
+
+/** A bounded count as the ledger takes it (what the token worker sends back). */
+export function toTextCount(c: BoundedCount): TextCount {
+  return { bpe: c.bpe, bytes: c.bytes, source: 'tokenizer', sampled: c.sampled, contentClass: c.contentClass };
 }

@@ -1,11 +1,18 @@
 /**
- * Per-model calibration of token estimates against what the provider reports (DESIGN §3).
- * The factor is `reported / estimated`, bounded to [MIN_FACTOR, MAX_FACTOR] and smoothed (the first
- * sample is taken as is, later ones by an exponential moving average). Never NaN, zero or negative;
- * never throws. Serializable so the store can persist it.
+ * Calibration of token estimates against what the provider reports (DESIGN §3), per model AND per
+ * content class. A factor is `reported / estimated`, bounded to [MIN_FACTOR, MAX_FACTOR] and smoothed
+ * (the first sample is taken as is, later ones by an exponential moving average). Never NaN, zero or
+ * negative; never throws. Serializable so the store can persist it.
+ *
+ * Per class because one per-model factor learned on English lowered the estimate of a CJK page to
+ * 14.9k tokens when it was 20.5k, and a request reached 114 % of the window. The rule: a factor learned
+ * on one class never lowers the estimate of another. A class without samples uses the largest factor
+ * learned for the model, but never less than 1; a request lowers a class's factor only when that
+ * class holds most of it, and a mixed request can only raise factors.
  */
 import type { Usage } from '../providers/types';
 import { accuracyLabel } from './budget';
+import { CONTENT_CLASSES, type ContentClass } from './text-composition';
 
 export const MIN_FACTOR = 0.5;
 export const MAX_FACTOR = 2;
@@ -13,6 +20,15 @@ export const MAX_FACTOR = 2;
 export const SMOOTHING = 0.5;
 /** Estimates smaller than this say too little about the ratio and are ignored. */
 export const MIN_SAMPLE_TOKENS = 64;
+/** A class holding at least this share of a request's estimate is calibrated by it (even downwards). */
+export const DOMINANT_SHARE = 0.5;
+/** Classes under this share of a mixed request are not touched by it. */
+const PRESENT_SHARE = 0.1;
+
+/** Raw (uncalibrated) estimated tokens of one request by content class. */
+export type TokensByClass = Partial<Record<ContentClass, number>>;
+
+const classKey = (model: string, cls: ContentClass) => `${model}#${cls}`;
 /** Error band assumed before any sample. */
 export const DEFAULT_ERROR_BAND = 0.1;
 
@@ -76,7 +92,83 @@ export class Calibration {
     return next;
   }
 
-  /** The model's correction factor (1 before any sample). */
+  /**
+   * Records one request by class: our raw estimate of each class's tokens and the reported input. The
+   * dominant class (≥ half of the estimate) learns the factor that explains the report given the other
+   * classes' current factors; a mixed request under-counted by r raises each present class by r; a
+   * mixed request over-counted changes nothing. Also feeds the whole-model state (error band).
+   */
+  observeClasses(model: string, byClass: TokensByClass, usage: Pick<Usage, 'input' | 'cacheRead' | 'cacheWrite'> & Partial<Usage>): void {
+    let raw = 0;
+    let dominant: ContentClass | undefined;
+    for (const c of CONTENT_CLASSES) {
+      const v = byClass[c];
+      if (!finitePositive(v)) continue;
+      raw += v;
+      if (dominant === undefined || v > byClass[dominant]!) dominant = c;
+    }
+    this.observe(model, raw, usage);
+    const reported = reportedInputTokens(usage);
+    if (usage.estimated || dominant === undefined || raw < MIN_SAMPLE_TOKENS || !finitePositive(reported)) return;
+    const dominantRaw = byClass[dominant]!;
+    if (dominantRaw >= DOMINANT_SHARE * raw) {
+      let others = 0;
+      for (const c of CONTENT_CLASSES) if (c !== dominant && finitePositive(byClass[c])) others += byClass[c]! * this.factorFor(model, c);
+      this.update(classKey(model, dominant), Math.max(reported - others, 0) / dominantRaw);
+      return;
+    }
+    let scaled = 0;
+    for (const c of CONTENT_CLASSES) if (finitePositive(byClass[c])) scaled += byClass[c]! * this.factorFor(model, c);
+    const ratio = reported / scaled;
+    if (!(ratio > 1)) return;
+    for (const c of CONTENT_CLASSES) {
+      if (!finitePositive(byClass[c]) || byClass[c]! < PRESENT_SHARE * raw) continue;
+      this.update(classKey(model, c), this.factorFor(model, c) * ratio, true);
+    }
+  }
+
+  /**
+   * The factor for text of one class: its own once it has samples, else the largest factor learned
+   * for the model (whole-model or any class) but at least 1. Unknown class: the largest, at least 1.
+   */
+  factorFor(model: string, cls: ContentClass | undefined): number {
+    if (cls !== undefined) {
+      const own = this.states.get(classKey(model, cls));
+      if (own && own.samples > 0) return own.factor;
+    }
+    let f = 1;
+    const whole = this.states.get(model);
+    if (whole && whole.samples > 0) f = Math.max(f, whole.factor);
+    for (const c of CONTENT_CLASSES) {
+      const s = this.states.get(classKey(model, c));
+      if (s && s.samples > 0) f = Math.max(f, s.factor);
+    }
+    return f;
+  }
+
+  /** True once the class has its own samples for the model. */
+  isCalibrated(model: string, cls: ContentClass): boolean {
+    return (this.states.get(classKey(model, cls))?.samples ?? 0) > 0;
+  }
+
+  private update(key: string, sample: number, raiseOnly = false): void {
+    const prev = this.state(key);
+    const ratio = clamp(sample);
+    if (!Number.isFinite(ratio)) return;
+    if (raiseOnly && prev.samples > 0 && ratio <= prev.factor) return;
+    const next: CalibrationState =
+      prev.samples === 0
+        ? { model: key, factor: ratio, samples: 1, error: Math.min(DEFAULT_ERROR_BAND, Math.abs(ratio - 1)) }
+        : {
+            model: key,
+            factor: clamp(prev.factor + SMOOTHING * (ratio - prev.factor)),
+            samples: prev.samples + 1,
+            error: prev.error + SMOOTHING * (Math.min(1, Math.abs(ratio - prev.factor) / prev.factor) - prev.error),
+          };
+    this.states.set(key, next);
+  }
+
+  /** The model's whole-request correction factor (1 before any sample); see `factorFor` for per-class use. */
   factor(model: string): number {
     return this.state(model).factor;
   }

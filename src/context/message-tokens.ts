@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Message, ToolDefinition } from '../providers/types';
-import { CLAUDE_TOKEN_FACTOR, type TokenizerFamily } from './models';
+import { CLAUDE_CLASS_FACTORS, type TokenizerFamily } from './models';
+import { composition, contentClassOf, type ContentClass } from './text-composition';
 import { byteEstimate } from './utf8';
 
 /** Role label and JSON framing of one message. */
@@ -21,15 +22,20 @@ export const IMAGE_TOKENS = 1600;
 /** Framing of one tool definition. */
 export const TOOL_DEFINITION_OVERHEAD = 12;
 
-/** How one text was counted (the output of the bounded counter, or a byte estimate). */
+/** How one text was counted (the output of the bounded counter, or a safe estimate). */
 export interface TextCount {
-  /** Tokenizer count before the byte floor (equals the byte estimate when not tokenized). */
+  /**
+   * o200k count before the byte floor: the tokenizer's, or, when not tokenized (`source: 'bytes'`)
+   * or sampled, the safe upper-bound estimate from the text's composition (`text-composition.ts`).
+   */
   bpe: number;
   bytes: number;
-  /** `tokenizer`: counted by the (bounded) tokenizer; `bytes`: only a byte estimate. */
+  /** `tokenizer`: counted by the (bounded) tokenizer; `bytes`: only an estimate (the name is historic). */
   source: 'tokenizer' | 'bytes';
   /** True when the bounded tokenizer extrapolated part of a very long or very costly text. */
   sampled?: boolean;
+  /** What the text mostly is; absent means unknown (Claude's harshest factor applies). */
+  contentClass?: ContentClass;
 }
 
 /**
@@ -42,6 +48,8 @@ export interface MessageCount {
   family: TokenizerFamily;
   tokens: number;
   exact: boolean;
+  /** The class most of its tokens come from (calibration is kept per class). */
+  contentClass?: ContentClass;
 }
 
 /** The countable pieces of a message: texts to tokenize plus a fixed number of tokens. */
@@ -88,27 +96,49 @@ export function toolDefinitionParts(tools: readonly ToolDefinition[]): MessagePa
   return { texts, fixed: tools.length * TOOL_DEFINITION_OVERHEAD };
 }
 
-/** Tokens for one text in a family: `max(tokenizer, ceil(bytes/4))`, with Claude's factor applied to the tokenizer part. */
+/** The harshest Claude factor, for text whose class is unknown. */
+const CLAUDE_WORST_FACTOR = Math.max(...Object.values(CLAUDE_CLASS_FACTORS));
+
+/**
+ * Tokens for one text in a family, with Claude's class factor applied. An estimate is never below
+ * `ceil(bytes/4)`; a tokenizer count is taken as it is (the byte floor over-counted English by ~35 %,
+ * which calibration then learned as a factor below 1).
+ */
 export function familyTokens(count: TextCount, family: TokenizerFamily): number {
-  const bpe = family === 'claude' ? Math.ceil(count.bpe * CLAUDE_TOKEN_FACTOR) : count.bpe;
-  return Math.max(bpe, byteEstimate(count.bytes));
+  const factor = family === 'claude' ? (count.contentClass ? CLAUDE_CLASS_FACTORS[count.contentClass] : CLAUDE_WORST_FACTOR) : 1;
+  const tokens = Math.ceil(count.bpe * factor);
+  return count.source === 'tokenizer' ? tokens : Math.max(tokens, byteEstimate(count.bytes));
 }
 
-/** A byte-based stand-in for a text count, used until the tokenizer is ready. */
+/** The safe stand-in for a text's count until the tokenizer's arrives: an upper bound from its composition. */
 export function estimateText(text: string): TextCount {
   const bytes = Buffer.byteLength(text, 'utf8');
-  return { bpe: byteEstimate(bytes), bytes, source: 'bytes' };
+  const c = composition(text);
+  return { bpe: c.tokens, bytes, source: 'bytes', contentClass: contentClassOf(c) };
 }
 
-/** Combines per-text counts into a message total. */
-export function combineCounts(parts: MessageParts, counts: readonly TextCount[], family: TokenizerFamily): { tokens: number; exact: boolean } {
+/** Combines per-text counts into a message total; the message's class is the class of most of its tokens. */
+export function combineCounts(
+  parts: MessageParts,
+  counts: readonly TextCount[],
+  family: TokenizerFamily,
+): { tokens: number; exact: boolean; contentClass?: ContentClass } {
   let tokens = parts.fixed;
   let exact = true;
+  let contentClass: ContentClass | undefined;
+  let most = -1;
+  const byClass = new Map<ContentClass, number>();
   for (const c of counts) {
-    tokens += familyTokens(c, family);
+    const t = familyTokens(c, family);
+    tokens += t;
     if (c.source !== 'tokenizer') exact = false;
+    if (c.contentClass) {
+      const sum = (byClass.get(c.contentClass) ?? 0) + t;
+      byClass.set(c.contentClass, sum);
+      if (sum > most) [contentClass, most] = [c.contentClass, sum];
+    }
   }
-  return { tokens, exact };
+  return contentClass ? { tokens, exact, contentClass } : { tokens, exact };
 }
 
 /**
@@ -143,15 +173,13 @@ export function messageHash(msg: Message): string {
 /** Counts a message synchronously with a text counter (worker, bench); never throws if `countText` does not. */
 export function countMessageWith(msg: Message, family: TokenizerFamily, countText: (text: string) => TextCount): MessageCount {
   const parts = messageParts(msg);
-  const { tokens, exact } = combineCounts(parts, parts.texts.map(countText), family);
-  return { hash: messageHash(msg), family, tokens, exact };
+  return { hash: messageHash(msg), family, ...combineCounts(parts, parts.texts.map(countText), family) };
 }
 
 /** The byte-based estimate of a message, flagged `exact: false`. */
 export function estimateMessage(msg: Message, family: TokenizerFamily, hash = messageHash(msg)): MessageCount {
   const parts = messageParts(msg);
-  const { tokens } = combineCounts(parts, parts.texts.map(estimateText), family);
-  return { hash, family, tokens, exact: false };
+  return { hash, family, ...combineCounts(parts, parts.texts.map(estimateText), family), exact: false };
 }
 
 function safeJson(value: unknown): string {

@@ -5,10 +5,11 @@
 import type { ProviderId } from '../providers/types';
 import table from './model-table.json';
 import type { ContextSettings, ModelLimitOverride } from './settings';
+import type { ContentClass } from './text-composition';
 
 /**
  * How a model's tokens are counted. `o200k` and `cl100k` are exact BPE encodings; `claude` is an
- * estimate (o200k count × `CLAUDE_TOKEN_FACTOR`), corrected later by calibration.
+ * estimate (o200k count × the class's `CLAUDE_CLASS_FACTORS`), corrected later by calibration.
  */
 export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude';
 
@@ -39,8 +40,22 @@ export interface ModelInfo {
   price: ModelPrice;
 }
 
-/** Claude's tokenizer yields roughly this many tokens per o200k token on English and code. */
+/** Claude's tokenizer yields roughly this many tokens per o200k token on English prose. */
 export const CLAUDE_TOKEN_FACTOR = 1.15;
+/**
+ * Claude tokens per o200k token by content class, at or above the public (legacy) Claude tokenizer:
+ * o200k × 1.15 under-counted it by up to 28 % on Japanese, 32 % on shell output, 23 % on minified JS,
+ * 24 % on Go and 21 % on Chinese (issue 16). Used until the provider's usage calibrates the class.
+ */
+export const CLAUDE_CLASS_FACTORS: Readonly<Record<ContentClass, number>> = {
+  prose: CLAUDE_TOKEN_FACTOR,
+  code: 1.55,
+  structured: 1.7,
+  dense: 1.7,
+  cjk: 1.65,
+  script: 1.6,
+  emoji: 1.6,
+};
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_BUFFER_FRACTION = 0.02;
 

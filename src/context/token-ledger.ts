@@ -152,7 +152,6 @@ export class TokenLedger extends Disposable {
   }
 
   private combine(hash: string, family: TokenizerFamily, parts: MessageParts, counts: Parameters<typeof combineCounts>[1]): MessageCount {
-    const { tokens, exact } = combineCounts(parts, counts, family);
-    return { hash, family, tokens, exact };
+    return { hash, family, ...combineCounts(parts, counts, family) };
   }
 }

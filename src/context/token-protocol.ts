@@ -3,6 +3,7 @@
  * worker is a separate program and a malformed message must not crash either end.
  */
 import { z } from 'zod';
+import { CONTENT_CLASSES, type ContentClass } from './text-composition';
 
 export const encodingNameSchema = z.enum(['o200k_base', 'cl100k_base']);
 
@@ -15,7 +16,7 @@ export const countRequestSchema = z.object({
 });
 export type CountRequest = z.infer<typeof countRequestSchema>;
 
-const textCountSchema = z.object({ bpe: z.number(), bytes: z.number(), source: z.enum(['tokenizer', 'bytes']), sampled: z.boolean().optional() });
+const textCountSchema = z.object({ bpe: z.number(), bytes: z.number(), source: z.enum(['tokenizer', 'bytes']), sampled: z.boolean().optional(), contentClass: z.enum(CONTENT_CLASSES as [ContentClass, ...ContentClass[]]).optional() });
 
 /** Worker → host. */
 export const workerReplySchema = z.discriminatedUnion('type', [

@@ -4,6 +4,7 @@
  * a bad request: it replies with an `error` instead.
  */
 import { parentPort } from 'node:worker_threads';
+import { toTextCount } from './bounded-counter';
 import { loadEncoding, type EncodingName } from './encoder';
 import { countRequestSchema, type WorkerReply } from './token-protocol';
 
@@ -29,10 +30,7 @@ if (port) {
     try {
       const { counter } = await loadEncoding(req.encoding);
       const start = performance.now();
-      const counts = req.texts.map((t) => {
-        const c = counter.count(t);
-        return { bpe: c.bpe, bytes: c.bytes, source: 'tokenizer' as const, sampled: c.sampled };
-      });
+      const counts = req.texts.map((t) => toTextCount(counter.count(t)));
       post({ type: 'counts', id: req.id, counts, ms: performance.now() - start });
     } catch (err) {
       post({ type: 'error', id: req.id, message: String(err) });

@@ -21,6 +21,7 @@ import type { ContextSettings } from '../context/settings';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
 import type { TokenizerFamily } from '../context/models';
 import { TokenLedger } from '../context/token-ledger';
+import { refreshOnExactCounts } from '../agent/exact-count-refresh';
 import { TokenWorkerClient } from '../context/token-worker-client';
 import type { SecretStore } from '../providers/credentials';
 import { keyForTarget, releaseApiKey, type ReleasedKey } from '../providers/key-release';
@@ -116,6 +117,8 @@ export class SessionHost extends Disposable {
       }),
     );
     this.ledger = new TokenLedger(this.worker);
+    // The exact count replaces the estimate in the meter as soon as it arrives (the gate reads the ledger anyway).
+    this._register(refreshOnExactCounts(this.ledger.onDidCount, () => (this.session ? this.measure() : undefined), (usage) => this._onDidEvent.fire({ type: 'context_usage', usage })));
   }
 
   /** Opens the store and the latest session (or a new one). Safe to call repeatedly. */
@@ -368,7 +371,7 @@ export class SessionHost extends Disposable {
     const gate = (this.gate = this.makeGate(limits));
     const view = [...this.messages];
     const before = gate.measure(view);
-    const tokensOf = (m: Message) => Math.ceil(gate.ledger.count(m, limits.family).tokens * gate.calibration.factor(limits.model));
+    const tokensOf = (m: Message) => gate.tokensOf(m);
     const messageTokens = view.reduce((sum, m) => sum + tokensOf(m), 0);
     const overhead = before.used - messageTokens;
     // Aim for 30 % of the effective window, and at least half of what the messages hold now: someone who

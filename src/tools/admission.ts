@@ -13,17 +13,22 @@ export const DEFAULT_OFFLOAD_THRESHOLD_BYTES = 4096;
 /** Tools whose output is already a bounded page of something: never stored again. */
 export const NEVER_OFFLOAD: ReadonlySet<string> = new Set(['read_result', 'tool_search']);
 
+/** About the size of the notice that replaces a refused never-offload result. */
+const REFUSAL_BYTES = 512;
 const PREVIEW_LINES = 5;
 const PREVIEW_LINE_CHARS = 100;
 const PREVIEW_BUDGET_BYTES = 360;
 /** How much of the output is scanned for preview lines, whatever its size. */
 const PREVIEW_SCAN_CHARS = 4096;
 
-/** Sizes the guard decides on. Offloaded text is never tokenized, so tokens are a byte estimate. */
+/**
+ * What the guard decides on. The text is passed so the guard counts it exactly as it will count it in
+ * the request (a safe estimate from its composition); offloaded text is never tokenized.
+ */
 export interface ResultSizes {
   toolName: string;
   bytes: number;
-  estimatedTokens: number;
+  text: string;
 }
 
 export type AdmitDecision = 'inline' | 'offload';
@@ -48,7 +53,7 @@ export interface AdmissionOptions {
 export async function admitResult(result: ToolResult, options: AdmissionOptions): Promise<ToolResult> {
   const text = resultText(result);
   const bytes = Buffer.byteLength(text, 'utf8');
-  const sizes: ResultSizes = { toolName: result.toolName, bytes, estimatedTokens: Math.ceil(bytes / 4) };
+  const sizes: ResultSizes = { toolName: result.toolName, bytes, text };
   let decision: AdmitDecision;
   try {
     decision = options.admit ? options.admit(sizes) : 'inline';
@@ -59,7 +64,8 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
   const neverOffload = options.neverOffload ?? NEVER_OFFLOAD;
 
   if (neverOffload.has(result.toolName)) {
-    if (decision === 'inline') return result;
+    // A result no larger than the refusal would be goes in as it is (e.g. read_result saying a compaction is scheduled).
+    if (decision === 'inline' || bytes <= REFUSAL_BYTES) return result;
     return withText(
       result,
       `[${result.toolName} output of ${formatBytes(bytes)} bytes does not fit in the remaining context. ` +

@@ -204,6 +204,21 @@ export interface ToolContext {
   trusted: boolean;
   /** Streams partial output (run_command) to the UI. */
   onOutput?: (chunk: string) => void;
+  /** The live context budget, so paging tools can return what fits (absent outside a turn: no limit). */
+  headroom?: HeadroomPort;
+}
+
+/**
+ * How much more the context can take right now, measured exactly as the guard will measure the result
+ * when it is admitted. Supplied per tool call by the loop (it sees the view as it is at that call).
+ */
+export interface HeadroomPort {
+  /** Tokens a tool result may take and still be inlined (below the compact threshold); ≥ 0. Never throws. */
+  remainingTokens(): number;
+  /** Tokens `text` will count as a tool result of `toolName` (the safe count the guard uses). Never throws. */
+  resultTokens(text: string, toolName: string): number;
+  /** Asks for a compaction before the next model request (when even a small page does not fit). */
+  requestCompaction(): void;
 }
 
 /** What `execute` sees: the caller's context plus the id of the call and a signal that also fires on timeout. */

@@ -20,7 +20,7 @@ describe('agent loop: awareness note, compaction and the forced final turn', () 
     h = await createHarness({ window: 32_000 });
     await warmUp();
     assert.doesNotMatch(JSON.stringify(h.server.requests[0].body.system), /Context: \d+ % used/);
-    fillTo(h, 0.85);
+    await fillTo(h, 0.85);
     h.server.script.push({ text: 'ok' });
     const r = await h.turn('next');
     assert.equal(r.reason, 'done');
@@ -35,7 +35,7 @@ describe('agent loop: awareness note, compaction and the forced final turn', () 
   it('compacts at the threshold with the fallback, keeping tool pairs and the newest turns', async () => {
     h = await createHarness({ window: 32_000, files: { 'a.txt': 'alpha' } });
     await warmUp();
-    fillTo(h, 0.97);
+    await fillTo(h, 0.97);
     const before = h.view.length;
     h.server.script.push({ toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'done' });
     const r = await h.turn('continue');
@@ -55,9 +55,8 @@ describe('agent loop: awareness note, compaction and the forced final turn', () 
   it('forces a final turn without tools when compaction cannot get under the block threshold', async () => {
     h = await createHarness({ window: 32_000, gate: { thresholds: TIGHT, compact: neverCompacts } });
     await warmUp();
-    // Well over the block threshold even without the tool definitions (else the guard's "only the tool
-    // schemas overflow" case lets the request through).
-    fillTo(h, 0.8);
+    // Well over the block threshold even without the tool definitions.
+    await fillTo(h, 0.8);
     h.server.script.push({ text: 'Here is where we are.', toolCalls: [{ id: 'late', name: 'read_file', arguments: { path: 'x' } }] });
     const r = await h.turn('keep going');
     assert.equal(r.reason, 'context_full');
@@ -74,7 +73,7 @@ describe('agent loop: awareness note, compaction and the forced final turn', () 
   it('sends nothing when even the final request would not fit', async () => {
     h = await createHarness({ window: 32_000, gate: { compact: neverCompacts } });
     await warmUp();
-    fillTo(h, 1.05);
+    await fillTo(h, 1.05);
     const r = await h.turn('more');
     assert.equal(r.reason, 'context_full');
     assert.equal(h.server.requests.length, 1, 'only the warm-up request');
@@ -116,7 +115,7 @@ describe('agent loop: awareness note, compaction and the forced final turn', () 
   it('runs the compaction the model asks for with compact_context before its next request', async () => {
     h = await createHarness({ window: 32_000 });
     await warmUp();
-    fillTo(h, 0.5);
+    await fillTo(h, 0.5);
     const before = h.view.length;
     h.server.script.push({ toolCalls: [{ id: 'k1', name: 'compact_context', arguments: { focus: 'the plan' } }] }, { text: 'room again' });
     const r = await h.turn('compact please');

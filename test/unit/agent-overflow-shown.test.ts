@@ -12,7 +12,7 @@ describe('agent loop: a provider overflow is shown as a compaction, never as a b
       h = await createHarness({ protocol, window: 32_000 });
       h.server.script.push({ text: 'ready' });
       await h.turn('hello');
-      fillTo(h, 0.5);
+      await fillTo(h, 0.5);
       const presenter = new ChatPresenter(() => {}, () => 0);
       // The provider counts more than we do: it refuses the first request as too long.
       h.server.script.push({ fault: 'overflow' }, { text: 'Answer after the retry.' });

@@ -32,13 +32,13 @@ describe('compaction chain in the loop: every trigger', () => {
 
   it('does not compact below the compact threshold, and compacts at it with a summary', async () => {
     await setUp();
-    fillTo(h, 0.9);
+    await fillTo(h, 0.9);
     h.server.script.push({ text: 'below' });
     await h.turn('still fine');
     assert.ok(!h.events.some((e) => e.type === 'compaction'), 'nothing at 90 %');
     assert.equal(summarizer.server.requests.length, 0);
 
-    fillTo(h, 0.97);
+    await fillTo(h, 0.97);
     summarizer.server.script.push({ text: 'SUMMARY: the user is filling the context.' });
     h.server.script.push({ text: 'after' });
     await h.turn('now over');
@@ -59,7 +59,7 @@ describe('compaction chain in the loop: every trigger', () => {
 
   it('on a provider overflow: one compaction, one retry', async () => {
     await setUp();
-    fillTo(h, 0.5);
+    await fillTo(h, 0.5);
     summarizer.server.script.push({ text: 'overflow summary' });
     h.server.script.push({ fault: 'overflow' }, { text: 'after the retry' });
     const r = await h.turn('last');
@@ -73,7 +73,7 @@ describe('compaction chain in the loop: every trigger', () => {
 
   it('passes the model\'s compact_context focus to the summarizer', async () => {
     await setUp();
-    fillTo(h, 0.5);
+    await fillTo(h, 0.5);
     summarizer.server.script.push({ text: 'focused summary' });
     h.server.script.push({ toolCalls: [{ id: 'k1', name: 'compact_context', arguments: { focus: 'the migration plan' } }] }, { text: 'room again' });
     await h.turn('compact please');
@@ -85,7 +85,7 @@ describe('compaction chain in the loop: every trigger', () => {
 
   it('runs manually (/compact focus) with the session view, even while automatic compaction is paused', async () => {
     await setUp();
-    fillTo(h, 0.7);
+    await fillTo(h, 0.7);
     const tiny = { messages: [h.view[0]], tokensOf: () => 100_000, targetTokens: 10, trigger: 'threshold' as const };
     for (let i = 0; i < 3; i++) await chain.run(tiny, new AbortController().signal);
     assert.ok(chain.paused, 'three failed automatic passes pause it');

@@ -41,9 +41,9 @@ describe('context guard: no exception lets a request over the margin', () => {
     const results = createMemoryResultPort();
     const chain = createCompactionChain({ results });
     const gate = createContextGate({ limits: small, ledger: new TokenLedger(), compact: chain.hook });
-    const tools: ToolDefinition[] = [{ name: 'big_tool', description: 'x '.repeat(6_000), inputSchema: { type: 'object', properties: {} } }]; // ≈ 3k tokens
+    const tools: ToolDefinition[] = [{ name: 'big_tool', description: 'tool '.repeat(2_500), inputSchema: { type: 'object', properties: {} } }]; // ≈ 3k tokens
     const view: Message[] = [u('start')];
-    for (let i = 0; i < 6; i++) view.push(a('', [{ id: `c${i}`, name: 'read_file' }]), r(`c${i}`, `${i} `.repeat(1_300), { name: 'read_file' })); // ≈ 650 tokens each
+    for (let i = 0; i < 6; i++) view.push(a('', [{ id: `c${i}`, name: 'read_file' }]), r(`c${i}`, `result line ${'abcdefghij'[i]} `.repeat(180), { name: 'read_file' })); // ≈ 600 tokens each
     view.push(a('', [{ id: 'now', name: 'read_file' }]), r('now', 'the newest result'));
     const base = gate.measure(view).used;
     assert.ok(base < 0.98 * small.effectiveWindow, 'the conversation alone fits');

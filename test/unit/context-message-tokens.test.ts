@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { loadEncoding } from '../../src/context/encoder';
 import {
+  CLAUDE_CLASS_FACTORS,
   CLAUDE_TOKEN_FACTOR,
 } from '../../src/context/models';
 import {
@@ -36,10 +37,14 @@ describe('context message tokens', () => {
     assert.equal(estimateMessage(big, 'o200k').tokens, MESSAGE_OVERHEAD + IMAGE_TOKENS);
   });
 
-  it('applies the byte floor max(tokenizer, ceil(bytes/4)) and the Claude factor', () => {
-    assert.equal(familyTokens({ bpe: 10, bytes: 100, source: 'tokenizer' }, 'o200k'), 25);
+  it('applies the byte floor to estimates only, and the Claude factor by class', () => {
+    assert.equal(familyTokens({ bpe: 10, bytes: 100, source: 'bytes' }, 'o200k'), 25);
+    assert.equal(familyTokens({ bpe: 10, bytes: 100, source: 'tokenizer' }, 'o200k'), 10);
     assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'o200k'), 40);
-    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'claude'), Math.ceil(40 * CLAUDE_TOKEN_FACTOR));
+    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer', contentClass: 'prose' }, 'claude'), Math.ceil(40 * CLAUDE_TOKEN_FACTOR));
+    // Claude's surcharge is per class; text of unknown class gets the harshest.
+    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer', contentClass: 'cjk' }, 'claude'), Math.ceil(40 * CLAUDE_CLASS_FACTORS.cjk));
+    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'claude'), Math.ceil(40 * Math.max(...Object.values(CLAUDE_CLASS_FACTORS))));
   });
 
   it('counts a message with the tokenizer as exact, the byte estimate as not exact', async () => {
@@ -50,7 +55,7 @@ describe('context message tokens', () => {
     assert.equal(exact.exact, true);
     assert.equal(est.exact, false);
     assert.equal(exact.hash, est.hash);
-    assert.ok(exact.tokens >= est.tokens, 'the tokenizer count is never below the byte floor');
+    assert.ok(est.tokens >= exact.tokens, 'the estimate before the tokenizer answers is an upper bound');
   });
 
   it('hashes content, not timestamps or usage', () => {

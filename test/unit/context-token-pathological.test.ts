@@ -37,7 +37,8 @@ describe('context token counting: pathological inputs', () => {
       const big = counter.count(make(1024 * 1024));
       assert.ok(big.tokens >= Math.ceil(big.bytes / 4), `${label}: floor`);
       const ratio = big.bpe / big.bytes / (small.bpe / small.bytes);
-      assert.ok(ratio > 0.9 && ratio < 1.1, `${label}: tokens per byte drift ${ratio}`);
+      // A sampled count is an upper bound (issue 16): it may run a little high, never low.
+      assert.ok(ratio > 0.97 && ratio < 1.2, `${label}: tokens per byte drift ${ratio}`);
     }
   });
 
@@ -58,7 +59,7 @@ describe('context token counting: pathological inputs', () => {
 
   it('handles empty and whitespace-only text', async () => {
     const { counter } = await loadEncoding('o200k_base');
-    assert.deepEqual(counter.count(''), { tokens: 0, bpe: 0, sampled: false, bytes: 0 });
+    assert.deepEqual(counter.count(''), { tokens: 0, bpe: 0, sampled: false, bytes: 0, contentClass: 'prose' });
     const spaces = ' '.repeat(5000) + 'x';
     assert.ok(counter.count(spaces).tokens >= 1250);
   });
