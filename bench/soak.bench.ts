@@ -1,15 +1,20 @@
 /**
- * Soak benchmark (issue 6, DESIGN §7): 300 scripted turns through the real agent loop, the real
- * provider adapters (Anthropic twice, OpenAI once) and the fake provider (a 32k window, in a child
- * process), with adversarial tools: a 10 MB log, a 1 MB single line, CJK documents, 15 small results
- * in one step, deferred external tools called by name and through tool_search, read_result pages and
- * greps. The token worker runs as in the extension. Compaction is the deterministic fallback behind
- * the gate's hook (issue 7 replaces it). Prints:
- *   soak_overflow_errors    requests the provider refused as too long (target 0)
- *   soak_max_request_ratio  largest request as a share of the window, as the provider counted it (≤ 1.0)
+ * Soak benchmark (issues 6 and 16, DESIGN §7): scripted turns through the real agent loop, the real
+ * provider adapters (Anthropic and OpenAI alternating) and the fake provider (in a child process), at
+ * 4k, 8k, 32k and 200k windows, with a HARSH tokenizer on the provider side (o200k + 15 % + a quarter
+ * token per non-ASCII character: not what Headroom estimates with) and `max_tokens` enforced, and with
+ * adversarial tools: a 10 MB log, a 1 MB single line, dense CJK documents read back in maximum-size
+ * (32,000-byte) read_result pages, 15 small results in one step, deferred external tools called by
+ * name and through tool_search, greps. The token worker runs as in the extension. Prints:
+ *   soak_overflow_errors_<window>  requests the provider refused as too long, per window (target 0)
+ *   soak_overflow_errors           the same over all windows (target 0)
+ *   soak_max_request_ratio  largest (input + max_tokens) / window as the provider counted it (≤ 1.0)
+ *   soak_stuck_turns        turns ending in a forced final answer, or with a refused read (target 0)
  *   soak_max_block_ms       longest event-loop block of the main thread (the extension host) caused by
- *                           this process (lateness capped by its CPU time), median of three runs (≤ 50)
+ *                           this process (lateness capped by its CPU time), median over the runs (≤ 50)
  *   soak_peak_rss_mb        peak resident memory of the process, token worker included (reported)
+ * SOAK_TURNS (turns per window, default 40), SOAK_WINDOWS (e.g. "8000,32000") and SOAK_TOKENIZER
+ * (`harsh` or `o200k`) override the defaults.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,10 +41,11 @@ import { createRetainingResultPort, createSoakTools } from '../test/fixtures/age
 import { recordingApproval, removeDir, tempWorkspace } from '../test/fixtures/tools/tool-context';
 import { median, r3, report } from './util';
 
-const TURNS = Number(process.env.SOAK_TURNS ?? 300);
-const WINDOW = 32_000;
-const MAX_OUTPUT = 4096;
+const TURNS = Number(process.env.SOAK_TURNS ?? 40);
+const WINDOWS = (process.env.SOAK_WINDOWS ?? '4000,8000,32000,200000').split(',').map(Number);
+const TOKENIZER = process.env.SOAK_TOKENIZER === 'o200k' ? 'o200k' : 'harsh';
 const MODEL = 'fake-model';
+const windowLabel = (w: number) => (w % 1000 === 0 ? `${w / 1000}k` : String(w));
 const tsx = ['--require', 'tsx/cjs'];
 
 interface ProviderProcess {
@@ -50,8 +56,8 @@ interface ProviderProcess {
 }
 
 /** Starts the fake provider in a child process (its CPU is not the extension host's). */
-function startProviderProcess(): Promise<ProviderProcess> {
-  const child = fork(join(__dirname, '..', 'test', 'fixtures', 'agent', 'soak-provider-process.ts'), ['--window', String(WINDOW), '--model', MODEL], {
+function startProviderProcess(window: number): Promise<ProviderProcess> {
+  const child = fork(join(__dirname, '..', 'test', 'fixtures', 'agent', 'soak-provider-process.ts'), ['--window', String(window), '--model', MODEL, '--tokenizer', TOKENIZER], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -79,7 +85,10 @@ function startProviderProcess(): Promise<ProviderProcess> {
 
 interface SoakRun {
   protocol: 'anthropic' | 'openai';
+  window: number;
   overflows: number;
+  stuckTurns: number;
+  refusedReads: number;
   maxRatio: number;
   maxEstimatedRatio: number;
   maxBlockMs: number;
@@ -99,11 +108,11 @@ interface SoakRun {
   seconds: number;
 }
 
-async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof createSoakTools>): Promise<SoakRun> {
+async function soak(protocol: 'anthropic' | 'openai', window: number, tools: ReturnType<typeof createSoakTools>): Promise<SoakRun> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 5; i++) files[`src/module${i}.ts`] = Array.from({ length: 120 }, (_, j) => `export const value${j} = ${i * 1000 + j}; // module ${i}`).join('\n');
   const root = await tempWorkspace(files);
-  const server = await startProviderProcess();
+  const server = await startProviderProcess(window);
   const dist = join(__dirname, '..', 'dist', 'token-worker.js');
   const counter = new TokenWorkerClient(
     existsSync(dist) ? { workerPath: dist } : { workerPath: join(__dirname, '..', 'src', 'context', 'token-worker.ts'), execArgv: tsx },
@@ -118,7 +127,7 @@ async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof c
     retry: { maxRetries: 0 },
   });
   const limits = resolveModelLimits(MODEL, providerId, {
-    models: { [MODEL]: { contextWindow: WINDOW, maxOutput: MAX_OUTPUT } },
+    models: { [MODEL]: { contextWindow: window, maxOutput: Math.min(4096, Math.floor(window / 4)) } },
     providers: {},
     bufferFraction: 0.02,
   });
@@ -152,7 +161,14 @@ async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof c
   let maxEstimatedRatio = 0;
   let peakRss = process.memoryUsage().rss;
   let peakHeap = process.memoryUsage().heapUsed;
+  let refusedReads = 0;
+  let refusedThisTurn = 0;
+  let stuckTurns = 0;
   const onEvent = (e: AgentEvent) => {
+    if (e.type === 'tool_end' && e.call.name === 'read_result' && /does not fit in the remaining context/.test(JSON.stringify(e.result.content))) {
+      refusedReads++;
+      refusedThisTurn++;
+    }
     if (e.type === 'compaction') compactions++;
     else if (e.type === 'tool_end' && e.offloaded) offloaded++;
     else if (e.type === 'error') loopErrors++;
@@ -206,8 +222,11 @@ async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof c
     turn = k;
     await server.call({ type: 'turn', turn: k }, 'turn-ready');
     const ctx: TurnContext = { messages: view, system, prompt: user(soakPrompt(k)) };
+    refusedThisTurn = 0;
     const r = await runTurn(ctx, config, new AbortController().signal, onEvent);
     view = ctx.messages;
+    // Stuck: a forced final answer, or reads refused, while the loop could have compacted instead.
+    if (r.reason === 'context_full' || refusedThisTurn > 0) stuckTurns++;
     if (process.env.SOAK_DEBUG) process.stderr.write(`${protocol} turn ${k}: ${r.reason} maxBlock so far ${r3(maxBlock)} rss ${Math.round(process.memoryUsage().rss / 1e6)}MB view ${view.length}\n`);
     turnEnds[r.reason] = (turnEnds[r.reason] ?? 0) + 1;
     stats.push(...(await server.call<{ requests: SoakRequestStat[] }>({ type: 'stats' }, 'stats')).requests);
@@ -228,8 +247,11 @@ async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof c
   await removeDir(root);
   return {
     protocol,
+    window,
+    stuckTurns,
+    refusedReads,
     overflows: stats.filter((s) => s.outcome === 'overflow').length,
-    maxRatio: Math.max(...stats.map((s) => s.inputTokens / WINDOW)),
+    maxRatio: Math.max(...stats.map((s) => (s.inputTokens + s.maxOutput) / window)),
     maxEstimatedRatio,
     maxBlockMs: maxOwnBlock,
     maxLatenessMs: maxBlock,
@@ -251,15 +273,24 @@ async function soak(protocol: 'anthropic' | 'openai', tools: ReturnType<typeof c
 
 async function main(): Promise<void> {
   const tools = createSoakTools();
-  // Three soaks (both protocols, Anthropic twice): overflows, request size and memory are the worst of
-  // all runs; the longest block is the median of the runs' longest blocks, because on these shared
-  // 2-core machines a single run's figure also holds whatever the OS gave other processes.
-  const runs = [await soak('anthropic', tools), await soak('openai', tools), await soak('anthropic', tools)];
+  // One run per window, the protocols alternating; overflows and request size are the worst of all
+  // runs; the longest block is the median of the runs' longest blocks, because on these shared 2-core
+  // machines a single run's figure also holds whatever the OS gave other processes.
+  const runs: SoakRun[] = [];
+  for (const [i, window] of WINDOWS.entries()) runs.push(await soak(i % 2 === 0 ? 'anthropic' : 'openai', window, tools));
   const worst = <K extends keyof SoakRun>(key: K) => Math.max(...runs.map((r) => r[key] as number));
-  const each = <K extends keyof SoakRun>(key: K, f: (v: number) => number = r3) => runs.map((r) => `${r.protocol}: ${f(r[key] as number)}`);
-  const common = { turns: TURNS, window: WINDOW, runs: runs.map((r) => r.protocol) };
-  report({ bench: 'soak_overflow_errors', value: worst('overflows'), unit: 'count', target: 0, better: 'lower', ...common, requests: each('requests'), loopErrors: each('loopErrors') });
+  const sum = <K extends keyof SoakRun>(key: K) => runs.reduce((a, r) => a + (r[key] as number), 0);
+  const each = <K extends keyof SoakRun>(key: K, f: (v: number) => number = r3) => runs.map((r) => `${r.protocol}@${windowLabel(r.window)}: ${f(r[key] as number)}`);
+  const common = { turnsPerWindow: TURNS, windows: WINDOWS, tokenizer: TOKENIZER, runs: runs.map((r) => `${r.protocol}@${windowLabel(r.window)}`) };
+  for (const r of runs) {
+    report({
+      bench: `soak_overflow_errors_${windowLabel(r.window)}`, value: r.overflows, unit: 'count', target: 0, better: 'lower',
+      turns: TURNS, tokenizer: TOKENIZER, protocol: r.protocol, requests: r.requests, maxRequestRatio: r3(r.maxRatio), turnEnds: r.turnEnds, compactions: r.compactions, seconds: r3(r.seconds),
+    });
+  }
+  report({ bench: 'soak_overflow_errors', value: sum('overflows'), unit: 'count', target: 0, better: 'lower', ...common, requests: each('requests'), loopErrors: each('loopErrors') });
   report({ bench: 'soak_max_request_ratio', value: r3(worst('maxRatio')), unit: 'ratio', target: 1, better: 'lower', ...common, perRun: each('maxRatio'), maxEstimatedRatio: each('maxEstimatedRatio') });
+  report({ bench: 'soak_stuck_turns', value: sum('stuckTurns'), unit: 'count', target: 0, better: 'lower', ...common, perRun: each('stuckTurns'), refusedReads: each('refusedReads') });
   report({
     bench: 'soak_max_block_ms', value: r3(median(runs.map((r) => r.maxBlockMs))), unit: 'ms', target: 50, better: 'lower', ...common,
     perRun: each('maxBlockMs'), eventLoopLatenessMs: each('maxLatenessMs'), longestGcMs: each('maxGcMs'),

@@ -54,14 +54,15 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
   const text = resultText(result);
   const bytes = Buffer.byteLength(text, 'utf8');
   const sizes: ResultSizes = { toolName: result.toolName, bytes, text };
+  const threshold = options.thresholdBytes ?? DEFAULT_OFFLOAD_THRESHOLD_BYTES;
+  const neverOffload = options.neverOffload ?? NEVER_OFFLOAD;
   let decision: AdmitDecision;
   try {
-    decision = options.admit ? options.admit(sizes) : 'inline';
+    // A result over the threshold is stored whatever the guard says: not asking spares counting 10 MB.
+    decision = bytes > threshold && !neverOffload.has(result.toolName) ? 'offload' : options.admit ? options.admit(sizes) : 'inline';
   } catch {
     decision = 'offload'; // a broken guard must not let a huge result through
   }
-  const threshold = options.thresholdBytes ?? DEFAULT_OFFLOAD_THRESHOLD_BYTES;
-  const neverOffload = options.neverOffload ?? NEVER_OFFLOAD;
 
   if (neverOffload.has(result.toolName)) {
     // A result no larger than the refusal would be goes in as it is (e.g. read_result saying a compaction is scheduled).
