@@ -69,11 +69,17 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
       if (signal.aborted) return end('aborted');
       if (iteration > 0) await deliverSteering();
 
-      const tools = config.tools.definitionsForRequest();
-      const deferral = config.tools.selection().note;
+      let tools = config.tools.definitionsForRequest();
+      let deferral = config.tools.selection().note;
       let decision = await gate(config, ctx, { tools, system: withDynamicNotes(ctx.system, { deferral }) }, 'request', signal, emit);
       if (signal.aborted) return end('aborted');
 
+      if (decision.status === 'block' || decision.status === 'final') {
+        // Before a forced final answer: tools activated during this turn may be what does not fit.
+        // Deferring them again (they stay callable by name and through tool_search) often does.
+        const fewer = await withoutTurnPins(config, ctx, tools, signal, emit);
+        if (fewer) ({ tools, deferral, decision } = fewer);
+      }
       const final = decision.status === 'block' || decision.status === 'final';
       let request: ProviderRequest;
       if (final) {
@@ -163,6 +169,25 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
     }
     await persist(reply.content.length ? [reply, ...results] : [], false);
   }
+}
+
+/**
+ * Releases the tools activated during this turn back to the deferral rule and checks (without
+ * compacting again) whether the request then fits; undefined when nothing changes or it still does not.
+ */
+async function withoutTurnPins(
+  config: TurnConfig,
+  ctx: TurnContext,
+  tools: ProviderRequest['tools'],
+  signal: AbortSignal,
+  emit: (e: AgentEvent) => void,
+): Promise<{ tools: ProviderRequest['tools']; deferral: string | undefined; decision: PreflightDecision } | undefined> {
+  config.tools.beginTurn();
+  const fewer = config.tools.definitionsForRequest();
+  if (fewer.length >= tools.length) return undefined;
+  const deferral = config.tools.selection().note;
+  const decision = await gate(config, ctx, { tools: fewer, system: withDynamicNotes(ctx.system, { deferral }) }, 'final', signal, emit);
+  return decision.status === 'block' || decision.status === 'final' ? undefined : { tools: fewer, deferral, decision };
 }
 
 /** Asks the gate, applies a compacted view and reports the compaction. */
