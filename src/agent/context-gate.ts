@@ -38,6 +38,12 @@ export interface CompactInput {
    * summary request can reuse it and be served from the prompt cache. Absent before any request.
    */
   prefix?: AgentPrefix;
+  /**
+   * True when the request cannot be sent without compacting (at the block threshold, or refused by the
+   * provider): the pass runs even while the loop breaker pauses automatic compaction, because the
+   * alternative is a forced final answer (or a failed turn) without compaction having been tried.
+   */
+  force?: boolean;
 }
 
 export interface CompactOutput {
@@ -246,7 +252,8 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
           if (trigger !== 'threshold') targetTokens = Math.min(targetTokens, Math.floor((c.messages + c.toolResults) / 2));
           let out: CompactOutput | undefined;
           try {
-            out = await compactHook({ messages, tokensOf, targetTokens, trigger, focus: asked?.focus, effectiveWindow: limits.effectiveWindow, prefix: lastPrefix }, signal);
+            const force = trigger === 'overflow' || r.status === 'block';
+            out = await compactHook({ messages, tokensOf, targetTokens, trigger, focus: asked?.focus, effectiveWindow: limits.effectiveWindow, prefix: lastPrefix, force }, signal);
           } catch {
             out = undefined;
           }

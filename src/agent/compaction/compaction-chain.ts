@@ -140,7 +140,7 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
 
   async function run(input: CompactInput, signal: AbortSignal): Promise<ChainResult | undefined> {
     const manual = input.trigger === 'manual';
-    if ((breaker.paused && !manual) || signal.aborted) return undefined;
+    if ((breaker.paused && !manual && !input.force) || signal.aborted) return undefined;
     const started = now();
     let result: ChainResult | undefined;
     try {
