@@ -113,16 +113,16 @@ export class Calibration {
     const dominantRaw = byClass[dominant]!;
     if (dominantRaw >= DOMINANT_SHARE * raw) {
       let others = 0;
-      for (const c of CONTENT_CLASSES) if (c !== dominant && finitePositive(byClass[c])) others += byClass[c]! * this.factorFor(model, c);
+      for (const c of CONTENT_CLASSES) if (c !== dominant && finitePositive(byClass[c])) others += byClass[c] * this.factorFor(model, c);
       this.update(classKey(model, dominant), Math.max(reported - others, 0) / dominantRaw);
       return;
     }
     let scaled = 0;
-    for (const c of CONTENT_CLASSES) if (finitePositive(byClass[c])) scaled += byClass[c]! * this.factorFor(model, c);
+    for (const c of CONTENT_CLASSES) if (finitePositive(byClass[c])) scaled += byClass[c] * this.factorFor(model, c);
     const ratio = reported / scaled;
     if (!(ratio > 1)) return;
     for (const c of CONTENT_CLASSES) {
-      if (!finitePositive(byClass[c]) || byClass[c]! < PRESENT_SHARE * raw) continue;
+      if (!finitePositive(byClass[c]) || byClass[c] < PRESENT_SHARE * raw) continue;
       this.update(classKey(model, c), this.factorFor(model, c) * ratio, true);
     }
   }

@@ -51,7 +51,8 @@ export interface Composition {
   invalid: number;
 }
 
-const RUN = /[A-Za-z0-9]+|\s+|[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]+|[\x00-\x1f\x7f]|[^\x00-\x7f]/gu;
+// Control characters are matched as \p{Cc} after whitespace (which takes \t \n \r first).
+const RUN = /[A-Za-z0-9]+|\s+|[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]+|\p{Cc}|[^\p{ASCII}]/gu;
 const WORDLIKE = /^[A-Z]?[a-z]+$/;
 const VOWEL = /[aeiouy]/;
 const DIGITS = /^[0-9]+$/;

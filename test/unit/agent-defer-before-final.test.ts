@@ -12,7 +12,11 @@ describe('agent: when tool definitions do not fit, tools are deferred before any
     h.server.script.push({ toolCalls: [{ id: 'e1', name: 'ext_tool_0', arguments: { query: 'status' } }] }, { text: 'All good.' });
     const r = await h.turn('ask the external tool');
     assert.equal(r.reason, 'done', r.error?.message);
-    assert.deepEqual(external.calls.map((c) => c.name), ['ext_tool_0'], 'the external tool ran');
+    assert.deepEqual(
+      external.calls.map((c) => c.name),
+      ['ext_tool_0'],
+      'the external tool ran',
+    );
     const last = h.server.requests.at(-1)!;
     assert.ok(last.tools.length > 0, 'the request after it still offers tools');
     assert.ok(!last.tools.includes('ext_tool_0'), 'the big tool was deferred again');

@@ -13,7 +13,10 @@ describe('agent loop: a provider overflow is shown as a compaction, never as a b
       h.server.script.push({ text: 'ready' });
       await h.turn('hello');
       await fillTo(h, 0.5);
-      const presenter = new ChatPresenter(() => {}, () => 0);
+      const presenter = new ChatPresenter(
+        () => {},
+        () => 0,
+      );
       // The provider counts more than we do: it refuses the first request as too long.
       h.server.script.push({ fault: 'overflow' }, { text: 'Answer after the retry.' });
       const r = await h.turn('go on', undefined, (e) => presenter.handle(e));

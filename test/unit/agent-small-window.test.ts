@@ -25,16 +25,39 @@ describe('agent: a small (8k) window stays usable turn after turn', function () 
         protocol,
         window: 8_000,
         maxOutput: 1_024,
-        files: { 'docs/features.md': corpus('cjk-ja-vite-docs.txt'), 'logs/access.log': corpus('log-apache.txt'), 'src/app.js': corpus('code-javascript.txt') },
+        files: {
+          'docs/features.md': corpus('cjk-ja-vite-docs.txt'),
+          'logs/access.log': corpus('log-apache.txt'),
+          'src/app.js': corpus('code-javascript.txt'),
+        },
       });
       const files = ['docs/features.md', 'logs/access.log', 'src/app.js', 'docs/features.md', 'logs/access.log'];
       for (let turn = 0; turn < 5; turn++) {
         // Each turn: a command with a large output, a large file, two maximum-size pages of what was stored, an answer.
         h.server.script.push(
-          { text: 'Running the check.', toolCalls: [{ id: `cmd${turn}`, name: 'run_command', arguments: { command: `cat ${files[turn]} | head -c 20000` } }] },
+          {
+            text: 'Running the check.',
+            toolCalls: [{ id: `cmd${turn}`, name: 'run_command', arguments: { command: `cat ${files[turn]} | head -c 20000` } }],
+          },
           { toolCalls: [{ id: `read${turn}`, name: 'read_file', arguments: { path: files[(turn + 1) % 5] } }] },
-          (req) => ({ toolCalls: [{ id: `page${turn}a`, name: 'read_result', arguments: { ref_id: lastRef(req).ref ?? 'none', offset: lastRef(req).offset, limit: 32_000 } }] }),
-          (req) => ({ toolCalls: [{ id: `page${turn}b`, name: 'read_result', arguments: { ref_id: lastRef(req).ref ?? 'none', offset: lastRef(req).offset, limit: 32_000 } }] }),
+          (req) => ({
+            toolCalls: [
+              {
+                id: `page${turn}a`,
+                name: 'read_result',
+                arguments: { ref_id: lastRef(req).ref ?? 'none', offset: lastRef(req).offset, limit: 32_000 },
+              },
+            ],
+          }),
+          (req) => ({
+            toolCalls: [
+              {
+                id: `page${turn}b`,
+                name: 'read_result',
+                arguments: { ref_id: lastRef(req).ref ?? 'none', offset: lastRef(req).offset, limit: 32_000 },
+              },
+            ],
+          }),
           { text: `Turn ${turn} done: ` + 'the summary of what I found in the files and the command output. '.repeat(20) },
         );
         const r = await h.turn(`Step ${turn}: check ${files[turn]} and tell me what you see.`);
@@ -42,8 +65,14 @@ describe('agent: a small (8k) window stays usable turn after turn', function () 
         assert.deepEqual(danglingCalls(h.view), []);
       }
       assert.ok(!h.events.some((e) => e.type === 'turn_end' && e.reason === 'context_full'), 'no forced final answer');
-      assert.ok(h.server.requests.every((q) => q.outcome !== 'overflow'), 'nothing over the window');
-      assert.ok(h.server.requests.every((q) => q.tools.length > 0), 'every request offered tools (no forced final turn)');
+      assert.ok(
+        h.server.requests.every((q) => q.outcome !== 'overflow'),
+        'nothing over the window',
+      );
+      assert.ok(
+        h.server.requests.every((q) => q.tools.length > 0),
+        'every request offered tools (no forced final turn)',
+      );
       // One approval per command: a compaction never makes the model run the same command again.
       const ran = h.events.flatMap((e) => (e.type === 'tool_end' && e.call.name === 'run_command' ? [e.call.id] : []));
       assert.deepEqual(ran, ['cmd0', 'cmd1', 'cmd2', 'cmd3', 'cmd4'], 'each command ran once');

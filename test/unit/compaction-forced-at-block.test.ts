@@ -9,13 +9,26 @@ import { a, filler, r, session, u } from '../fixtures/compaction/factories';
 
 describe('compaction: a paused loop breaker never turns a blocked request into a forced final answer untried', () => {
   it('the gate still compacts at the block threshold while automatic compaction is paused', async () => {
-    const limits = resolveModelLimits('m', 'openai-compatible', { models: { m: { contextWindow: 20_000, maxOutput: 2_000 } }, providers: {}, bufferFraction: 0.02 });
+    const limits = resolveModelLimits('m', 'openai-compatible', {
+      models: { m: { contextWindow: 20_000, maxOutput: 2_000 } },
+      providers: {},
+      bufferFraction: 0.02,
+    });
     const chain = createCompactionChain({ results: createMemoryResultPort() });
     const gate = createContextGate({ limits, ledger: new TokenLedger(), compact: chain.hook });
     const signal = new AbortController().signal;
     // Trip the breaker: a pass that frees almost nothing.
     const tiny: Message[] = [u('go'), a('', ['c1']), r('c1', filler(1200, 'one')), a('', ['c2']), r('c2', filler(40, 'two')), u('next')];
-    await chain.run({ messages: tiny, tokensOf: gate.tokensOf, targetTokens: 10, trigger: 'threshold', effectiveWindow: limits.effectiveWindow }, signal);
+    await chain.run(
+      {
+        messages: tiny,
+        tokensOf: (m) => gate.tokensOf(m),
+        targetTokens: 10,
+        trigger: 'threshold',
+        effectiveWindow: limits.effectiveWindow,
+      },
+      signal,
+    );
     assert.ok(chain.paused, 'automatic compaction is paused');
 
     // Between the compact and block thresholds nothing is forced: the pause is respected.

@@ -54,7 +54,15 @@ describe('context calibration: per model and per content class', () => {
     const cjk = user('上下文窗口不会溢出，也不会悄悄遗忘。'.repeat(300));
     await Promise.all([...english, cjk].map((m) => ledger.countExact(m, 'o200k')));
     const cjkBefore = gate.tokensOf(cjk);
-    const reply = { role: 'assistant', content: [], provider: 'openai', model: 'gpt-4o', usage: usage(Math.round(gate.measure(english).used * 0.6)), stopReason: 'end', timestamp: 0 } as AssistantMessage;
+    const reply = {
+      role: 'assistant',
+      content: [],
+      provider: 'openai',
+      model: 'gpt-4o',
+      usage: usage(Math.round(gate.measure(english).used * 0.6)),
+      stopReason: 'end',
+      timestamp: 0,
+    } as AssistantMessage;
     gate.observe!({ model: 'gpt-4o', system: [], messages: english, tools: [], maxOutputTokens: 100 }, reply);
     assert.ok(gate.tokensOf(english[0]) < ledger.count(english[0], 'o200k').tokens, 'English is scaled down');
     assert.equal(gate.tokensOf(cjk), cjkBefore, 'CJK is not');

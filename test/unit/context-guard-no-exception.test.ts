@@ -11,7 +11,11 @@ import { seeded } from '../fixtures/context/factories';
 import { a, r, u } from '../fixtures/compaction/factories';
 
 // 100k window, 20k output, 2k buffer → effective 78k.
-const limits = resolveModelLimits('m', 'openai-compatible', parseContextSettings({ models: { m: { contextWindow: 100_000, maxOutput: 20_000, bufferTokens: 2_000 } } }).settings);
+const limits = resolveModelLimits(
+  'm',
+  'openai-compatible',
+  parseContextSettings({ models: { m: { contextWindow: 100_000, maxOutput: 20_000, bufferTokens: 2_000 } } }).settings,
+);
 
 describe('context guard: no exception lets a request over the margin', () => {
   it('a sendable verdict always leaves the output reservation and the whole buffer free, whatever the schemas are (randomized)', () => {
@@ -37,13 +41,23 @@ describe('context guard: no exception lets a request over the margin', () => {
 
   it('the gate clears old tool results before sending when the tool definitions push the projection over', async () => {
     // 8k window, 1k output, 2 % buffer: effective ≈ 6.8k tokens.
-    const small = resolveModelLimits('s', 'openai-compatible', parseContextSettings({ models: { s: { contextWindow: 8_000, maxOutput: 1_000 } } }).settings);
+    const small = resolveModelLimits(
+      's',
+      'openai-compatible',
+      parseContextSettings({ models: { s: { contextWindow: 8_000, maxOutput: 1_000 } } }).settings,
+    );
     const results = createMemoryResultPort();
     const chain = createCompactionChain({ results });
     const gate = createContextGate({ limits: small, ledger: new TokenLedger(), compact: chain.hook });
-    const tools: ToolDefinition[] = [{ name: 'big_tool', description: 'tool '.repeat(2_500), inputSchema: { type: 'object', properties: {} } }]; // ≈ 3k tokens
+    const tools: ToolDefinition[] = [
+      { name: 'big_tool', description: 'tool '.repeat(2_500), inputSchema: { type: 'object', properties: {} } },
+    ]; // ≈ 3k tokens
     const view: Message[] = [u('start')];
-    for (let i = 0; i < 6; i++) view.push(a('', [{ id: `c${i}`, name: 'read_file' }]), r(`c${i}`, `result line ${'abcdefghij'[i]} `.repeat(180), { name: 'read_file' })); // ≈ 600 tokens each
+    for (let i = 0; i < 6; i++)
+      view.push(
+        a('', [{ id: `c${i}`, name: 'read_file' }]),
+        r(`c${i}`, `result line ${'abcdefghij'[i]} `.repeat(180), { name: 'read_file' }),
+      ); // ≈ 600 tokens each
     view.push(a('', [{ id: 'now', name: 'read_file' }]), r('now', 'the newest result'));
     const base = gate.measure(view).used;
     assert.ok(base < 0.98 * small.effectiveWindow, 'the conversation alone fits');

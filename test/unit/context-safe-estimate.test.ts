@@ -59,7 +59,14 @@ describe('context: the estimate before the exact count is an upper bound on ever
     const view = [user('a'.repeat(10) + ' 漢字'.repeat(200)), user('plain words here '.repeat(50))];
     const measure = (): ContextUsage => {
       const t = ledger.total(view, 'o200k');
-      return { used: t.tokens, effectiveWindow: 1000, contextWindow: 1000, ratio: t.tokens / 1000, status: 'ok', budget: { confirmed: t.exact } as never };
+      return {
+        used: t.tokens,
+        effectiveWindow: 1000,
+        contextWindow: 1000,
+        ratio: t.tokens / 1000,
+        status: 'ok',
+        budget: { confirmed: t.exact } as never,
+      };
     };
     const before = measure();
     const published = new Promise<ContextUsage>((resolve) => refreshOnExactCounts(ledger.onDidCount, measure, resolve));

@@ -23,19 +23,30 @@ describe('fake provider: it does not flatter us', () => {
       assert.equal(over.message.error?.kind, 'context_overflow', `${p.id}: ${over.message.error?.message}`);
     }
     const refused = server.requests.filter((r) => r.outcome === 'overflow');
-    assert.deepEqual(refused.map((r) => r.protocol), ['anthropic', 'openai']);
-    assert.ok(refused.every((r) => r.inputTokens < 3_000), 'refused for the reservation, not the prompt alone');
+    assert.deepEqual(
+      refused.map((r) => r.protocol),
+      ['anthropic', 'openai'],
+    );
+    assert.ok(
+      refused.every((r) => r.inputTokens < 3_000),
+      'refused for the reservation, not the prompt alone',
+    );
   });
 
   it('accepts the API key the way the Anthropic SDK sends it: x-api-key or Authorization: Bearer', async () => {
     server = await startFakeProvider({ apiKey: 'secret' });
     const body = { model: 'fake-model', max_tokens: 50, messages: [{ role: 'user' as const, content: 'hi' }] };
     const viaKey = await new Anthropic({ apiKey: 'secret', baseURL: server.baseUrl, maxRetries: 0 }).messages.stream(body).finalMessage();
-    const viaBearer = await new Anthropic({ authToken: 'secret', apiKey: null, baseURL: server.baseUrl, maxRetries: 0 }).messages.stream(body).finalMessage();
+    const viaBearer = await new Anthropic({ authToken: 'secret', apiKey: null, baseURL: server.baseUrl, maxRetries: 0 }).messages
+      .stream(body)
+      .finalMessage();
     assert.equal(viaKey.type, 'message');
     assert.equal(viaBearer.type, 'message');
     assert.equal(server.requests.at(-1)?.headers.authorization, 'Bearer secret');
-    await assert.rejects(new Anthropic({ authToken: 'wrong', apiKey: null, baseURL: server.baseUrl, maxRetries: 0 }).messages.stream(body).finalMessage(), /401|invalid x-api-key/);
+    await assert.rejects(
+      new Anthropic({ authToken: 'wrong', apiKey: null, baseURL: server.baseUrl, maxRetries: 0 }).messages.stream(body).finalMessage(),
+      /401|invalid x-api-key/,
+    );
   });
 
   it('can count with a harsher tokenizer than the one Headroom estimates with, most of all on non-Latin text', async () => {

@@ -32,9 +32,14 @@ describe('tools: read_result sizes its page to the live headroom', () => {
   it('returns what fits, says it was shortened, how much is left and where to go on', async () => {
     const { ctx, refId } = await stored(cjk);
     const b = budget(2_000);
-    const out = resultText(await readResultTool.invoke(call('read_result', { ref_id: refId, offset: 0, limit: READ_RESULT_MAX_LIMIT }), { ...ctx, headroom: b }));
+    const out = resultText(
+      await readResultTool.invoke(call('read_result', { ref_id: refId, offset: 0, limit: READ_RESULT_MAX_LIMIT }), { ...ctx, headroom: b }),
+    );
     assert.ok(b.resultTokens(out, 'read_result') <= 2_000, `page of ${b.resultTokens(out, 'read_result')} tokens`);
-    const header = /^\[ref_id="[^"]+" from "fetch_docs": bytes 0-(\d+) of [\d,]+; shortened to fit the remaining context \(asked for 32,000 bytes\)\]/.exec(out);
+    const header =
+      /^\[ref_id="[^"]+" from "fetch_docs": bytes 0-(\d+) of [\d,]+; shortened to fit the remaining context \(asked for 32,000 bytes\)\]/.exec(
+        out,
+      );
     assert.ok(header, out.slice(0, 200));
     const end = Number(header[1]);
     assert.ok(end > 3_000, 'as much as fits, not a token page');
@@ -44,7 +49,9 @@ describe('tools: read_result sizes its page to the live headroom', () => {
     assert.equal(Number(more[2].replace(/,/g, '')), Buffer.byteLength(cjk) - end);
     assert.equal(b.compactions, 0);
     // The next page starts where this one ended, and the two join without a gap.
-    const next = resultText(await readResultTool.invoke(call('read_result', { ref_id: refId, offset: end, limit: 1_000 }), { ...ctx, headroom: b }));
+    const next = resultText(
+      await readResultTool.invoke(call('read_result', { ref_id: refId, offset: end, limit: 1_000 }), { ...ctx, headroom: b }),
+    );
     assert.ok(Buffer.from(cjk).subarray(end).toString().startsWith(next.split('\n').slice(1, -1).join('\n').slice(0, 200)));
   });
 
@@ -52,7 +59,12 @@ describe('tools: read_result sizes its page to the live headroom', () => {
     const log = Array.from({ length: 3_000 }, (_, i) => `line ${i}: ERROR 外部サービスが応答しません (${i})`).join('\n');
     const { ctx, refId } = await stored(log);
     const b = budget(1_500);
-    const out = resultText(await readResultTool.invoke(call('read_result', { ref_id: refId, grep: 'ERROR', limit: READ_RESULT_MAX_LIMIT }), { ...ctx, headroom: b }));
+    const out = resultText(
+      await readResultTool.invoke(call('read_result', { ref_id: refId, grep: 'ERROR', limit: READ_RESULT_MAX_LIMIT }), {
+        ...ctx,
+        headroom: b,
+      }),
+    );
     assert.ok(b.resultTokens(out, 'read_result') <= 1_500);
     assert.match(out, /shortened to fit the remaining context/);
     assert.match(out, /\[more matches: offset=\d+\]$/);
@@ -92,8 +104,14 @@ describe('tools: read_result sizes its page to the live headroom', () => {
       const results = h.events.flatMap((e) => (e.type === 'tool_end' ? [resultText(e.result)] : []));
       assert.equal(results.length, 6);
       for (const text of results) assert.doesNotMatch(text, /does not fit in the remaining context/, 'no refusal');
-      assert.ok(results.some((t) => /shortened to fit the remaining context/.test(t)), 'pages were sized to the headroom');
-      assert.ok(h.events.some((e) => e.type === 'compaction'), 'a nearly full context was compacted to make room for the next page');
+      assert.ok(
+        results.some((t) => /shortened to fit the remaining context/.test(t)),
+        'pages were sized to the headroom',
+      );
+      assert.ok(
+        h.events.some((e) => e.type === 'compaction'),
+        'a nearly full context was compacted to make room for the next page',
+      );
       assert.ok(h.server.requests.every((q) => q.outcome !== 'overflow'));
       assert.ok(!h.events.some((e) => e.type === 'turn_end' && e.reason === 'context_full'), 'no forced final answer');
     });
