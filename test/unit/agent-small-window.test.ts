@@ -8,7 +8,7 @@ const corpus = (f: string) => readFileSync(join(__dirname, '..', 'fixtures', 'co
 
 /** The last read_result ref id and next offset the model was shown. */
 function lastRef(req: RecordedRequest): { ref?: string; offset: number } {
-  const text = JSON.stringify(req.body.messages ?? []);
+  const text = JSON.stringify(req.body.messages ?? req.body.input ?? []);
   const refs = [...text.matchAll(/ref_id=\\"(res_[0-9a-f]+)\\"/g)];
   const next = [...text.matchAll(/\[more: offset=(\d+)/g)];
   return { ref: refs.at(-1)?.[1], offset: next.length ? Number(next.at(-1)![1]) : 0 };

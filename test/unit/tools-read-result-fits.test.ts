@@ -93,14 +93,14 @@ describe('tools: read_result sizes its page to the live headroom', () => {
       let offset = 0;
       for (let i = 0; i < 6; i++) {
         h.server.script.push((req) => {
-          const m = /offset=(\d+)/.exec(JSON.stringify(req.body.messages).split('bytes left').slice(-2)[0] ?? '');
+          const m = /offset=(\d+)/.exec(JSON.stringify(req.body).split('bytes left').slice(-2)[0] ?? '');
           offset = m && i > 0 ? Number(m[1]) : offset;
           return { toolCalls: [{ id: `r${i}`, name: 'read_result', arguments: { ref_id: refId, offset, limit: READ_RESULT_MAX_LIMIT } }] };
         });
       }
       h.server.script.push({ text: 'I have read the docs.' });
       const r = await h.turn('read the stored docs');
-      assert.equal(r.reason, 'done');
+      assert.equal(r.reason, 'done', r.error?.message);
       const results = h.events.flatMap((e) => (e.type === 'tool_end' ? [resultText(e.result)] : []));
       assert.equal(results.length, 6);
       for (const text of results) assert.doesNotMatch(text, /does not fit in the remaining context/, 'no refusal');
