@@ -64,7 +64,8 @@ describe('compaction cannot deadlock: a history larger than the summarizer\'s wi
       server.script.length = 0;
       server.requests.length = 0;
       for (let i = 0; i < 200; i++) server.script.push(() => ({ text: `## Goal\nPart ${i} summary: kept instructions and paths.` }));
-      const chain = createCompactionChain({ summarizer: provider, summarizerModel: SMALL, results: createMemoryResultPort(), summarizerWindow: 3000 });
+      // The summarizer's input limit leaves room for its output: the fake, like the real APIs, refuses input + max_tokens over the window.
+      const chain = createCompactionChain({ summarizer: provider, summarizerModel: SMALL, results: createMemoryResultPort(), summarizerWindow: 1500 });
       const view: Message[] = [];
       for (let i = 0; total(view) < fill * WINDOW; i++) view.push(...session(1, 600, () => `step ${i}: ${filler(900, `s${i}`)}`));
       const input: CompactInput = { messages: view, tokensOf, targetTokens: Math.floor(0.3 * WINDOW), trigger: 'threshold', effectiveWindow: WINDOW };
