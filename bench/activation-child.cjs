@@ -34,10 +34,37 @@ function stub(name = 'vscode') {
 }
 
 // esbuild's interop copies the module's own keys, so the top level is a plain object of namespaces.
-const NAMESPACES = ['window', 'commands', 'workspace', 'env', 'extensions', 'languages', 'l10n', 'lm', 'Uri',
-  'EventEmitter', 'Disposable', 'StatusBarAlignment', 'ThemeColor', 'ThemeIcon', 'ViewColumn', 'ProgressLocation',
-  'ConfigurationTarget', 'CancellationTokenSource', 'LanguageModelTextPart', 'LanguageModelToolResult', 'QuickPickItemKind',
-  'TreeItem', 'TreeItemCollapsibleState', 'MarkdownString', 'Range', 'Position', 'Selection', 'WorkspaceEdit', 'LogLevel'];
+const NAMESPACES = [
+  'window',
+  'commands',
+  'workspace',
+  'env',
+  'extensions',
+  'languages',
+  'l10n',
+  'lm',
+  'Uri',
+  'EventEmitter',
+  'Disposable',
+  'StatusBarAlignment',
+  'ThemeColor',
+  'ThemeIcon',
+  'ViewColumn',
+  'ProgressLocation',
+  'ConfigurationTarget',
+  'CancellationTokenSource',
+  'LanguageModelTextPart',
+  'LanguageModelToolResult',
+  'QuickPickItemKind',
+  'TreeItem',
+  'TreeItemCollapsibleState',
+  'MarkdownString',
+  'Range',
+  'Position',
+  'Selection',
+  'WorkspaceEdit',
+  'LogLevel',
+];
 const vscodeStub = Object.fromEntries(NAMESPACES.map((n) => [n, stub(n)]));
 const original = Module._load;
 Module._load = function (request, ...rest) {

@@ -27,6 +27,18 @@ hostSamples.sort((a, b) => a - b);
 const median = samples[Math.floor(samples.length / 2)];
 const hostMedian = hostSamples[Math.floor(hostSamples.length / 2)];
 const line = (o) => process.stdout.write(JSON.stringify(o) + '\n');
-line({ bench: 'activation_ms', value: Math.round(median * 100) / 100, unit: 'ms', target: 50, better: 'lower', samples: samples.map((s) => Math.round(s * 10) / 10) });
-line({ bench: 'host_load_ms', value: Math.round(hostMedian * 100) / 100, unit: 'ms', note: 'first view open / command: require dist/host.js + createHost (reported)' });
+line({
+  bench: 'activation_ms',
+  value: Math.round(median * 100) / 100,
+  unit: 'ms',
+  target: 50,
+  better: 'lower',
+  samples: samples.map((s) => Math.round(s * 10) / 10),
+});
+line({
+  bench: 'host_load_ms',
+  value: Math.round(hostMedian * 100) / 100,
+  unit: 'ms',
+  note: 'first view open / command: require dist/host.js + createHost (reported)',
+});
 line({ bench: 'vsix_mb', value: Math.round((statSync(vsix).size / 1048576) * 1000) / 1000, unit: 'MB', target: 5, better: 'lower' });

@@ -14,11 +14,21 @@ const REQUESTS = 50;
 const MEASURED = 40;
 
 const system: SystemSection[] = [
-  { id: 'base', text: Array.from({ length: 600 }, (_, i) => `Instruction ${i}: keep edits small and explain them.`).join(' '), cacheBreakpoint: true },
-  { id: 'rules', text: Array.from({ length: 150 }, (_, i) => `Project rule ${i}: prefer pure functions in src/context.`).join(' '), cacheBreakpoint: true },
+  {
+    id: 'base',
+    text: Array.from({ length: 600 }, (_, i) => `Instruction ${i}: keep edits small and explain them.`).join(' '),
+    cacheBreakpoint: true,
+  },
+  {
+    id: 'rules',
+    text: Array.from({ length: 150 }, (_, i) => `Project rule ${i}: prefer pure functions in src/context.`).join(' '),
+    cacheBreakpoint: true,
+  },
 ];
 const tools: ToolDefinition[] = ['read_file', 'list_files', 'search', 'edit_file', 'run_command'].map((name) => ({
-  name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  name,
+  description: `The ${name} tool.`,
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
 }));
 
 /** A deterministic tool output of roughly `lines` lines. */
@@ -34,7 +44,11 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; i < REQUESTS; i++) {
       const last = i === REQUESTS - 1;
-      server.script.push(last ? { text: 'All done.' } : { text: `Step ${i}.`, toolCalls: [{ id: `t${i}`, name: 'read_file', arguments: { path: `src/f${i}.ts` } }] });
+      server.script.push(
+        last
+          ? { text: 'All done.' }
+          : { text: `Step ${i}.`, toolCalls: [{ id: `t${i}`, name: 'read_file', arguments: { path: `src/f${i}.ts` } }] },
+      );
       const { message } = await run(provider, { model: 'claude-bench', system, tools, messages, maxOutputTokens: 4096, cacheTail: true });
       if (message.stopReason === 'error') throw new Error(message.error?.message);
       usages.push(message.usage);
@@ -49,8 +63,15 @@ async function main(): Promise<void> {
   const read = tail.reduce((s, u) => s + u.cacheRead, 0);
   const all = tail.reduce((s, u) => s + u.input + u.cacheRead + u.cacheWrite, 0);
   report({
-    bench: 'cache_read_share', value: r3(read / all), unit: 'ratio', target: 0.85, better: 'higher',
-    requests: REQUESTS, measured: MEASURED, inputTokens: all, cacheReadTokens: read,
+    bench: 'cache_read_share',
+    value: r3(read / all),
+    unit: 'ratio',
+    target: 0.85,
+    better: 'higher',
+    requests: REQUESTS,
+    measured: MEASURED,
+    inputTokens: all,
+    cacheReadTokens: read,
     lastPromptTokens: usages.at(-1)!.input + usages.at(-1)!.cacheRead + usages.at(-1)!.cacheWrite,
   });
 }

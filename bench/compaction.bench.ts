@@ -51,7 +51,10 @@ async function bigView(): Promise<number[]> {
       const chain = createCompactionChain({ summarizer: provider, summarizerModel: 'fake-model', results: createMemoryResultPort() });
       const view: Message[] = session(250, 3000, (t) => `instruction ${t}: ${filler(200, `x${t}`)}`);
       const t0 = performance.now();
-      await chain.run({ messages: view, tokensOf, targetTokens: 60_000, trigger: 'threshold', effectiveWindow: 200_000 }, new AbortController().signal);
+      await chain.run(
+        { messages: view, tokensOf, targetTokens: 60_000, trigger: 'threshold', effectiveWindow: 200_000 },
+        new AbortController().signal,
+      );
       durations.push(performance.now() - t0);
     }
     return durations;
@@ -66,17 +69,39 @@ async function main(): Promise<void> {
   // Math.max() of nothing is -Infinity: report NaN so the runner fails a bench that measured nothing.
   const worst = (xs: number[], pick: (...v: number[]) => number) => (xs.length ? pick(...xs) : Number.NaN);
   report({
-    bench: 'post_compaction_ratio', value: r3(worst(ratios, Math.max)), unit: 'ratio', target: 0.3, better: 'lower',
-    median: ratios.length ? r3(median(ratios)) : null, compactions: runs.map((r) => `${r.window}: ${r.compactions}`).join(', '),
-    overflows: runs.reduce((s, r) => s + r.overflows, 0), errors: runs.reduce((s, r) => s + r.errors, 0),
+    bench: 'post_compaction_ratio',
+    value: r3(worst(ratios, Math.max)),
+    unit: 'ratio',
+    target: 0.3,
+    better: 'lower',
+    median: ratios.length ? r3(median(ratios)) : null,
+    compactions: runs.map((r) => `${r.window}: ${r.compactions}`).join(', '),
+    overflows: runs.reduce((s, r) => s + r.overflows, 0),
+    errors: runs.reduce((s, r) => s + r.errors, 0),
   });
   report({
-    bench: 'planted_fact_retention', value: r3(worst(runs.map((r) => r.retention), Math.min)), unit: 'share', target: 1, better: 'higher',
+    bench: 'planted_fact_retention',
+    value: r3(
+      worst(
+        runs.map((r) => r.retention),
+        Math.min,
+      ),
+    ),
+    unit: 'share',
+    target: 1,
+    better: 'higher',
     facts: runs.map((r) => `${r.window}: ${r.facts}`).join(', '),
   });
   const big = await bigView();
   const all = runs.flatMap((r) => r.durations);
-  report({ bench: 'compaction_ms', value: all.length ? r3(median(all)) : Number.NaN, unit: 'ms', better: 'lower', samples: all.length, view_200k_median_ms: r3(median(big)) });
+  report({
+    bench: 'compaction_ms',
+    value: all.length ? r3(median(all)) : Number.NaN,
+    unit: 'ms',
+    better: 'lower',
+    samples: all.length,
+    view_200k_median_ms: r3(median(big)),
+  });
 }
 
 main().catch((err: unknown) => {

@@ -28,7 +28,17 @@ import { TokenLedger } from '../src/context/token-ledger';
 import { TokenWorkerClient, type TextCounter } from '../src/context/token-worker-client';
 import { findSafeBoundary } from '../src/context/turns';
 import type { Message, ToolDefinition } from '../src/providers/types';
-import { assistant, base64Run, cjkRun, lowercaseRun, minifiedLine, randomHistory, seeded, toolResult, user } from '../test/fixtures/context/factories';
+import {
+  assistant,
+  base64Run,
+  cjkRun,
+  lowercaseRun,
+  minifiedLine,
+  randomHistory,
+  seeded,
+  toolResult,
+  user,
+} from '../test/fixtures/context/factories';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const rnd = seeded(2026);
@@ -41,7 +51,28 @@ function timeMs(fn: () => void): number {
 }
 
 function prose(bytes: number): string {
-  const words = ['context', 'window', 'token', 'budget', 'the', 'agent', 'compacts', 'history', 'before', 'a', 'request', 'fits', 'tool', 'result', 'stored', 'offloaded', 'meter', 'shows', 'free', 'space'];
+  const words = [
+    'context',
+    'window',
+    'token',
+    'budget',
+    'the',
+    'agent',
+    'compacts',
+    'history',
+    'before',
+    'a',
+    'request',
+    'fits',
+    'tool',
+    'result',
+    'stored',
+    'offloaded',
+    'meter',
+    'shows',
+    'free',
+    'space',
+  ];
   let s = '';
   while (s.length < bytes) s += words[Math.floor(rnd() * words.length)] + (rnd() < 0.08 ? '.\n' : ' ');
   return s.slice(0, bytes);
@@ -54,7 +85,12 @@ function session(tokens: number): Message[] {
   let id = 0;
   while (est < tokens) {
     const callId = `call_${id++}`;
-    out.push(user(prose(300)), assistant(prose(200), [{ id: callId, args: { path: `src/file${id}.ts` } }]), toolResult(callId, prose(4 * KB)), assistant(prose(600)));
+    out.push(
+      user(prose(300)),
+      assistant(prose(200), [{ id: callId, args: { path: `src/file${id}.ts` } }]),
+      toolResult(callId, prose(4 * KB)),
+      assistant(prose(600)),
+    );
     est += (300 + 200 + 4 * KB + 600) / 4 + 40;
   }
   return out;
@@ -63,7 +99,11 @@ function session(tokens: number): Message[] {
 const tools: ToolDefinition[] = Array.from({ length: 12 }, (_, i) => ({
   name: `tool_${i}`,
   description: prose(400),
-  inputSchema: { type: 'object', properties: { path: { type: 'string', description: prose(80) }, limit: { type: 'number' } }, required: ['path'] },
+  inputSchema: {
+    type: 'object',
+    properties: { path: { type: 'string', description: prose(80) }, limit: { type: 'number' } },
+    required: ['path'],
+  },
 }));
 
 /** Never answers: the meter path must not depend on the tokenizer. */
@@ -92,7 +132,13 @@ const RULES = prose(3 * KB);
 async function main(): Promise<void> {
   // 1. Cold encoder load, before anything else touches the ranks.
   const loaded = await loadEncoding('o200k_base');
-  report({ bench: 'encoder_load_ms', value: r3(loaded.loadMs), unit: 'ms', better: 'lower', note: 'in the token worker, off the host thread' });
+  report({
+    bench: 'encoder_load_ms',
+    value: r3(loaded.loadMs),
+    unit: 'ms',
+    better: 'lower',
+    note: 'in the token worker, off the host thread',
+  });
   const { counter } = loaded;
 
   // 2. Whitespace-free runs and CJK.
@@ -155,7 +201,15 @@ async function main(): Promise<void> {
       }),
     );
   }
-  report({ bench: 'meter_update_ms', value: r3(median(meterTimes)), unit: 'ms', target: 2, better: 'lower', sessionTokens, messages: history.length });
+  report({
+    bench: 'meter_update_ms',
+    value: r3(median(meterTimes)),
+    unit: 'ms',
+    target: 2,
+    better: 'lower',
+    sessionTokens,
+    messages: history.length,
+  });
 
   // 4. Preflight + budget + admission for one request at 200k.
   const preTimes: number[] = [];
@@ -164,7 +218,11 @@ async function main(): Promise<void> {
       timeMs(() => {
         const c = componentsOf(ledger, messages, family);
         const b = new ContextBudget(limits, c);
-        const r = preflight({ committed: c.messages + c.toolResults, pending: c.system + c.rules, newTokens: 0, schema: c.tools, components: c }, limits, { onTrace: () => {} });
+        const r = preflight(
+          { committed: c.messages + c.toolResults, pending: c.system + c.rules, newTokens: 0, schema: c.tools, components: c },
+          limits,
+          { onTrace: () => {} },
+        );
         admit({ bytes: 3000, tokens: 750 }, r.projection);
         void b.toViewModel();
       }),
@@ -207,7 +265,9 @@ async function main(): Promise<void> {
     for (const m of big) {
       shown.push(m);
       const c = timed('budget update', () => componentsOf(live, shown, family));
-      const r = timed('preflight', () => preflight({ committed: c.messages + c.toolResults, pending: c.system + c.rules, newTokens: 0, schema: c.tools }, limits));
+      const r = timed('preflight', () =>
+        preflight({ committed: c.messages + c.toolResults, pending: c.system + c.rules, newTokens: 0, schema: c.tools }, limits),
+      );
       if (m.role === 'toolResult') timed('admit', () => admit({ bytes: 4 * KB, tokens: c.toolResults }, r.projection));
       if (shown.length % 20 === 0) await new Promise((res) => setImmediate(res)); // the loop yields between events
     }
@@ -216,14 +276,24 @@ async function main(): Promise<void> {
       await new Promise((res) => setImmediate(res));
     }
     timed('findSafeBoundary', () => findSafeBoundary(messy, Math.floor(messy.length / 2)));
-    for (let i = 0; i < 20; i++) timed('calibration', () => cal.observe(limits.model, 100_000, { input: 5_000, output: 0, cacheRead: 100_000, cacheWrite: 10_000 }));
+    for (let i = 0; i < 20; i++)
+      timed('calibration', () => cal.observe(limits.model, 100_000, { input: 5_000, output: 0, cacheRead: 100_000, cacheWrite: 10_000 }));
     const counts = await Promise.all([...big, ...heavy].map((m) => timed('countExact', () => live.countExact(m, family))));
     const exact = counts.every((c) => c.exact);
     live.dispose();
     client.dispose();
     return { exact, worker: workerOptions.workerPath.endsWith('.js') ? 'dist' : 'src' };
   }, 2);
-  report({ bench: 'engine_max_block_ms', value: r3(maxBlockMs), unit: 'ms', target: 50, better: 'lower', longestCallMs: r3(longestCall), longestCall: longestName, ...engineInfo });
+  report({
+    bench: 'engine_max_block_ms',
+    value: r3(maxBlockMs),
+    unit: 'ms',
+    target: 50,
+    better: 'lower',
+    longestCallMs: r3(longestCall),
+    longestCall: longestName,
+    ...engineInfo,
+  });
 }
 
 main().then(

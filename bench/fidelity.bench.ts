@@ -44,12 +44,24 @@ async function fidelity(): Promise<void> {
         return wanted.length ? wanted.filter((w) => body.includes(JSON.stringify(w).slice(1, -1))).length / wanted.length : 1;
       });
       const worst = shares.length ? Math.min(...shares) : 0;
-      const planted = of(measured[measured.length - 1]?.planted ?? { paths: [], commands: [], errors: [], plan: [], decisions: [], instructions: [] }).length;
-      report({ bench: `fidelity_${kind}`, value: r3(worst), unit: 'share', target: 1, better: 'higher', compactions: shares.length, plantedAtLast: planted });
+      const planted = of(
+        measured[measured.length - 1]?.planted ?? { paths: [], commands: [], errors: [], plan: [], decisions: [], instructions: [] },
+      ).length;
+      report({
+        bench: `fidelity_${kind}`,
+        value: r3(worst),
+        unit: 'share',
+        target: 1,
+        better: 'higher',
+        compactions: shares.length,
+        plantedAtLast: planted,
+      });
     }
 
     // Removed content of every role: turns whose marker text is no longer in the last request.
-    const last = JSON.stringify(run.h.server.requests.filter((r) => !JSON.stringify(r.body.messages).includes('<transcript>')).at(-1)?.body ?? {});
+    const last = JSON.stringify(
+      run.h.server.requests.filter((r) => !JSON.stringify(r.body.messages).includes('<transcript>')).at(-1)?.body ?? {},
+    );
     const probes: Array<{ query: string; role: 'user' | 'assistant' | 'tool' }> = [];
     for (const e of run.transcript) {
       const text = messageText(e.message);
@@ -62,7 +74,14 @@ async function fidelity(): Promise<void> {
       const r = await run.search.search({ query: p.query, role: p.role, limit: 1 }, new AbortController().signal);
       if (r.total > 0) found++;
     }
-    report({ bench: 'fidelity_retrievable', value: r3(probes.length ? found / probes.length : 0), unit: 'share', target: 1, better: 'higher', removedProbes: probes.length });
+    report({
+      bench: 'fidelity_retrievable',
+      value: r3(probes.length ? found / probes.length : 0),
+      unit: 'share',
+      target: 1,
+      better: 'higher',
+      removedProbes: probes.length,
+    });
 
     let read = 0;
     let all = 0;
@@ -73,15 +92,26 @@ async function fidelity(): Promise<void> {
       all += u.input + u.cacheRead + u.cacheWrite;
     }
     report({
-      bench: 'summary_cache_read_share', value: r3(all ? read / all : 0), unit: 'share', target: 0.8, better: 'higher',
-      summaryRequests: run.summaryRequests.length, cachedPrefixRequests: run.cachedSummaries.length,
+      bench: 'summary_cache_read_share',
+      value: r3(all ? read / all : 0),
+      unit: 'share',
+      target: 0.8,
+      better: 'higher',
+      summaryRequests: run.summaryRequests.length,
+      cachedPrefixRequests: run.cachedSummaries.length,
     });
 
     const eff = run.h.limits.effectiveWindow;
     const ratios = run.reports.filter((r) => r.trigger === 'threshold').map((r) => r.afterTokens / eff);
     report({
-      bench: 'post_compaction_ratio_with_ledger', value: r3(ratios.length ? Math.max(...ratios) : 1), unit: 'ratio', target: 0.3, better: 'lower',
-      median: r3(ratios.length ? median(ratios) : 1), compactions: run.reports.length, errors: run.errors.length,
+      bench: 'post_compaction_ratio_with_ledger',
+      value: r3(ratios.length ? Math.max(...ratios) : 1),
+      unit: 'ratio',
+      target: 0.3,
+      better: 'lower',
+      median: r3(ratios.length ? median(ratios) : 1),
+      compactions: run.reports.length,
+      errors: run.errors.length,
       sessionSeconds: r3((performance.now() - started) / 1000),
     });
   } finally {
@@ -100,11 +130,20 @@ async function at120(): Promise<void> {
   try {
     for (const [k, fill] of fills.entries()) {
       for (let i = 0; i < 200; i++) server.script.push(() => ({ text: `## Goal\nPart ${i} of pass ${k}.` }));
-      const chain = createCompactionChain({ summarizer: provider, summarizerModel: 'small-summarizer', results: createMemoryResultPort(), summarizerWindow: 3000 });
+      const chain = createCompactionChain({
+        summarizer: provider,
+        summarizerModel: 'small-summarizer',
+        results: createMemoryResultPort(),
+        summarizerWindow: 3000,
+      });
       const view: Message[] = [];
-      for (let i = 0; total(view) < fill * WINDOW; i++) view.push(...session(1, 400 + ((i * 37 + k) % 900), () => `step ${i}: ${filler(600 + ((i * 53) % 700), `s${i}`)}`));
+      for (let i = 0; total(view) < fill * WINDOW; i++)
+        view.push(...session(1, 400 + ((i * 37 + k) % 900), () => `step ${i}: ${filler(600 + ((i * 53) % 700), `s${i}`)}`));
       const targetTokens = Math.floor(0.3 * WINDOW);
-      const out = await chain.run({ messages: view, tokensOf, targetTokens, trigger: 'threshold', effectiveWindow: WINDOW }, new AbortController().signal);
+      const out = await chain.run(
+        { messages: view, tokensOf, targetTokens, trigger: 'threshold', effectiveWindow: WINDOW },
+        new AbortController().signal,
+      );
       if (out && out.afterTokens <= targetTokens) ok++;
       strategies.push(out ? out.strategies.join('+') : 'none');
       server.script.length = 0;
@@ -112,7 +151,15 @@ async function at120(): Promise<void> {
   } finally {
     await server.close();
   }
-  report({ bench: 'compaction_success_at_120pct', value: r3(ok / fills.length), unit: 'share', target: 1, better: 'higher', passes: fills.length, strategies });
+  report({
+    bench: 'compaction_success_at_120pct',
+    value: r3(ok / fills.length),
+    unit: 'share',
+    target: 1,
+    better: 'higher',
+    passes: fills.length,
+    strategies,
+  });
 }
 
 async function main(): Promise<void> {

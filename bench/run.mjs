@@ -39,7 +39,13 @@ if (!selected.length) {
 function promised(file) {
   const head = readFileSync(join(here, file), 'utf8').split('\n').slice(0, 30);
   const line = head.find((l) => /^\s*\/\/\s*figures:/.test(l));
-  return line ? line.replace(/^\s*\/\/\s*figures:/, '').trim().split(/\s+/).filter(Boolean) : [];
+  return line
+    ? line
+        .replace(/^\s*\/\/\s*figures:/, '')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+    : [];
 }
 
 const problems = [];

@@ -57,10 +57,14 @@ interface ProviderProcess {
 
 /** Starts the fake provider in a child process (its CPU is not the extension host's). */
 function startProviderProcess(window: number): Promise<ProviderProcess> {
-  const child = fork(join(__dirname, '..', 'test', 'fixtures', 'agent', 'soak-provider-process.ts'), ['--window', String(window), '--model', MODEL, '--tokenizer', TOKENIZER], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    join(__dirname, '..', 'test', 'fixtures', 'agent', 'soak-provider-process.ts'),
+    ['--window', String(window), '--model', MODEL, '--tokenizer', TOKENIZER],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   const call = <T>(msg: object, reply: string) =>
     new Promise<T>((resolve) => {
       const on = (m: { type: string }) => {
@@ -110,7 +114,10 @@ interface SoakRun {
 
 async function soak(protocol: 'anthropic' | 'openai', window: number, tools: ReturnType<typeof createSoakTools>): Promise<SoakRun> {
   const files: Record<string, string> = {};
-  for (let i = 0; i < 5; i++) files[`src/module${i}.ts`] = Array.from({ length: 120 }, (_, j) => `export const value${j} = ${i * 1000 + j}; // module ${i}`).join('\n');
+  for (let i = 0; i < 5; i++)
+    files[`src/module${i}.ts`] = Array.from({ length: 120 }, (_, j) => `export const value${j} = ${i * 1000 + j}; // module ${i}`).join(
+      '\n',
+    );
   const root = await tempWorkspace(files);
   const server = await startProviderProcess(window);
   const dist = join(__dirname, '..', 'dist', 'token-worker.js');
@@ -139,7 +146,12 @@ async function soak(protocol: 'anthropic' | 'openai', window: number, tools: Ret
   // The real compaction chain, without its model step: the fake server here is scripted turn by turn,
   // so a summary request would take a turn's reply (the summary path has its own bench: compaction).
   const chain = createCompactionChain({ results });
-  const gate = createContextGate({ limits, ledger: new TokenLedger(counter), compact: chain.hook, prepare: (input) => chain.prepare(input) });
+  const gate = createContextGate({
+    limits,
+    ledger: new TokenLedger(counter),
+    compact: chain.hook,
+    prepare: (input) => chain.prepare(input),
+  });
   const config: TurnConfig = {
     provider,
     model: MODEL,
@@ -165,7 +177,11 @@ async function soak(protocol: 'anthropic' | 'openai', window: number, tools: Ret
   let refusedThisTurn = 0;
   let stuckTurns = 0;
   const onEvent = (e: AgentEvent) => {
-    if (e.type === 'tool_end' && e.call.name === 'read_result' && /does not fit in the remaining context/.test(JSON.stringify(e.result.content))) {
+    if (
+      e.type === 'tool_end' &&
+      e.call.name === 'read_result' &&
+      /does not fit in the remaining context/.test(JSON.stringify(e.result.content))
+    ) {
       refusedReads++;
       refusedThisTurn++;
     }
@@ -173,7 +189,8 @@ async function soak(protocol: 'anthropic' | 'openai', window: number, tools: Ret
     else if (e.type === 'tool_end' && e.offloaded) offloaded++;
     else if (e.type === 'error') loopErrors++;
     else if (e.type === 'context_usage') maxEstimatedRatio = Math.max(maxEstimatedRatio, e.usage.used / limits.contextWindow);
-    if (process.env.SOAK_DEBUG && e.type === 'compaction') process.stderr.write(`${protocol}: compaction ${JSON.stringify({ ...e.report, summary: undefined })}\n`);
+    if (process.env.SOAK_DEBUG && e.type === 'compaction')
+      process.stderr.write(`${protocol}: compaction ${JSON.stringify({ ...e.report, summary: undefined })}\n`);
     if (process.env.SOAK_DEBUG && e.type === 'error') process.stderr.write(`${protocol}: error ${JSON.stringify(e).slice(0, 300)}\n`);
   };
 
@@ -227,7 +244,10 @@ async function soak(protocol: 'anthropic' | 'openai', window: number, tools: Ret
     view = ctx.messages;
     // Stuck: a forced final answer, or reads refused, while the loop could have compacted instead.
     if (r.reason === 'context_full' || refusedThisTurn > 0) stuckTurns++;
-    if (process.env.SOAK_DEBUG) process.stderr.write(`${protocol} turn ${k}: ${r.reason} maxBlock so far ${r3(maxBlock)} rss ${Math.round(process.memoryUsage().rss / 1e6)}MB view ${view.length}\n`);
+    if (process.env.SOAK_DEBUG)
+      process.stderr.write(
+        `${protocol} turn ${k}: ${r.reason} maxBlock so far ${r3(maxBlock)} rss ${Math.round(process.memoryUsage().rss / 1e6)}MB view ${view.length}\n`,
+      );
     turnEnds[r.reason] = (turnEnds[r.reason] ?? 0) + 1;
     stats.push(...(await server.call<{ requests: SoakRequestStat[] }>({ type: 'stats' }, 'stats')).requests);
   }
@@ -235,11 +255,13 @@ async function soak(protocol: 'anthropic' | 'openai', window: number, tools: Ret
   clearInterval(ticker);
   clearInterval(memTicker);
   gcObserver.disconnect();
-  if (process.env.SOAK_DEBUG) process.stderr.write(`${protocol}: own blocks over 20 ms ${JSON.stringify(blocks)}; longest GC ${r3(maxGc)} ms\n`);
+  if (process.env.SOAK_DEBUG)
+    process.stderr.write(`${protocol}: own blocks over 20 ms ${JSON.stringify(blocks)}; longest GC ${r3(maxGc)} ms\n`);
 
   if (process.env.SOAK_DEBUG) {
     stats.forEach((st, i) => {
-      if (st.outcome === 'overflow') process.stderr.write(`${protocol}: overflow at request ${i}: ${JSON.stringify(stats.slice(Math.max(0, i - 3), i + 2))}\n`);
+      if (st.outcome === 'overflow')
+        process.stderr.write(`${protocol}: overflow at request ${i}: ${JSON.stringify(stats.slice(Math.max(0, i - 3), i + 2))}\n`);
     });
   }
   await server.close();
@@ -280,27 +302,86 @@ async function main(): Promise<void> {
   for (const [i, window] of WINDOWS.entries()) runs.push(await soak(i % 2 === 0 ? 'anthropic' : 'openai', window, tools));
   const worst = <K extends keyof SoakRun>(key: K) => Math.max(...runs.map((r) => r[key] as number));
   const sum = <K extends keyof SoakRun>(key: K) => runs.reduce((a, r) => a + (r[key] as number), 0);
-  const each = <K extends keyof SoakRun>(key: K, f: (v: number) => number = r3) => runs.map((r) => `${r.protocol}@${windowLabel(r.window)}: ${f(r[key] as number)}`);
-  const common = { turnsPerWindow: TURNS, windows: WINDOWS, tokenizer: TOKENIZER, runs: runs.map((r) => `${r.protocol}@${windowLabel(r.window)}`) };
+  const each = <K extends keyof SoakRun>(key: K, f: (v: number) => number = r3) =>
+    runs.map((r) => `${r.protocol}@${windowLabel(r.window)}: ${f(r[key] as number)}`);
+  const common = {
+    turnsPerWindow: TURNS,
+    windows: WINDOWS,
+    tokenizer: TOKENIZER,
+    runs: runs.map((r) => `${r.protocol}@${windowLabel(r.window)}`),
+  };
   for (const r of runs) {
     report({
-      bench: `soak_overflow_errors_${windowLabel(r.window)}`, value: r.overflows, unit: 'count', target: 0, better: 'lower',
-      turns: TURNS, tokenizer: TOKENIZER, protocol: r.protocol, requests: r.requests, maxRequestRatio: r3(r.maxRatio), turnEnds: r.turnEnds, compactions: r.compactions, seconds: r3(r.seconds),
+      bench: `soak_overflow_errors_${windowLabel(r.window)}`,
+      value: r.overflows,
+      unit: 'count',
+      target: 0,
+      better: 'lower',
+      turns: TURNS,
+      tokenizer: TOKENIZER,
+      protocol: r.protocol,
+      requests: r.requests,
+      maxRequestRatio: r3(r.maxRatio),
+      turnEnds: r.turnEnds,
+      compactions: r.compactions,
+      seconds: r3(r.seconds),
     });
   }
-  report({ bench: 'soak_overflow_errors', value: sum('overflows'), unit: 'count', target: 0, better: 'lower', ...common, requests: each('requests'), loopErrors: each('loopErrors') });
-  report({ bench: 'soak_max_request_ratio', value: r3(worst('maxRatio')), unit: 'ratio', target: 1, better: 'lower', ...common, perRun: each('maxRatio'), maxEstimatedRatio: each('maxEstimatedRatio') });
-  report({ bench: 'soak_stuck_turns', value: sum('stuckTurns'), unit: 'count', target: 0, better: 'lower', ...common, perRun: each('stuckTurns'), refusedReads: each('refusedReads') });
   report({
-    bench: 'soak_max_block_ms', value: r3(median(runs.map((r) => r.maxBlockMs))), unit: 'ms', target: 50, better: 'lower', ...common,
-    perRun: each('maxBlockMs'), eventLoopLatenessMs: each('maxLatenessMs'), longestGcMs: each('maxGcMs'),
-    longestReadResultPageMs: each('longestPageMs'), blocksOver20ms: each('blocksOver20'),
+    bench: 'soak_overflow_errors',
+    value: sum('overflows'),
+    unit: 'count',
+    target: 0,
+    better: 'lower',
+    ...common,
+    requests: each('requests'),
+    loopErrors: each('loopErrors'),
   });
   report({
-    bench: 'soak_peak_rss_mb', value: r3(worst('peakRss') / 1024 / 1024), unit: 'MB', ...common,
+    bench: 'soak_max_request_ratio',
+    value: r3(worst('maxRatio')),
+    unit: 'ratio',
+    target: 1,
+    better: 'lower',
+    ...common,
+    perRun: each('maxRatio'),
+    maxEstimatedRatio: each('maxEstimatedRatio'),
+  });
+  report({
+    bench: 'soak_stuck_turns',
+    value: sum('stuckTurns'),
+    unit: 'count',
+    target: 0,
+    better: 'lower',
+    ...common,
+    perRun: each('stuckTurns'),
+    refusedReads: each('refusedReads'),
+  });
+  report({
+    bench: 'soak_max_block_ms',
+    value: r3(median(runs.map((r) => r.maxBlockMs))),
+    unit: 'ms',
+    target: 50,
+    better: 'lower',
+    ...common,
+    perRun: each('maxBlockMs'),
+    eventLoopLatenessMs: each('maxLatenessMs'),
+    longestGcMs: each('maxGcMs'),
+    longestReadResultPageMs: each('longestPageMs'),
+    blocksOver20ms: each('blocksOver20'),
+  });
+  report({
+    bench: 'soak_peak_rss_mb',
+    value: r3(worst('peakRss') / 1024 / 1024),
+    unit: 'MB',
+    ...common,
     mainHeapPeakMb: each('peakHeap', (v) => r3(v / 1024 / 1024)),
-    turnEnds: runs.map((r) => r.turnEnds), compactions: each('compactions'), offloaded: each('offloaded'),
-    storedMb: each('storedMb'), evicted: each('evicted'), seconds: each('seconds'),
+    turnEnds: runs.map((r) => r.turnEnds),
+    compactions: each('compactions'),
+    offloaded: each('offloaded'),
+    storedMb: each('storedMb'),
+    evicted: each('evicted'),
+    seconds: each('seconds'),
   });
 }
 

@@ -51,8 +51,15 @@ async function persistTurn(totalMb: number): Promise<void> {
     await store.close();
     const sorted = [...samples].sort((a, b) => a - b);
     report({
-      bench: `persist_turn_${totalMb}mb_ms`, value: r3(median(samples)), unit: 'ms', target: 15, better: 'lower',
-      p95: r3(sorted[Math.floor(sorted.length * 0.95)]), max: r3(sorted[sorted.length - 1]), storedMb: r3(stored / MB), samples: samples.length,
+      bench: `persist_turn_${totalMb}mb_ms`,
+      value: r3(median(samples)),
+      unit: 'ms',
+      target: 15,
+      better: 'lower',
+      p95: r3(sorted[Math.floor(sorted.length * 0.95)]),
+      max: r3(sorted[sorted.length - 1]),
+      storedMb: r3(stored / MB),
+      samples: samples.length,
     });
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -103,7 +110,11 @@ async function maxBlock(): Promise<void> {
         await sleep(30);
       }
       await store.sessions.recordCompaction(s.id, {
-        beforeTokens: 100_000, afterTokens: 20_000, beforeMessages: 900, afterMessages: 12, strategies: ['summary'],
+        beforeTokens: 100_000,
+        afterTokens: 20_000,
+        beforeMessages: 900,
+        afterMessages: 12,
+        strategies: ['summary'],
         snapshot: { messages: turn(1).concat(turn(2)), tokens: 20_000 },
       });
       await store.flush();
@@ -134,7 +145,11 @@ async function longSession(messages: number, label: string): Promise<void> {
       delay.enable();
       for (let i = 0; i < 20; i++) {
         const t0 = performance.now();
-        await store.sessions.appendTurn(id, turn(100_000 + round * 100 + i), { tokens: [80, 200, 900], tokenFamily: 'claude', tokensExact: [true, true, true] });
+        await store.sessions.appendTurn(id, turn(100_000 + round * 100 + i), {
+          tokens: [80, 200, 900],
+          tokenFamily: 'claude',
+          tokensExact: [true, true, true],
+        });
         samples.push(performance.now() - t0);
         await sleep(50); // turns are seconds apart in real use; the debounced exports run in between and count
       }
@@ -145,10 +160,24 @@ async function longSession(messages: number, label: string): Promise<void> {
     await store.close();
     const sorted = [...samples].sort((a, b) => a - b);
     report({
-      bench: `persist_turn_${label}msg_ms`, value: r3(median(samples)), unit: 'ms', target: 10, better: 'lower',
-      p95: r3(sorted[Math.floor(sorted.length * 0.95)]), max: r3(sorted[sorted.length - 1]), messages,
+      bench: `persist_turn_${label}msg_ms`,
+      value: r3(median(samples)),
+      unit: 'ms',
+      target: 10,
+      better: 'lower',
+      p95: r3(sorted[Math.floor(sorted.length * 0.95)]),
+      max: r3(sorted[sorted.length - 1]),
+      messages,
     });
-    report({ bench: `store_max_block_${label}msg_ms`, value: r3(median(blocks)), unit: 'ms', target: 20, better: 'lower', rounds: blocks.map(r3), messages });
+    report({
+      bench: `store_max_block_${label}msg_ms`,
+      value: r3(median(blocks)),
+      unit: 'ms',
+      target: 20,
+      better: 'lower',
+      rounds: blocks.map(r3),
+      messages,
+    });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -158,12 +187,28 @@ async function longSession(messages: number, label: string): Promise<void> {
 function openInChild(root: string, id: string): void {
   const runs: Array<{ ms: number; rssMb: number }> = [];
   for (let k = 0; k < 3; k++) {
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(__dirname, 'store-open-child.ts'), root, id], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(__dirname, 'store-open-child.ts'), root, id], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`open child failed: ${r.stderr}`);
     runs.push(JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number; rssMb: number });
   }
-  report({ bench: 'open_session_50k_ms', value: r3(median(runs.map((r) => r.ms))), unit: 'ms', target: 300, better: 'lower', messages: 50_000 });
-  report({ bench: 'open_session_50k_rss_mb', value: r3(median(runs.map((r) => r.rssMb))), unit: 'MB', target: 60, better: 'lower', messages: 50_000 });
+  report({
+    bench: 'open_session_50k_ms',
+    value: r3(median(runs.map((r) => r.ms))),
+    unit: 'ms',
+    target: 300,
+    better: 'lower',
+    messages: 50_000,
+  });
+  report({
+    bench: 'open_session_50k_rss_mb',
+    value: r3(median(runs.map((r) => r.rssMb))),
+    unit: 'MB',
+    target: 60,
+    better: 'lower',
+    messages: 50_000,
+  });
 }
 
 async function main(): Promise<void> {

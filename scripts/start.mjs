@@ -32,7 +32,9 @@ const server = await startCodeServer({
   port,
   logFile: join(home, 'code-server.log'),
 });
-console.log(`\nHeadroom is running in VS Code at:\n\n  ${server.folderUrl}\n\nOpen it in a browser and click the Headroom icon in the activity bar. Ctrl+C stops it.`);
+console.log(
+  `\nHeadroom is running in VS Code at:\n\n  ${server.folderUrl}\n\nOpen it in a browser and click the Headroom icon in the activity bar. Ctrl+C stops it.`,
+);
 const stop = () => {
   server.stop();
   process.exit(0);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-checks, then runs every test layer in order — unit (plain mocha), integration (real
+// `npm test`: type-checks and lints (ESLint + Prettier), then runs every test layer in order — unit (plain mocha), integration (real
 // VS Code extension host), e2e (real VS Code in Chromium) — and ends with one totals line
 // "N passed, N failed". A layer that cannot start counts as a failure, never as zero tests.
 import './ensure-deps.mjs';
@@ -13,6 +13,7 @@ const only = process.argv.slice(2);
 
 const layers = [
   { name: 'types', cmd: ['npm', 'run', '--silent', 'check-types'], counted: false },
+  { name: 'lint', cmd: ['npm', 'run', '--silent', 'lint'], counted: false },
   { name: 'unit', cmd: ['npm', 'run', '--silent', 'test:unit'] },
   { name: 'integration', cmd: ['npm', 'run', '--silent', 'test:integration'] },
   { name: 'e2e', cmd: ['npm', 'run', '--silent', 'test:e2e'] },
@@ -32,7 +33,7 @@ function runLayer(layer) {
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
     child.on('close', (code) => {
-        const plain = stripVTControlCharacters(out);
+      const plain = stripVTControlCharacters(out);
       const passing = [...plain.matchAll(/^\s*(\d+) passing/gm)].reduce((s, m) => s + Number(m[1]), 0);
       const failing = [...plain.matchAll(/^\s*(\d+) failing/gm)].reduce((s, m) => s + Number(m[1]), 0);
       resolve({ ...layer, code, passing, failing, seconds: Math.round((Date.now() - started) / 1000) });

@@ -44,7 +44,13 @@ function printResults(results) {
   for (const t of results.tests) {
     const mark = t.state === 'passed' ? '  ✔' : t.state === 'pending' ? '  -' : '  ✘';
     console.log(`${mark} ${t.title}${t.durationMs ? ` (${t.durationMs} ms)` : ''}`);
-    if (t.error) console.log(t.error.split('\n').map((l) => '      ' + l).join('\n'));
+    if (t.error)
+      console.log(
+        t.error
+          .split('\n')
+          .map((l) => '      ' + l)
+          .join('\n'),
+      );
   }
   console.log('');
   console.log(`  ${results.passed} passing`);
@@ -105,7 +111,12 @@ async function runCodeServer(testsBundle) {
   );
 
   const { chromium } = await import('playwright-core');
-  const server = await startCodeServer({ workspace: dirs.ws, extensionsDir: dirs.ext, userDataDir: dirs.data, logFile: join(OUT, 'code-server.log') });
+  const server = await startCodeServer({
+    workspace: dirs.ws,
+    extensionsDir: dirs.ext,
+    userDataDir: dirs.data,
+    logFile: join(OUT, 'code-server.log'),
+  });
   let browser;
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -114,7 +125,10 @@ async function runCodeServer(testsBundle) {
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     const deadline = Date.now() + 5 * 60_000;
     while (!existsSync(resultsFile)) {
-      if (Date.now() > deadline) throw new Error('integration suites did not finish within 5 minutes (see test-results/integration/user-data/logs/*/exthost1/remoteexthost.log)');
+      if (Date.now() > deadline)
+        throw new Error(
+          'integration suites did not finish within 5 minutes (see test-results/integration/user-data/logs/*/exthost1/remoteexthost.log)',
+        );
       await new Promise((r) => setTimeout(r, 500));
     }
     await page.screenshot({ path: join(OUT, 'workbench.png') }).catch(() => {});

@@ -21,9 +21,18 @@ try {
   for (let i = 1; i <= runs; i++) {
     console.log(`\n=== unit run ${i} of ${runs}, with 2 CPU burners ===`);
     const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const r = spawnSync(process.execPath, [mocha, '--config', '.mocharc.unit.json', '--reporter', 'dot'], { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20 });
+    const r = spawnSync(process.execPath, [mocha, '--config', '.mocharc.unit.json', '--reporter', 'dot'], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 256 << 20,
+    });
     const out = stripVTControlCharacters(r.stdout + r.stderr);
-    process.stdout.write(out.split('\n').filter((l) => !/^\s*[.,!]+\s*$/.test(l)).join('\n'));
+    process.stdout.write(
+      out
+        .split('\n')
+        .filter((l) => !/^\s*[.,!]+\s*$/.test(l))
+        .join('\n'),
+    );
     const p = Number(/(\d+) passing/.exec(out)?.[1] ?? 0);
     const f = Number(/(\d+) failing/.exec(out)?.[1] ?? 0) + (r.status !== 0 && !/failing/.test(out) ? 1 : 0) + (p === 0 ? 1 : 0);
     passed += p;

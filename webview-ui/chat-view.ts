@@ -9,16 +9,36 @@ import { h } from './dom';
 import { ItemContext, renderItem, retryText } from './item-views';
 
 export class ChatView {
-  readonly element = h('div', { class: 'hr-chat', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0', 'data-testid': 'chat' });
+  readonly element = h('div', {
+    class: 'hr-chat',
+    role: 'log',
+    'aria-live': 'polite',
+    'aria-label': 'Conversation',
+    tabindex: '0',
+    'data-testid': 'chat',
+  });
   private readonly elements = new Map<string, HTMLElement>();
   private readonly empty = h(
     'div',
     { class: 'hr-empty' },
     h('p', {}, 'Ask Headroom to read, search, edit or run things in this workspace.'),
-    h('p', { class: 'hr-muted' }, 'The meter above shows what fills the context window. Type / for commands: /compact [focus], /clear, /new, /history.'),
+    h(
+      'p',
+      { class: 'hr-muted' },
+      'The meter above shows what fills the context window. Type / for commands: /compact [focus], /clear, /new, /history.',
+    ),
   );
   /** Shown when items change below the fold while the user reads further up. */
-  readonly newActivity = h('button', { class: 'hr-new-activity', hidden: true, 'aria-label': 'New activity below: scroll to the newest message', 'data-testid': 'new-activity' }, '↓ New activity');
+  readonly newActivity = h(
+    'button',
+    {
+      class: 'hr-new-activity',
+      hidden: true,
+      'aria-label': 'New activity below: scroll to the newest message',
+      'data-testid': 'new-activity',
+    },
+    '↓ New activity',
+  );
   private countdown: ReturnType<typeof setInterval> | undefined;
   /**
    * Follow the newest item. Set from the user's scrolling, not measured at update time: items render

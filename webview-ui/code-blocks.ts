@@ -33,7 +33,26 @@ import { send } from './vscode-api';
 const purifier = DOMPurify(window);
 purifier.setConfig({ ALLOWED_TAGS: ['span'], ALLOWED_ATTR: ['class'], RETURN_DOM_FRAGMENT: true });
 
-const LANGUAGES = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml };
+const LANGUAGES = {
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  diff,
+  go,
+  java,
+  javascript,
+  json,
+  markdown,
+  python,
+  rust,
+  shell,
+  sql,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
 
 /** Blocks longer than this are shown plain: highlighting them would stall the panel. */
@@ -62,7 +81,12 @@ export function enhanceCodeBlocks(root: ParentNode): void {
     const insert = button('Insert', `Insert the ${lang || 'code'} block at the cursor in the editor`, () =>
       send({ type: 'code/insert', text, language: lang || undefined }),
     );
-    const header = h('div', { class: 'hr-code-head' }, h('span', { class: 'hr-code-lang' }, lang || 'text'), h('span', { class: 'hr-code-actions' }, copy, insert));
+    const header = h(
+      'div',
+      { class: 'hr-code-head' },
+      h('span', { class: 'hr-code-lang' }, lang || 'text'),
+      h('span', { class: 'hr-code-actions' }, copy, insert),
+    );
     const block = h('div', { class: 'hr-code', 'data-testid': 'code-block' });
     pre.replaceWith(block);
     block.append(header, pre);

@@ -18,7 +18,13 @@ export class Composer {
   readonly element: HTMLElement;
   private readonly input: HTMLTextAreaElement;
   private readonly queueList = h('ul', { class: 'hr-queue', 'aria-label': 'Queued messages', 'data-testid': 'queue', hidden: true });
-  private readonly list = h('ul', { class: 'hr-completions', role: 'listbox', id: 'hr-completions', 'aria-label': 'Slash commands', hidden: true });
+  private readonly list = h('ul', {
+    class: 'hr-completions',
+    role: 'listbox',
+    id: 'hr-completions',
+    'aria-label': 'Slash commands',
+    hidden: true,
+  });
   private readonly send: HTMLButtonElement;
   private readonly stop: HTMLButtonElement;
   private options: SlashCommand[] = [];
@@ -37,7 +43,14 @@ export class Composer {
     this.input.value = o.draft;
     this.send = h('button', { class: 'hr-send', 'aria-label': 'Send the message', 'data-testid': 'send' }, 'Send');
     this.stop = h('button', { class: 'hr-stop', 'aria-label': 'Stop the running turn', 'data-testid': 'stop', hidden: true }, 'Stop');
-    this.element = h('footer', { class: 'hr-composer' }, this.queueList, this.list, this.input, h('div', { class: 'hr-composer-actions' }, this.stop, this.send));
+    this.element = h(
+      'footer',
+      { class: 'hr-composer' },
+      this.queueList,
+      this.list,
+      this.input,
+      h('div', { class: 'hr-composer-actions' }, this.stop, this.send),
+    );
     this.input.addEventListener('input', () => {
       this.o.onDraft(this.input.value);
       this.refreshCompletions();
@@ -58,7 +71,9 @@ export class Composer {
   setQueue(texts: readonly string[]): void {
     this.queueList.hidden = !texts.length;
     this.queueList.replaceChildren(
-      ...texts.map((t) => h('li', { class: 'hr-queued' }, h('span', { class: 'hr-badge' }, 'queued'), h('span', { class: 'hr-queued-text', title: t }, t))),
+      ...texts.map((t) =>
+        h('li', { class: 'hr-queued' }, h('span', { class: 'hr-badge' }, 'queued'), h('span', { class: 'hr-queued-text', title: t }, t)),
+      ),
     );
   }
 
@@ -132,7 +147,12 @@ export class Composer {
       ...this.options.map((c, i) => {
         const li = h(
           'li',
-          { role: 'option', id: `hr-opt-${i}`, 'aria-selected': i === this.selected ? 'true' : 'false', class: i === this.selected ? 'hr-selected' : undefined },
+          {
+            role: 'option',
+            id: `hr-opt-${i}`,
+            'aria-selected': i === this.selected ? 'true' : 'false',
+            class: i === this.selected ? 'hr-selected' : undefined,
+          },
           h('span', { class: 'hr-cmd' }, c.name, c.args ? ` ${c.args}` : ''),
           h('span', { class: 'hr-muted' }, c.description),
         );

@@ -17,7 +17,14 @@ export function renderFirstRun(config: ConfigView): HTMLElement {
   const select = h('select', { id: 'hr-provider', class: 'hr-select', 'aria-label': 'Provider' });
   for (const [value, label] of PROVIDERS) select.append(h('option', { value, selected: value === config.provider }, label));
   select.addEventListener('change', () => send({ type: 'config/update', provider: select.value as (typeof PROVIDERS)[number][0] }));
-  const url = h('input', { id: 'hr-base-url', class: 'hr-text', type: 'url', value: config.baseUrl ?? '', placeholder: 'http://localhost:11434/v1', 'aria-label': 'Base URL' });
+  const url = h('input', {
+    id: 'hr-base-url',
+    class: 'hr-text',
+    type: 'url',
+    value: config.baseUrl ?? '',
+    placeholder: 'http://localhost:11434/v1',
+    'aria-label': 'Base URL',
+  });
   const saveUrl = h('button', { class: 'hr-secondary', 'aria-label': 'Save the base URL' }, 'Save URL');
   saveUrl.addEventListener('click', () => send({ type: 'config/update', baseUrl: url.value.trim() }));
   url.addEventListener('keydown', (e) => e.key === 'Enter' && saveUrl.click());
@@ -29,7 +36,11 @@ export function renderFirstRun(config: ConfigView): HTMLElement {
     'section',
     { class: 'hr-first-run', 'aria-label': 'Set up Headroom', 'data-testid': 'first-run' },
     h('h2', {}, 'Set up Headroom'),
-    h('p', {}, 'Headroom needs a model provider and an API key. The key is kept in VS Code’s secret storage; ANTHROPIC_API_KEY or OPENAI_API_KEY in the environment also work.'),
+    h(
+      'p',
+      {},
+      'Headroom needs a model provider and an API key. The key is kept in VS Code’s secret storage; ANTHROPIC_API_KEY or OPENAI_API_KEY in the environment also work.',
+    ),
     h('label', { for: 'hr-provider', class: 'hr-label' }, '1. Provider'),
     select,
     h('label', { class: 'hr-label' }, '2. API key'),

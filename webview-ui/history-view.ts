@@ -20,7 +20,13 @@ export function renderHistory(history: HistoryView | undefined, rerender: () => 
     'div',
     { class: 'hr-actions' },
     btn('New session', 'Start a new session', () => send({ type: 'session/new' })),
-    btn('Undo last compaction', 'Undo the last compaction of this session', () => send({ type: 'compaction/undo' }), 'hr-secondary', !history?.canUndoCompaction),
+    btn(
+      'Undo last compaction',
+      'Undo the last compaction of this session',
+      () => send({ type: 'compaction/undo' }),
+      'hr-secondary',
+      !history?.canUndoCompaction,
+    ),
   );
   root.append(h('h2', {}, 'Sessions'), top);
   if (!history) {
@@ -33,7 +39,9 @@ export function renderHistory(history: HistoryView | undefined, rerender: () => 
       : h('p', { class: 'hr-muted' }, 'No saved sessions yet.'),
   );
   const name = h('input', { class: 'hr-text', type: 'text', placeholder: 'Snapshot name (optional)', 'aria-label': 'Snapshot name' });
-  const save = btn('Save snapshot', 'Save a snapshot of the current context', () => send({ type: 'snapshot/save', name: name.value.trim() || undefined }));
+  const save = btn('Save snapshot', 'Save a snapshot of the current context', () =>
+    send({ type: 'snapshot/save', name: name.value.trim() || undefined }),
+  );
   name.addEventListener('keydown', (e) => e.key === 'Enter' && save.click());
   root.append(
     h('h2', {}, 'Snapshots of this session'),
@@ -46,8 +54,18 @@ export function renderHistory(history: HistoryView | undefined, rerender: () => 
             h(
               'li',
               { class: 'hr-row', 'data-id': s.id },
-              h('div', { class: 'hr-row-main' }, h('span', { class: 'hr-row-title' }, s.label), h('span', { class: 'hr-muted' }, `${s.date} · ${s.messageCount} messages`)),
-              btn('Restore', `Restore snapshot ${s.label} from ${s.date}`, () => send({ type: 'snapshot/restore', id: s.id }), 'hr-secondary'),
+              h(
+                'div',
+                { class: 'hr-row-main' },
+                h('span', { class: 'hr-row-title' }, s.label),
+                h('span', { class: 'hr-muted' }, `${s.date} · ${s.messageCount} messages`),
+              ),
+              btn(
+                'Restore',
+                `Restore snapshot ${s.label} from ${s.date}`,
+                () => send({ type: 'snapshot/restore', id: s.id }),
+                'hr-secondary',
+              ),
             ),
           ),
         )
@@ -73,7 +91,12 @@ function sessionRow(s: HistoryEntry, rerender: () => void): HTMLElement {
     queueMicrotask(() => input.focus());
     title = input;
   } else {
-    title = h('button', { class: 'hr-link hr-row-title', 'aria-label': `Open session ${s.title}${s.current ? ' (current)' : ''}` }, s.title, s.current ? ' (current)' : '');
+    title = h(
+      'button',
+      { class: 'hr-link hr-row-title', 'aria-label': `Open session ${s.title}${s.current ? ' (current)' : ''}` },
+      s.title,
+      s.current ? ' (current)' : '',
+    );
     title.addEventListener('click', () => send({ type: 'session/open', id: s.id }));
   }
   const confirming = local.confirmDelete === s.id;
@@ -81,19 +104,29 @@ function sessionRow(s: HistoryEntry, rerender: () => void): HTMLElement {
     'li',
     { class: 'hr-row', 'data-id': s.id },
     h('div', { class: 'hr-row-main' }, title, meta),
-    btn('Rename', `Rename session ${s.title}`, () => {
-      local.renaming = s.id;
-      rerender();
-    }, 'hr-secondary'),
-    btn(confirming ? 'Really delete?' : 'Delete', confirming ? `Confirm deleting session ${s.title}` : `Delete session ${s.title}`, () => {
-      if (confirming) {
-        local.confirmDelete = null;
-        send({ type: 'session/delete', id: s.id });
-      } else {
-        local.confirmDelete = s.id;
+    btn(
+      'Rename',
+      `Rename session ${s.title}`,
+      () => {
+        local.renaming = s.id;
         rerender();
-      }
-    }, confirming ? 'hr-danger' : 'hr-secondary'),
+      },
+      'hr-secondary',
+    ),
+    btn(
+      confirming ? 'Really delete?' : 'Delete',
+      confirming ? `Confirm deleting session ${s.title}` : `Delete session ${s.title}`,
+      () => {
+        if (confirming) {
+          local.confirmDelete = null;
+          send({ type: 'session/delete', id: s.id });
+        } else {
+          local.confirmDelete = s.id;
+          rerender();
+        }
+      },
+      confirming ? 'hr-danger' : 'hr-secondary',
+    ),
   );
 }
 

@@ -23,7 +23,9 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
     return h(
       'article',
       { class: 'hr-msg hr-assistant', 'aria-label': 'Headroom', 'aria-busy': item.streaming ? 'true' : undefined },
-      item.reasoning ? h('details', { class: 'hr-reasoning' }, h('summary', {}, 'Reasoning'), h('div', { class: 'hr-pre' }, item.reasoning)) : null,
+      item.reasoning
+        ? h('details', { class: 'hr-reasoning' }, h('summary', {}, 'Reasoning'), h('div', { class: 'hr-pre' }, item.reasoning))
+        : null,
       body,
       item.streaming && !item.text ? h('span', { class: 'hr-muted hr-typing' }, 'Thinking…') : null,
       item.stopNote ? h('p', { class: 'hr-stop-note' }, item.stopNote) : null,
@@ -40,10 +42,24 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
         h('span', { class: 'hr-tool-name' }, item.name),
         item.summary ? h('span', { class: 'hr-tool-summary' }, item.summary) : null,
         item.refId ? h('span', { class: 'hr-badge', title: 'The full result is stored and kept out of the context' }, 'stored') : null,
-        h('span', { class: 'hr-tool-meta' }, STATUS_TEXT[item.status], item.durationMs !== undefined ? ` · ${formatDuration(item.durationMs)}` : ''),
+        h(
+          'span',
+          { class: 'hr-tool-meta' },
+          STATUS_TEXT[item.status],
+          item.durationMs !== undefined ? ` · ${formatDuration(item.durationMs)}` : '',
+        ),
       ),
-      item.args ? h('div', { class: 'hr-tool-section' }, h('div', { class: 'hr-label' }, 'Arguments'), h('pre', { class: 'hr-pre' }, item.args)) : null,
-      item.output ? h('div', { class: 'hr-tool-section' }, h('div', { class: 'hr-label' }, item.status === 'running' ? 'Output' : 'Result'), h('pre', { class: 'hr-pre' }, item.output)) : null,
+      item.args
+        ? h('div', { class: 'hr-tool-section' }, h('div', { class: 'hr-label' }, 'Arguments'), h('pre', { class: 'hr-pre' }, item.args))
+        : null,
+      item.output
+        ? h(
+            'div',
+            { class: 'hr-tool-section' },
+            h('div', { class: 'hr-label' }, item.status === 'running' ? 'Output' : 'Result'),
+            h('pre', { class: 'hr-pre' }, item.output),
+          )
+        : null,
       item.refId ? storedLine(item) : null,
     );
     details.addEventListener('toggle', () => ctx.onToggle(item.id, details.open));
@@ -53,13 +69,37 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
     const r = item.request;
     const what =
       r.kind === 'edit'
-        ? h('div', {}, h('strong', {}, r.isNew ? 'Create ' : 'Edit '), h('code', {}, r.path), h('span', { class: 'hr-muted' }, ` +${r.added} −${r.removed} lines`))
+        ? h(
+            'div',
+            {},
+            h('strong', {}, r.isNew ? 'Create ' : 'Edit '),
+            h('code', {}, r.path),
+            h('span', { class: 'hr-muted' }, ` +${r.added} −${r.removed} lines`),
+          )
         : r.kind === 'command'
-          ? h('div', {}, h('strong', {}, 'Run '), h('code', {}, r.command), h('span', { class: 'hr-muted' }, r.cwd && r.cwd !== '.' ? ` in ${r.cwd}` : ' in the workspace folder'))
-          : h('div', {}, h('strong', {}, 'Call '), h('code', {}, item.toolName), h('span', { class: 'hr-muted' }, ` from ${r.origin}`), h('pre', {}, h('code', {}, r.input)));
+          ? h(
+              'div',
+              {},
+              h('strong', {}, 'Run '),
+              h('code', {}, r.command),
+              h('span', { class: 'hr-muted' }, r.cwd && r.cwd !== '.' ? ` in ${r.cwd}` : ' in the workspace folder'),
+            )
+          : h(
+              'div',
+              {},
+              h('strong', {}, 'Call '),
+              h('code', {}, item.toolName),
+              h('span', { class: 'hr-muted' }, ` from ${r.origin}`),
+              h('pre', {}, h('code', {}, r.input)),
+            );
     const noun = r.kind === 'edit' ? 'the edit' : r.kind === 'command' ? 'the command' : 'the tool call';
     const pending = item.state === 'pending';
-    const reason = h('input', { class: 'hr-text hr-reject-reason', type: 'text', 'aria-label': 'Reason for rejecting (sent to the model)', placeholder: 'Reason (optional, sent to the model)' });
+    const reason = h('input', {
+      class: 'hr-text hr-reject-reason',
+      type: 'text',
+      'aria-label': 'Reason for rejecting (sent to the model)',
+      placeholder: 'Reason (optional, sent to the model)',
+    });
     const reject = () => send({ type: 'approval/respond', id: item.id, approved: false, reason: reason.value.trim() || undefined });
     reason.addEventListener('keydown', (e) => {
       if (e.key !== 'Enter') return;
@@ -68,7 +108,12 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
     });
     return h(
       'section',
-      { class: `hr-approval hr-approval-${item.state}`, role: 'group', 'aria-label': `Approval for ${item.toolName}`, 'data-testid': 'approval' },
+      {
+        class: `hr-approval hr-approval-${item.state}`,
+        role: 'group',
+        'aria-label': `Approval for ${item.toolName}`,
+        'data-testid': 'approval',
+      },
       what,
       pending
         ? h(
@@ -77,11 +122,22 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
             action('Approve', `Approve ${noun}`, () => send({ type: 'approval/respond', id: item.id, approved: true })),
             action(
               'Allow for this session',
-              r.kind === 'edit' ? `Allow for this session: every ${item.toolName} edit` : r.kind === 'command' ? `Allow for this session: this exact command` : `Allow for this session: every ${item.toolName} call`,
+              r.kind === 'edit'
+                ? `Allow for this session: every ${item.toolName} edit`
+                : r.kind === 'command'
+                  ? `Allow for this session: this exact command`
+                  : `Allow for this session: every ${item.toolName} call`,
               () => send({ type: 'approval/respond', id: item.id, approved: true, forSession: true }),
               'hr-secondary',
             ),
-            r.kind === 'edit' ? action('View diff', 'Show the proposed change in a diff editor', () => send({ type: 'approval/diff', id: item.id }), 'hr-secondary') : null,
+            r.kind === 'edit'
+              ? action(
+                  'View diff',
+                  'Show the proposed change in a diff editor',
+                  () => send({ type: 'approval/diff', id: item.id }),
+                  'hr-secondary',
+                )
+              : null,
             h('span', { class: 'hr-reject' }, reason, action('Reject', `Reject ${noun}`, reject, 'hr-secondary')),
           )
         : h('p', { class: 'hr-muted', role: 'status' }, APPROVAL_TEXT[item.state], item.note ? ` ${item.note}` : ''),
@@ -93,8 +149,16 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
       { class: `hr-notice hr-notice-${item.level}`, role: item.level === 'error' ? 'alert' : 'status', 'data-testid': 'notice' },
       item.title ? h('strong', { class: 'hr-notice-title' }, item.title) : null,
       h('span', { class: 'hr-notice-text' }, item.text),
-      item.unreachable ? h('div', { class: 'hr-notice-url' }, 'Server: ', h('code', {}, ctx.baseUrl() ?? 'the provider’s default address')) : null,
-      item.retryAt !== undefined ? h('span', { class: 'hr-retry', 'data-retry-at': String(item.retryAt), 'data-attempt': String(item.attempt ?? 1) }, retryText(item.retryAt, item.attempt)) : null,
+      item.unreachable
+        ? h('div', { class: 'hr-notice-url' }, 'Server: ', h('code', {}, ctx.baseUrl() ?? 'the provider’s default address'))
+        : null,
+      item.retryAt !== undefined
+        ? h(
+            'span',
+            { class: 'hr-retry', 'data-retry-at': String(item.retryAt), 'data-attempt': String(item.attempt ?? 1) },
+            retryText(item.retryAt, item.attempt),
+          )
+        : null,
       item.actions?.length ? h('div', { class: 'hr-actions' }, ...item.actions.map((a, i) => noticeButton(item, a, i > 0))) : null,
     ),
   compaction: (item) => h('div', { class: 'hr-compaction', role: 'status', 'data-testid': 'compaction' }, item.text),
@@ -102,7 +166,10 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
 
 /** An error block's next step: Retry sends the prompt again; the others run the Headroom command of that name. */
 function noticeButton(item: ChatItemOf<'notice'>, a: NoticeAction, secondary: boolean): HTMLButtonElement {
-  const run = a === 'retry' ? () => item.prompt !== undefined && send({ type: 'prompt/submit', text: item.prompt }) : () => send({ type: 'command/run', command: a });
+  const run =
+    a === 'retry'
+      ? () => item.prompt !== undefined && send({ type: 'prompt/submit', text: item.prompt })
+      : () => send({ type: 'command/run', command: a });
   const b = h('button', { class: secondary ? 'hr-secondary' : undefined, 'data-action': a }, NOTICE_ACTION_LABEL[a]);
   b.addEventListener('click', run);
   return b;
@@ -119,7 +186,9 @@ const NOTICE_ACTION_LABEL: Record<NoticeAction, string> = {
 
 /** "stored · 35.9 KB · 400 lines · kept out of context [Open]": what an offloaded result is and where it went. */
 function storedLine(item: ChatItemOf<'tool'>): HTMLElement {
-  const size = item.stored ? ` · ${formatBytes(item.stored.bytes)} · ${item.stored.lines.toLocaleString('en-US')} ${item.stored.lines === 1 ? 'line' : 'lines'}` : '';
+  const size = item.stored
+    ? ` · ${formatBytes(item.stored.bytes)} · ${item.stored.lines.toLocaleString('en-US')} ${item.stored.lines === 1 ? 'line' : 'lines'}`
+    : '';
   return h(
     'div',
     { class: 'hr-stored', 'data-testid': 'stored-result' },
@@ -149,8 +218,20 @@ const STATUS_TEXT: Record<ChatItemOf<'tool'>['status'], string> = {
   error: 'failed',
   cancelled: 'cancelled',
 };
-const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = { preparing: '…', running: '⟳', waiting: '⏸', done: '✓', error: '✕', cancelled: '–' };
-const APPROVAL_TEXT: Record<ChatItemOf<'approval'>['state'], string> = { pending: '', approved: 'Approved.', rejected: 'Rejected.', cancelled: 'Cancelled.' };
+const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = {
+  preparing: '…',
+  running: '⟳',
+  waiting: '⏸',
+  done: '✓',
+  error: '✕',
+  cancelled: '–',
+};
+const APPROVAL_TEXT: Record<ChatItemOf<'approval'>['state'], string> = {
+  pending: '',
+  approved: 'Approved.',
+  rejected: 'Rejected.',
+  cancelled: 'Cancelled.',
+};
 
 function action(text: string, label: string, onClick: () => void, cls?: string): HTMLButtonElement {
   const b = h('button', { class: cls, 'aria-label': label }, text);

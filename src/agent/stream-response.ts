@@ -40,13 +40,20 @@ export async function streamResponse(
       }
     }
   } catch (err) {
-    final = failed(provider.id, request, text, signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : { kind: 'unknown', message: errorMessage(err) });
+    final = failed(
+      provider.id,
+      request,
+      text,
+      signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : { kind: 'unknown', message: errorMessage(err) },
+    );
   }
   final ??= failed(
     provider.id,
     request,
     text,
-    signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : { kind: 'unknown', message: 'The provider ended without a result.' },
+    signal.aborted
+      ? { kind: 'aborted', message: 'Request aborted.' }
+      : { kind: 'unknown', message: 'The provider ended without a result.' },
   );
   emit({ type: 'message_end', message: final });
   return final;

@@ -5,9 +5,7 @@
 import type { ErrorKind } from '../common/errors';
 import type { GuardStatus, Projection } from '../context/guard';
 import type { Provider } from '../providers/provider';
-import type {
-  AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, UserMessage,
-} from '../providers/types';
+import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, UserMessage } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { HeadroomPort, ToolContext } from '../tools/ports';
 import type { ToolRegistry } from '../tools/registry';

@@ -49,11 +49,23 @@ export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChann
   const items = await Promise.all(
     PROVIDERS.map(async (p) => {
       const key = await resolveApiKey(p.id, secrets);
-      const status = key ? (key.source === 'env' ? vscode.l10n.t('from {0}', envVarFor(p.id) ?? 'env') : vscode.l10n.t('key stored')) : vscode.l10n.t('no key');
-      return { label: p.label, description: `${status}${p.id === current.provider ? ' · ' + vscode.l10n.t('current') : ''}`, detail: p.detail, id: p.id };
+      const status = key
+        ? key.source === 'env'
+          ? vscode.l10n.t('from {0}', envVarFor(p.id) ?? 'env')
+          : vscode.l10n.t('key stored')
+        : vscode.l10n.t('no key');
+      return {
+        label: p.label,
+        description: `${status}${p.id === current.provider ? ' · ' + vscode.l10n.t('current') : ''}`,
+        detail: p.detail,
+        id: p.id,
+      };
     }),
   );
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Headroom: Set API Key'), placeHolder: vscode.l10n.t('Which provider?') });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Headroom: Set API Key'),
+    placeHolder: vscode.l10n.t('Which provider?'),
+  });
   if (!picked) return;
   const provider = picked.id;
 
@@ -88,13 +100,17 @@ export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChann
   if (provider !== current.provider) {
     const use = vscode.l10n.t('Use {0}', label(provider));
     const answer = await vscode.window.showInformationMessage(
-      value.trim() ? vscode.l10n.t('{0} key stored ({1}).', label(provider), maskApiKey(value.trim())) : vscode.l10n.t('{0} key removed.', label(provider)),
+      value.trim()
+        ? vscode.l10n.t('{0} key stored ({1}).', label(provider), maskApiKey(value.trim()))
+        : vscode.l10n.t('{0} key removed.', label(provider)),
       use,
     );
     if (answer === use) await switchProvider(provider);
   } else {
     void vscode.window.showInformationMessage(
-      value.trim() ? vscode.l10n.t('{0} key stored ({1}).', label(provider), maskApiKey(value.trim())) : vscode.l10n.t('{0} key removed.', label(provider)),
+      value.trim()
+        ? vscode.l10n.t('{0} key stored ({1}).', label(provider), maskApiKey(value.trim()))
+        : vscode.l10n.t('{0} key removed.', label(provider)),
     );
   }
 }
@@ -147,7 +163,11 @@ export async function selectModel(): Promise<void> {
 async function selectLanguageModel(current: string): Promise<void> {
   const models = await vscode.lm.selectChatModels();
   if (!models.length) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Headroom: no VS Code language model is available. Install or sign in to an extension that provides one (e.g. GitHub Copilot).'));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'Headroom: no VS Code language model is available. Install or sign in to an extension that provides one (e.g. GitHub Copilot).',
+      ),
+    );
     return;
   }
   const picked = await vscode.window.showQuickPick(
@@ -156,7 +176,10 @@ async function selectLanguageModel(current: string): Promise<void> {
       description: `${m.vendor} · ${k(m.maxInputTokens)} input${m.id === current ? ' · ' + vscode.l10n.t('current') : ''}`,
       id: m.id,
     })),
-    { title: vscode.l10n.t('Headroom: Select Model ({0})', label('vscode-lm')), placeHolder: vscode.l10n.t('The window is the input limit VS Code reports for the model') },
+    {
+      title: vscode.l10n.t('Headroom: Select Model ({0})', label('vscode-lm')),
+      placeHolder: vscode.l10n.t('The window is the input limit VS Code reports for the model'),
+    },
   );
   if (picked) await vscode.workspace.getConfiguration('headroom').update('model', picked.id, vscode.ConfigurationTarget.Global);
 }

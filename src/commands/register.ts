@@ -4,8 +4,20 @@ import type { Host, HostCommand } from '../platform/host';
 
 /** Commands implemented by the lazily loaded host (ids `headroom.<name>`). */
 const HOST_COMMANDS: readonly HostCommand[] = [
-  'setApiKey', 'selectModel', 'compactContext', 'clearContext', 'newSession', 'stop', 'showContextBreakdown',
-  'openSession', 'saveSnapshot', 'restoreSnapshot', 'undoCompaction', 'openStoredResult', 'pin', 'unpin',
+  'setApiKey',
+  'selectModel',
+  'compactContext',
+  'clearContext',
+  'newSession',
+  'stop',
+  'showContextBreakdown',
+  'openSession',
+  'saveSnapshot',
+  'restoreSnapshot',
+  'undoCompaction',
+  'openStoredResult',
+  'pin',
+  'unpin',
 ];
 
 export interface CommandDeps {

@@ -36,7 +36,8 @@ export function readMaxIterations(): number {
 /** Compaction settings: `headroom.summarizerModel`, `headroom.compaction.keepTurns`, `headroom.compaction.resummarizeEvery`. */
 export function readCompactionSettings(): { summarizerModel: string | undefined; keepTurns: number; resummarizeEvery: number } {
   const cfg = vscode.workspace.getConfiguration('headroom');
-  const int = (v: unknown, min: number, max: number, dflt: number) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : dflt);
+  const int = (v: unknown, min: number, max: number, dflt: number) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : dflt;
   const model = cfg.get<unknown>('summarizerModel');
   return {
     summarizerModel: typeof model === 'string' && model.trim() && !/\s/.test(model.trim()) ? model.trim() : undefined,

@@ -107,7 +107,7 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
   const countLongPiece = (text: string, start: number, end: number, bytes: number, forceSample: boolean): [number, number] => {
     if (!forceSample && bytes <= opt.sampleAboveBytes) {
       let tokens = 0;
-      for (let i = start; i < end; ) {
+      for (let i = start; i < end;) {
         const to = chunkEnd(text, i, end);
         tokens += countChunk(text.slice(i, to));
         i = to;

@@ -23,7 +23,15 @@ export interface BudgetComponents {
   toolResults: number;
 }
 
-export const COMPONENT_NAMES = ['system', 'rules', 'tools', 'deferredTools', 'summary', 'messages', 'toolResults'] as const satisfies ReadonlyArray<keyof BudgetComponents>;
+export const COMPONENT_NAMES = [
+  'system',
+  'rules',
+  'tools',
+  'deferredTools',
+  'summary',
+  'messages',
+  'toolResults',
+] as const satisfies ReadonlyArray<keyof BudgetComponents>;
 
 /** Extra facts the meter shows besides the numbers. */
 export interface BudgetMeta {
@@ -134,8 +142,18 @@ export class ContextBudget {
       percent: this.percent,
       percentOfEffective: this.percentOfEffective,
       components: COMPONENT_NAMES.map((name) => ({ name, tokens: this.components[name], fraction: this.components[name] / w })),
-      reserved: { output: this.limits.maxOutput, buffer: this.limits.buffer, outputFraction: this.limits.maxOutput / w, bufferFraction: this.limits.buffer / w },
-      markers: { note: (t.note * eff) / w, background: (t.background * eff) / w, compact: (t.compact * eff) / w, block: (t.block * eff) / w },
+      reserved: {
+        output: this.limits.maxOutput,
+        buffer: this.limits.buffer,
+        outputFraction: this.limits.maxOutput / w,
+        bufferFraction: this.limits.buffer / w,
+      },
+      markers: {
+        note: (t.note * eff) / w,
+        background: (t.background * eff) / w,
+        compact: (t.compact * eff) / w,
+        block: (t.block * eff) / w,
+      },
       confirmed,
       accuracy: confirmed ? 'confirmed' : accuracyLabel(band),
       errorBand: band,

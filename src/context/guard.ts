@@ -154,7 +154,9 @@ export function preflight(request: PreflightRequest, limits: ModelLimits, option
 
 function schemaReason(status: GuardStatus, p: Projection): string {
   const what = `the conversation (${fmt(p.base)} tokens) plus tool definitions (${fmt(p.schema)} tokens) reach ${pct(p.ratio)} of the effective window`;
-  return status === 'final' ? `${what} even after compaction; forcing a final turn without tools` : `${what}; clear old results or defer tools before sending`;
+  return status === 'final'
+    ? `${what} even after compaction; forcing a final turn without tools`
+    : `${what}; clear old results or defer tools before sending`;
 }
 
 function reasonFor(status: GuardStatus, p: Projection): string {
@@ -193,7 +195,15 @@ export function admit(result: ToolResultSize, projection: Projection, options: G
       : out.reason === 'over_offload_threshold'
         ? `offload: ${fmt(bytes)} bytes is over the ${fmt(maxBytes)}-byte threshold`
         : `offload: inlining would bring the projection to ${pct(projectedTotal / projection.limit)} of the effective window`;
-  emit(options, { kind: 'admit', status: out.decision, reason, projection, limit: projection.limit, thresholds: t, result: { bytes, tokens } });
+  emit(options, {
+    kind: 'admit',
+    status: out.decision,
+    reason,
+    projection,
+    limit: projection.limit,
+    thresholds: t,
+    result: { bytes, tokens },
+  });
   return out;
 }
 

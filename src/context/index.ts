@@ -11,5 +11,11 @@ export * from './turns';
 export * from './message-tokens';
 export * from './token-ledger';
 export * from './token-worker-client';
-export { createBoundedCounter, type BoundedCounter, type BoundedCount, type BoundedCounterOptions, type BpeEncoder } from './bounded-counter';
+export {
+  createBoundedCounter,
+  type BoundedCounter,
+  type BoundedCount,
+  type BoundedCounterOptions,
+  type BpeEncoder,
+} from './bounded-counter';
 export { utf8Length, byteEstimate } from './utf8';

@@ -99,7 +99,10 @@ export function findModel(model: string): ModelInfo | undefined {
   const bare = id.includes('/') ? id.slice(id.lastIndexOf('/') + 1) : id;
   let best: ModelInfo | undefined;
   for (const row of MODEL_TABLE) {
-    if ((bare === row.match || bare.startsWith(row.match + '-') || bare.startsWith(row.match + '.')) && (!best || row.match.length > best.match.length)) {
+    if (
+      (bare === row.match || bare.startsWith(row.match + '-') || bare.startsWith(row.match + '.')) &&
+      (!best || row.match.length > best.match.length)
+    ) {
       best = row;
     }
   }
@@ -165,7 +168,9 @@ export function resolveModelLimits(
   if (server && reported) {
     const fromSetting = source === 'model-setting' || source === 'provider-setting';
     if (fromSetting && contextWindow > reported) {
-      warnings.push(`contextWindow ${contextWindow} is larger than the ${reported} tokens the ${server.kind} server uses; using ${reported}`);
+      warnings.push(
+        `contextWindow ${contextWindow} is larger than the ${reported} tokens the ${server.kind} server uses; using ${reported}`,
+      );
     }
     if (!fromSetting || contextWindow > reported) {
       contextWindow = reported;

@@ -56,7 +56,11 @@ export function defaultContextSettings(): ContextSettings {
 
 const fraction = z.number().finite().gt(0).lte(1);
 const tokens = z.number().int().positive();
-const override = z.strictObject({ contextWindow: tokens.optional(), maxOutput: tokens.optional(), bufferTokens: z.number().int().nonnegative().optional() });
+const override = z.strictObject({
+  contextWindow: tokens.optional(),
+  maxOutput: tokens.optional(),
+  bufferTokens: z.number().int().nonnegative().optional(),
+});
 
 /** Field validators; each is checked on its own so one bad value does not discard the others. */
 const FIELDS = {
@@ -117,7 +121,10 @@ export function parseContextSettings(raw: unknown): ParsedContextSettings {
         if (t[name] === undefined) continue;
         const r = fraction.safeParse(t[name]);
         if (r.success) candidate[name] = r.data;
-        else errors.push(`headroom.thresholds.${name}: must be a fraction of the effective window in (0, 1] (got ${describe(t[name])}); using ${DEFAULT_THRESHOLDS[name]}`);
+        else
+          errors.push(
+            `headroom.thresholds.${name}: must be a fraction of the effective window in (0, 1] (got ${describe(t[name])}); using ${DEFAULT_THRESHOLDS[name]}`,
+          );
       }
       if (candidate.note <= candidate.background && candidate.background <= candidate.compact && candidate.compact <= candidate.block) {
         settings.thresholds = candidate;

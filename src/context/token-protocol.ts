@@ -16,7 +16,13 @@ export const countRequestSchema = z.object({
 });
 export type CountRequest = z.infer<typeof countRequestSchema>;
 
-const textCountSchema = z.object({ bpe: z.number(), bytes: z.number(), source: z.enum(['tokenizer', 'bytes']), sampled: z.boolean().optional(), contentClass: z.enum(CONTENT_CLASSES as [ContentClass, ...ContentClass[]]).optional() });
+const textCountSchema = z.object({
+  bpe: z.number(),
+  bytes: z.number(),
+  source: z.enum(['tokenizer', 'bytes']),
+  sampled: z.boolean().optional(),
+  contentClass: z.enum(CONTENT_CLASSES as [ContentClass, ...ContentClass[]]).optional(),
+});
 
 /** Worker → host. */
 export const workerReplySchema = z.discriminatedUnion('type', [

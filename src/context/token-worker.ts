@@ -22,7 +22,10 @@ if (port) {
   const answer = async (raw: unknown): Promise<void> => {
     const parsed = countRequestSchema.safeParse(raw);
     if (!parsed.success) {
-      const id = typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'number' ? (raw as { id: number }).id : undefined;
+      const id =
+        typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'number'
+          ? (raw as { id: number }).id
+          : undefined;
       post({ type: 'error', id, message: `bad request: ${parsed.error.message}` });
       return;
     }

@@ -42,7 +42,17 @@ export function approvalItem(id: string, r: ApprovalRequest): ChatItemOf<'approv
 
 /** The card after the decision: approved (saying when for the whole session), rejected (with the reason), or cancelled (the turn stopped). */
 export function settledApproval(item: ChatItemOf<'approval'>, decision: ApprovalDecision, cancelled = false): ChatItemOf<'approval'> {
-  if (decision.approved) return decision.forSession ? { ...item, state: 'approved', note: item.request.kind === 'edit' ? `Allowed for this session: ${item.toolName} edits.` : 'Allowed for this session: this exact command.' } : { ...item, state: 'approved' };
+  if (decision.approved)
+    return decision.forSession
+      ? {
+          ...item,
+          state: 'approved',
+          note:
+            item.request.kind === 'edit'
+              ? `Allowed for this session: ${item.toolName} edits.`
+              : 'Allowed for this session: this exact command.',
+        }
+      : { ...item, state: 'approved' };
   const next: ChatItemOf<'approval'> = { ...item, state: cancelled ? 'cancelled' : 'rejected' };
   if (decision.reason) next.note = decision.reason;
   return next;

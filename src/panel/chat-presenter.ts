@@ -131,7 +131,8 @@ export class ChatPresenter {
       // Something is arriving: the retry worked, its countdown is over.
       this.dropRetry();
       if (e.kind === 'toolCall') {
-        if (!this.transcript.get(e.toolCallId)) this.op({ op: 'append', item: toolItem({ type: 'toolCall', id: e.toolCallId, name: e.name, arguments: {} }, 'preparing') });
+        if (!this.transcript.get(e.toolCallId))
+          this.op({ op: 'append', item: toolItem({ type: 'toolCall', id: e.toolCallId, name: e.name, arguments: {} }, 'preparing') });
         return;
       }
       if (this.assistantId && e.delta) this.op({ op: 'delta', id: this.assistantId, field: e.kind, text: e.delta });
@@ -171,7 +172,10 @@ export class ChatPresenter {
       this.toolOutput.delete(e.call.id);
       const current = this.transcript.get(e.call.id);
       const base = current?.kind === 'tool' ? current : toolItem(e.call, 'running');
-      this.op({ op: current ? 'update' : 'append', item: withResult(base, e.result, started === undefined ? undefined : this.now() - started) });
+      this.op({
+        op: current ? 'update' : 'append',
+        item: withResult(base, e.result, started === undefined ? undefined : this.now() - started),
+      });
     },
     usage: () => {
       // The meter follows context_usage (which includes calibration); raw usage is for the log.
@@ -200,7 +204,14 @@ export class ChatPresenter {
     retry: (e) => {
       // Every attempt of one failing request counts down in the same notice.
       this.retryId ??= this.nextId('r');
-      this.put({ kind: 'notice', id: this.retryId, level: 'warning', text: e.error.message, retryAt: this.now() + Math.max(0, e.delayMs), attempt: e.attempt });
+      this.put({
+        kind: 'notice',
+        id: this.retryId,
+        level: 'warning',
+        text: e.error.message,
+        retryAt: this.now() + Math.max(0, e.delayMs),
+        attempt: e.attempt,
+      });
     },
     error: (e) => {
       if (e.kind === 'aborted') return this.dropRetry();
@@ -218,7 +229,8 @@ export class ChatPresenter {
         this.assistantId = undefined;
       }
       for (const item of this.transcript.items) {
-        if (item.kind === 'tool' && (item.status === 'running' || item.status === 'preparing' || item.status === 'waiting')) this.op({ op: 'update', item: { ...item, status: 'cancelled' } });
+        if (item.kind === 'tool' && (item.status === 'running' || item.status === 'preparing' || item.status === 'waiting'))
+          this.op({ op: 'update', item: { ...item, status: 'cancelled' } });
       }
       this.toolStarted.clear();
       this.waiting.clear();
@@ -250,7 +262,8 @@ export class ChatPresenter {
 
   private pushMeter(): void {
     if (!this.source) return;
-    this.meter = 'budget' in this.source ? meterFromBudget(this.source.budget, this.extras) : meterFromUsage(this.source.usage, this.extras);
+    this.meter =
+      'budget' in this.source ? meterFromBudget(this.source.budget, this.extras) : meterFromUsage(this.source.usage, this.extras);
     this.emit({ type: 'context/usage', meter: this.meter });
   }
 
@@ -272,5 +285,8 @@ const TRIGGER: Record<'threshold' | 'overflow' | 'tool' | 'manual', string> = {
 
 const END_NOTE: Partial<Record<Extract<AgentEvent, { type: 'turn_end' }>['reason'], { level: 'info' | 'warning'; text: string }>> = {
   max_iterations: { level: 'info', text: 'Paused after the maximum number of model requests in one turn. Send a message to continue.' },
-  context_full: { level: 'warning', text: 'The context is full even after compaction, so the model gave a final answer. Compact with a focus, or clear, to continue.' },
+  context_full: {
+    level: 'warning',
+    text: 'The context is full even after compaction, so the model gave a final answer. Compact with a focus, or clear, to continue.',
+  },
 };

@@ -40,7 +40,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const handlers: WebviewHandlers = {
       'webview/ready': async (m) => {
         if (m.protocolVersion !== PROTOCOL_VERSION) {
-          this.showError(`The panel speaks protocol v${m.protocolVersion} but the extension speaks v${PROTOCOL_VERSION}. Reload the window.`);
+          this.showError(
+            `The panel speaks protocol v${m.protocolVersion} but the extension speaks v${PROTOCOL_VERSION}. Reload the window.`,
+          );
           return;
         }
         await this.postSnapshot();
@@ -59,7 +61,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       'snapshot/restore': (m) => thenHistory(d.restoreSnapshot(m.id)),
       'compaction/undo': () => thenHistory(d.undoCompaction()),
       'approval/respond': (m) =>
-        d.approve(m.id, m.approved ? { approved: true, forSession: m.forSession === true } : { approved: false, reason: m.reason?.trim() || 'The user rejected it.' }),
+        d.approve(
+          m.id,
+          m.approved
+            ? { approved: true, forSession: m.forSession === true }
+            : { approved: false, reason: m.reason?.trim() || 'The user rejected it.' },
+        ),
       'approval/diff': (m) => d.showDiff(m.id),
       'result/open': (m) => d.openResult(m.refId),
       'config/update': (m) => d.updateConfig({ provider: m.provider, baseUrl: m.baseUrl }),
@@ -83,9 +90,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     view.webview.html = renderWebviewHtml(view.webview, media);
     // The view is resolved again each time it is shown after being disposed: its listeners go with it.
     const listeners: vscode.Disposable[] = [view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw))];
-    const release = this._register(toDisposable(() => {
-      for (const l of listeners.splice(0)) l.dispose();
-    }));
+    const release = this._register(
+      toDisposable(() => {
+        for (const l of listeners.splice(0)) l.dispose();
+      }),
+    );
     listeners.push(
       view.onDidDispose(() => {
         if (this.view === view) this.view = undefined;

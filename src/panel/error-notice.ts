@@ -37,4 +37,3 @@ export function errorNotice(id: string, kind: ErrorKind, message: string, prompt
   if (kind === 'network') item.unreachable = true;
   return item;
 }
-

@@ -94,7 +94,13 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
 
 function segment(key: MeterSegment['key'], tokens: number, window: number): MeterSegment {
   const fraction = window > 0 ? tokens / window : 0;
-  return { key, label: SEGMENT_LABELS[key], tokens, fraction, title: `${SEGMENT_LABELS[key]}: ${formatTokens(tokens)} tokens (${formatPercent(fraction)})` };
+  return {
+    key,
+    label: SEGMENT_LABELS[key],
+    tokens,
+    fraction,
+    title: `${SEGMENT_LABELS[key]}: ${formatTokens(tokens)} tokens (${formatPercent(fraction)})`,
+  };
 }
 
 interface Parts {

@@ -71,7 +71,11 @@ export function toolItem(call: ToolCallPart, status: ChatItemOf<'tool'>['status'
   return { kind: 'tool', id: call.id, name: call.name, summary: toolSummary(call), args: toolArgs(call), status, output: '' };
 }
 
-export function withResult(item: ChatItemOf<'tool'>, r: ToolResultMessage & { errorKind?: string }, durationMs?: number): ChatItemOf<'tool'> {
+export function withResult(
+  item: ChatItemOf<'tool'>,
+  r: ToolResultMessage & { errorKind?: string },
+  durationMs?: number,
+): ChatItemOf<'tool'> {
   const status = r.errorKind === 'aborted' ? 'cancelled' : r.isError ? 'error' : 'done';
   const next: ChatItemOf<'tool'> = { ...item, status, output: resultPreview(r) };
   if (r.refId) next.refId = r.refId;
@@ -105,7 +109,10 @@ export function messagesToItems(messages: readonly Message[]): ChatItem[] {
       const at = tools.get(m.toolCallId);
       const existing = at === undefined ? undefined : items[at];
       if (at !== undefined && existing?.kind === 'tool') items[at] = withResult(existing, m);
-      else items.push(withResult({ kind: 'tool', id: m.toolCallId || `m${i}`, name: m.toolName, summary: '', args: '', status: 'done', output: '' }, m));
+      else
+        items.push(
+          withResult({ kind: 'tool', id: m.toolCallId || `m${i}`, name: m.toolName, summary: '', args: '', status: 'done', output: '' }, m),
+        );
     }
   });
   return items;

@@ -113,7 +113,9 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
   private async closeDiff(id: string): Promise<void> {
     const tabs = vscode.window.tabGroups.all
       .flatMap((g) => g.tabs)
-      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSED_SCHEME && t.input.modified.query === id);
+      .filter(
+        (t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSED_SCHEME && t.input.modified.query === id,
+      );
     if (tabs.length) await Promise.resolve(vscode.window.tabGroups.close(tabs)).catch(() => undefined);
   }
 
@@ -126,10 +128,19 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
       const reject = vscode.l10n.t('Reject');
       const text =
         request.kind === 'edit'
-          ? vscode.l10n.t('Headroom wants to {0} {1}.', request.oldContent === undefined ? vscode.l10n.t('create') : vscode.l10n.t('edit'), request.path)
+          ? vscode.l10n.t(
+              'Headroom wants to {0} {1}.',
+              request.oldContent === undefined ? vscode.l10n.t('create') : vscode.l10n.t('edit'),
+              request.path,
+            )
           : request.kind === 'command'
             ? vscode.l10n.t('Headroom wants to run: {0}', request.command)
-            : vscode.l10n.t('Headroom wants to call the tool {0} from {1}. Input: {2}', request.toolName, request.origin, request.input.slice(0, 300));
+            : vscode.l10n.t(
+                'Headroom wants to call the tool {0} from {1}. Input: {2}',
+                request.toolName,
+                request.origin,
+                request.input.slice(0, 300),
+              );
       const answer = await vscode.window.showInformationMessage(text, approve, reject);
       if (answer === approve) this.respond(id, { approved: true });
       else if (answer === reject) this.respond(id, { approved: false, reason: 'The user rejected it.' });

@@ -159,7 +159,10 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       if (change.provider) await cfg.update('provider', change.provider, vscode.ConfigurationTarget.Global);
     },
     runCommand: async (name) => {
-      await vscode.commands.executeCommand(name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`, name === 'openSettings' ? 'headroom' : undefined);
+      await vscode.commands.executeCommand(
+        name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,
+        name === 'openSettings' ? 'headroom' : undefined,
+      );
     },
   });
   disposables.push(panel);
@@ -189,7 +192,11 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   const pickSession = async (): Promise<string | undefined> => {
     const h = await session.history();
     const picked = await vscode.window.showQuickPick(
-      h.sessions.map((s) => ({ label: s.title, description: `${s.messageCount} messages · ${new Date(s.updatedAt).toLocaleString()}`, id: s.id })),
+      h.sessions.map((s) => ({
+        label: s.title,
+        description: `${s.messageCount} messages · ${new Date(s.updatedAt).toLocaleString()}`,
+        id: s.id,
+      })),
       { title: vscode.l10n.t('Headroom: Open Session') },
     );
     return picked?.id;
@@ -215,14 +222,24 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       if (id) await panel.receive({ type: 'session/open', id });
     },
     saveSnapshot: async () => {
-      const name = await vscode.window.showInputBox({ title: vscode.l10n.t('Headroom: Save Snapshot'), prompt: vscode.l10n.t('A short description (optional)') });
+      const name = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Headroom: Save Snapshot'),
+        prompt: vscode.l10n.t('A short description (optional)'),
+      });
       if (name !== undefined) await panel.receive({ type: 'snapshot/save', name });
     },
     restoreSnapshot: async () => {
       const h = await session.history();
       const picked = await vscode.window.showQuickPick(
-        h.snapshots.map((s) => ({ label: s.description ?? `${s.kind} snapshot`, description: `${s.messageCount} messages · ${new Date(s.createdAt).toLocaleString()}`, id: s.id })),
-        { title: vscode.l10n.t('Headroom: Restore Snapshot'), placeHolder: h.snapshots.length ? undefined : vscode.l10n.t('No snapshots in this session yet') },
+        h.snapshots.map((s) => ({
+          label: s.description ?? `${s.kind} snapshot`,
+          description: `${s.messageCount} messages · ${new Date(s.createdAt).toLocaleString()}`,
+          id: s.id,
+        })),
+        {
+          title: vscode.l10n.t('Headroom: Restore Snapshot'),
+          placeHolder: h.snapshots.length ? undefined : vscode.l10n.t('No snapshots in this session yet'),
+        },
       );
       if (picked) await panel.receive({ type: 'snapshot/restore', id: picked.id });
     },
@@ -232,7 +249,12 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
         .filter((m) => m.role === 'user')
         .slice(-15)
         .reverse()
-        .map((m) => m.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ').trim())
+        .map((m) =>
+          m.content
+            .map((c) => (c.type === 'text' ? c.text : ''))
+            .join(' ')
+            .trim(),
+        )
         .filter((t) => t && !t.startsWith('This is a summary of earlier work'));
       const typed = { label: vscode.l10n.t('$(edit) Type what to pin…'), text: '' };
       const picked = await vscode.window.showQuickPick([typed, ...recent.map((t) => ({ label: t.slice(0, 120), text: t }))], {
@@ -240,7 +262,12 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
         placeHolder: vscode.l10n.t('Pinned text is kept verbatim through every compaction of this session'),
       });
       if (!picked) return;
-      const text = picked.text || (await vscode.window.showInputBox({ title: vscode.l10n.t('Headroom: Pin'), prompt: vscode.l10n.t('An instruction or fact to keep verbatim') }));
+      const text =
+        picked.text ||
+        (await vscode.window.showInputBox({
+          title: vscode.l10n.t('Headroom: Pin'),
+          prompt: vscode.l10n.t('An instruction or fact to keep verbatim'),
+        }));
       if (!text?.trim()) return;
       await session.pin(text);
       void vscode.window.showInformationMessage(vscode.l10n.t('Pinned: {0}', text.trim().slice(0, 80)));
@@ -276,7 +303,11 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
           detail: `${new Date(r.createdAt).toLocaleString()} · ${r.refId}`,
           meta: r,
         })),
-        { title: vscode.l10n.t('Headroom: Open Stored Result'), placeHolder: vscode.l10n.t('Stored tool results of this session, newest first'), matchOnDetail: true },
+        {
+          title: vscode.l10n.t('Headroom: Open Stored Result'),
+          placeHolder: vscode.l10n.t('Stored tool results of this session, newest first'),
+          matchOnDetail: true,
+        },
       );
       if (picked) await results.open(picked.meta.refId, resultTitle(picked.meta));
     },

@@ -16,7 +16,10 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const refId = uri.path.replace(/^\//, '').split('/')[0].replace(/\.txt$/, '');
+    const refId = uri.path
+      .replace(/^\//, '')
+      .split('/')[0]
+      .replace(/\.txt$/, '');
     try {
       return await this.read(refId);
     } catch (err) {
@@ -27,7 +30,12 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
   /** Opens a stored result; `title` (e.g. "run_command output · 35.9 KB") names its editor tab. */
   async open(refId: string, title?: string): Promise<void> {
     if (!/^[\w-]{1,80}$/.test(refId)) throw new Error(`"${refId.slice(0, 80)}" is not a stored result id.`);
-    const name = [...(title ?? refId)].map((ch) => (ch < ' ' || '\\/:*?"<>|'.includes(ch) ? ' ' : ch)).join('').trim().slice(0, 80) || refId;
+    const name =
+      [...(title ?? refId)]
+        .map((ch) => (ch < ' ' || '\\/:*?"<>|'.includes(ch) ? ' ' : ch))
+        .join('')
+        .trim()
+        .slice(0, 80) || refId;
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${refId}/${name}.txt` }));
     await vscode.window.showTextDocument(doc, { preview: true });
   }

@@ -9,7 +9,15 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
-import { AgentSession, createContextGate, scheduledCompactPort, storePersistence, type AgentEvent, type CompactionReport, type DefaultContextGate } from '../agent';
+import {
+  AgentSession,
+  createContextGate,
+  scheduledCompactPort,
+  storePersistence,
+  type AgentEvent,
+  type CompactionReport,
+  type DefaultContextGate,
+} from '../agent';
 import { createCompactionChain, snapshotSummary, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { LedgerRecorder, ledgerText, parseLedgerState, rehydrationBlock, WorkLedger, type LedgerState } from '../agent/ledger';
 import type { Provider } from '../providers/provider';
@@ -118,7 +126,13 @@ export class SessionHost extends Disposable {
     );
     this.ledger = new TokenLedger(this.worker);
     // The exact count replaces the estimate in the meter as soon as it arrives (the gate reads the ledger anyway).
-    this._register(refreshOnExactCounts(this.ledger.onDidCount, () => (this.session ? this.measure() : undefined), (usage) => this._onDidEvent.fire({ type: 'context_usage', usage })));
+    this._register(
+      refreshOnExactCounts(
+        this.ledger.onDidCount,
+        () => (this.session ? this.measure() : undefined),
+        (usage) => this._onDidEvent.fire({ type: 'context_usage', usage }),
+      ),
+    );
   }
 
   /** Opens the store and the latest session (or a new one). Safe to call repeatedly. */
@@ -214,7 +228,12 @@ export class SessionHost extends Disposable {
   private providerFor(provider: ProviderId, baseUrl: string | undefined, model: string): Provider {
     const key = keyForTarget(this.released, provider, baseUrl);
     return createProvider({
-      provider, baseUrl, apiKey: key.apiKey, missingKeyMessage: key.withheld, reasons: supportsReasoning, lm: lmPortFor(provider, model),
+      provider,
+      baseUrl,
+      apiKey: key.apiKey,
+      missingKeyMessage: key.withheld,
+      reasons: supportsReasoning,
+      lm: lmPortFor(provider, model),
     });
   }
 
@@ -333,7 +352,9 @@ export class SessionHost extends Disposable {
     if (!refusal) await this.releaseKey();
     const { provider, baseUrl, model } = readProviderSettings();
     const summary = await snapshotSummary(messages, {
-      provider: refusal ? createProvider({ provider: 'anthropic', missingKeyMessage: refusal }) : this.providerFor(provider, baseUrl, model),
+      provider: refusal
+        ? createProvider({ provider: 'anthropic', missingKeyMessage: refusal })
+        : this.providerFor(provider, baseUrl, model),
       model: readCompactionSettings().summarizerModel || model,
     });
     await store.sessions.saveSnapshot(id, { kind: 'named', messages, description: name?.trim() || undefined, summary });
@@ -423,7 +444,9 @@ export class SessionHost extends Disposable {
       onSummaryCount: (n) => {
         this.summaryCount = n;
         if (store && sessionId && !store.readOnly) {
-          store.sessions.setState(sessionId, 'summary_count', String(n)).catch((e) => this.deps.log.warn(`summary counter not saved: ${errorMessage(e)}`));
+          store.sessions
+            .setState(sessionId, 'summary_count', String(n))
+            .catch((e) => this.deps.log.warn(`summary counter not saved: ${errorMessage(e)}`));
         }
       },
       ledger: () => this.ledgerBlock(),
@@ -511,7 +534,11 @@ export class SessionHost extends Disposable {
   limits(): ModelLimits {
     const { provider, model, baseUrl } = readProviderSettings();
     const server =
-      provider === 'openai-compatible' && baseUrl ? this.serverWindows.peek(baseUrl, model) : provider === 'vscode-lm' ? this.lmWindow : undefined;
+      provider === 'openai-compatible' && baseUrl
+        ? this.serverWindows.peek(baseUrl, model)
+        : provider === 'vscode-lm'
+          ? this.lmWindow
+          : undefined;
     return resolveModelLimits(model, provider, this.contextSettings(), server);
   }
 
@@ -561,7 +588,11 @@ export class SessionHost extends Disposable {
     return { ledger, summaryCount: Number.isInteger(count) && count > 0 ? count : 0 };
   }
 
-  private attach(summary: SessionSummary | undefined, messages: Message[], state: { ledger: LedgerState | undefined; summaryCount: number }): void {
+  private attach(
+    summary: SessionSummary | undefined,
+    messages: Message[],
+    state: { ledger: LedgerState | undefined; summaryCount: number },
+  ): void {
     this.chain?.discardPrepared();
     this.chain = undefined;
     this._onDidChangePause.fire(null);
@@ -624,7 +655,11 @@ export class SessionHost extends Disposable {
     const results = withMessageRefs(this.resultPort(), async (seq) => (await history.transcript()).find((e) => e.seq === seq));
     // Built without `admission`: the loop admits every result itself against the live context.
     const tools = new ToolRegistry({
-      builtins: createBuiltinTools({ toolSearch: this.policy, compact: scheduledCompactPort(gate), history: createHistorySearchPort(history) }),
+      builtins: createBuiltinTools({
+        toolSearch: this.policy,
+        compact: scheduledCompactPort(gate),
+        history: createHistorySearchPort(history),
+      }),
       external: createLmToolPort(),
       externalAllow: readExternalToolsAllow,
       policy: this.policy,

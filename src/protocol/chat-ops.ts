@@ -42,7 +42,8 @@ export class Transcript {
         const item = this.list[i];
         const field = op.field;
         if (field === 'text' && (item.kind === 'assistant' || item.kind === 'user')) this.list[i] = { ...item, text: item.text + op.text };
-        else if (field === 'reasoning' && item.kind === 'assistant') this.list[i] = { ...item, reasoning: (item.reasoning ?? '') + op.text };
+        else if (field === 'reasoning' && item.kind === 'assistant')
+          this.list[i] = { ...item, reasoning: (item.reasoning ?? '') + op.text };
         else if (field === 'output' && item.kind === 'tool') this.list[i] = { ...item, output: item.output + op.text };
         else return undefined;
         return op.id;

@@ -36,7 +36,12 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('snapshot/save', { name: z.string().trim().max(200).optional() }),
   msg('snapshot/restore', { id: refId }),
   msg('compaction/undo', {}),
-  msg('approval/respond', { id: refId, approved: z.boolean(), forSession: z.boolean().optional(), reason: z.string().max(2_000).optional() }),
+  msg('approval/respond', {
+    id: refId,
+    approved: z.boolean(),
+    forSession: z.boolean().optional(),
+    reason: z.string().max(2_000).optional(),
+  }),
   /** Show the proposed edit of a pending approval in VS Code's diff editor. */
   msg('approval/diff', { id: refId }),
   msg('result/open', { refId }),
@@ -78,9 +83,7 @@ export function parseMessage<T>(schema: z.ZodType<T>, raw: unknown): ParseResult
   const r = schema.safeParse(raw);
   if (r.success) return { ok: true, message: r.data };
   const type =
-    raw && typeof raw === 'object' && 'type' in raw && typeof raw.type === 'string'
-      ? (raw as { type: string }).type
-      : '(no type)';
+    raw && typeof raw === 'object' && 'type' in raw && typeof raw.type === 'string' ? (raw as { type: string }).type : '(no type)';
   const issues = r.error.issues
     .slice(0, 5)
     .map((i) => `${i.path.length ? i.path.join('.') : '<root>'}: ${i.message}`)

@@ -1,14 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { parseToolArguments } from './assistant-builder';
-import type {
-  AssistantMessage,
-  ImagePart,
-  Message,
-  ProviderRequest,
-  TextPart,
-  ToolResultMessage,
-  UserMessage,
-} from './types';
+import type { AssistantMessage, ImagePart, Message, ProviderRequest, TextPart, ToolResultMessage, UserMessage } from './types';
 
 /**
  * Neutral model ⇄ Anthropic Messages API wire format. Pure. Only this file and `anthropic.ts` know the
@@ -16,8 +8,12 @@ import type {
  */
 
 type WireMessage = Anthropic.MessageParam & { role: 'user' | 'assistant' };
-type WireBlock = Exclude<Anthropic.MessageContentParam, string>[number] | Anthropic.ThinkingBlockParam
-  | Anthropic.RedactedThinkingBlockParam | Anthropic.ToolUseBlockParam | Anthropic.ToolResultBlockParam;
+type WireBlock =
+  | Exclude<Anthropic.MessageContentParam, string>[number]
+  | Anthropic.ThinkingBlockParam
+  | Anthropic.RedactedThinkingBlockParam
+  | Anthropic.ToolUseBlockParam
+  | Anthropic.ToolResultBlockParam;
 type ImageMediaType = Anthropic.Base64ImageSource['media_type'];
 
 /** Anthropic accepts at most this many `cache_control` breakpoints per request. */
@@ -101,7 +97,10 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
   const messages = toAnthropicMessages(req.messages);
   const tailMarked = req.cacheTail ? markLastCacheable(messages) : false;
   const system: Anthropic.TextBlockParam[] = req.system.filter((s) => s.text).map((s) => ({ type: 'text', text: s.text }));
-  const wanted = req.system.filter((s) => s.text).map((s, i) => (s.cacheBreakpoint ? i : -1)).filter((i) => i >= 0);
+  const wanted = req.system
+    .filter((s) => s.text)
+    .map((s, i) => (s.cacheBreakpoint ? i : -1))
+    .filter((i) => i >= 0);
   const budget = MAX_CACHE_BREAKPOINTS - (tailMarked ? 1 : 0);
   for (const i of wanted.slice(Math.max(0, wanted.length - budget))) system[i].cache_control = EPHEMERAL;
 
@@ -123,7 +122,11 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
     // A request without tools (the forced final turn) may still carry tool_use blocks in its history,
     // which the Messages API refuses unless those tools are declared: declare minimal stubs for them
     // and forbid tool use, so the model can only answer in text.
-    const used = [...new Set(req.messages.flatMap((m) => (m.role === 'assistant' ? m.content.filter((p) => p.type === 'toolCall').map((p) => p.name) : [])))];
+    const used = [
+      ...new Set(
+        req.messages.flatMap((m) => (m.role === 'assistant' ? m.content.filter((p) => p.type === 'toolCall').map((p) => p.name) : [])),
+      ),
+    ];
     if (used.length) {
       params.tools = used.map((name) => ({ name, description: 'Not available in this request.', input_schema: { type: 'object' } }));
       params.tool_choice = { type: 'none' };
@@ -141,7 +144,8 @@ function neutralUserContent(blocks: unknown[]): Array<TextPart | ImagePart> {
   const out: Array<TextPart | ImagePart> = [];
   for (const b of blocks as WireBlock[]) {
     if (b.type === 'text') out.push({ type: 'text', text: b.text });
-    else if (b.type === 'image' && b.source.type === 'base64') out.push({ type: 'image', mediaType: b.source.media_type, data: b.source.data });
+    else if (b.type === 'image' && b.source.type === 'base64')
+      out.push({ type: 'image', mediaType: b.source.media_type, data: b.source.data });
   }
   return out;
 }
@@ -150,10 +154,7 @@ function neutralUserContent(blocks: unknown[]): Array<TextPart | ImagePart> {
  * Converts wire messages back to the neutral model (for round-trip checks and imported histories).
  * Timestamps are not on the wire and come back as 0; assistant metadata comes from `meta`.
  */
-export function fromAnthropicMessages(
-  wire: Anthropic.MessageParam[],
-  meta: { model: string } = { model: 'unknown' },
-): Message[] {
+export function fromAnthropicMessages(wire: Anthropic.MessageParam[], meta: { model: string } = { model: 'unknown' }): Message[] {
   const out: Message[] = [];
   const toolNames = new Map<string, string>();
   for (const w of wire) {
@@ -166,14 +167,21 @@ export function fromAnthropicMessages(
         else if (b.type === 'redacted_thinking') content.push({ type: 'reasoning', text: '', redactedData: b.data });
         else if (b.type === 'tool_use') {
           toolNames.set(b.id, b.name);
-          const args = typeof b.input === 'object' && b.input !== null ? (b.input as Record<string, unknown>) : parseToolArguments(String(b.input)).arguments;
+          const args =
+            typeof b.input === 'object' && b.input !== null
+              ? (b.input as Record<string, unknown>)
+              : parseToolArguments(String(b.input)).arguments;
           content.push({ type: 'toolCall', id: b.id, name: b.name, arguments: args });
         }
       }
       out.push({
-        role: 'assistant', content, provider: 'anthropic', model: meta.model,
+        role: 'assistant',
+        content,
+        provider: 'anthropic',
+        model: meta.model,
         usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end', timestamp: 0,
+        stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end',
+        timestamp: 0,
       });
       continue;
     }
@@ -187,8 +195,12 @@ export function fromAnthropicMessages(
         flushUser();
         const content = typeof b.content === 'string' ? [{ type: 'text' as const, text: b.content }] : neutralUserContent(b.content ?? []);
         out.push({
-          role: 'toolResult', toolCallId: b.tool_use_id, toolName: toolNames.get(b.tool_use_id) ?? '',
-          content, isError: b.is_error === true, timestamp: 0,
+          role: 'toolResult',
+          toolCallId: b.tool_use_id,
+          toolName: toolNames.get(b.tool_use_id) ?? '',
+          content,
+          isError: b.is_error === true,
+          timestamp: 0,
         });
       } else {
         pending.push(b);

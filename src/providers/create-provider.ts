@@ -25,8 +25,12 @@ export interface ProviderConfig {
 
 function adapterFor(config: ProviderConfig): Promise<Provider> {
   const common = {
-    apiKey: config.apiKey, baseUrl: config.baseUrl, retry: config.retry, timeoutMs: config.timeoutMs,
-    idleTimeouts: config.idleTimeouts, missingKeyMessage: config.missingKeyMessage,
+    apiKey: config.apiKey,
+    baseUrl: config.baseUrl,
+    retry: config.retry,
+    timeoutMs: config.timeoutMs,
+    idleTimeouts: config.idleTimeouts,
+    missingKeyMessage: config.missingKeyMessage,
   };
   switch (config.provider) {
     case 'anthropic':
@@ -51,7 +55,6 @@ function adapterFor(config: ProviderConfig): Promise<Provider> {
  * loaded on the first request, so extension activation does not pay for evaluating either SDK.
  */
 export function createProvider(config: ProviderConfig): Provider {
-
   let loaded: Promise<Provider> | undefined;
   const load = (): Promise<Provider> => (loaded ??= adapterFor(config));
   return {
@@ -66,8 +69,12 @@ export function createProvider(config: ProviderConfig): Provider {
         yield {
           type: 'done',
           message: {
-            role: 'assistant', content: [], provider: config.provider, model: req.model,
-            usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, stopReason: 'error',
+            role: 'assistant',
+            content: [],
+            provider: config.provider,
+            model: req.model,
+            usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+            stopReason: 'error',
             error: { kind: 'unknown', message: `Could not load the ${config.provider} adapter: ${errorMessage(err)}` },
             timestamp: Date.now(),
           },

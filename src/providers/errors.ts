@@ -177,9 +177,11 @@ export function classifyProviderError(err: unknown, secrets: readonly string[] =
   kind ??= kindFromTypeOrCode(detail.type, detail.code);
   if (kind === undefined && status !== undefined) kind = kindFromStatus(status);
   if (kind === undefined) {
-    if (err instanceof SyntaxError) kind = 'network'; // a corrupted stream: the transport broke, not the request
+    if (err instanceof SyntaxError)
+      kind = 'network'; // a corrupted stream: the transport broke, not the request
     else if (field(err, 'name') === 'APIConnectionError' || field(err, 'name') === 'APIConnectionTimeoutError') kind = 'network';
-    else if (/terminated|fetch failed|socket|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|network|connection|other side closed/i.test(text)) kind = 'network';
+    else if (/terminated|fetch failed|socket|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|network|connection|other side closed/i.test(text))
+      kind = 'network';
     else kind = 'unknown';
   }
   const prefix = status !== undefined ? `${status} ` : '';

@@ -22,7 +22,10 @@ function userContent(parts: Array<TextPart | ImagePart>): string | UserPart[] {
 }
 
 function assistantMessage(m: AssistantMessage): OpenAI.Chat.ChatCompletionAssistantMessageParam | undefined {
-  const text = m.content.filter((p): p is TextPart => p.type === 'text').map((p) => p.text).join('');
+  const text = m.content
+    .filter((p): p is TextPart => p.type === 'text')
+    .map((p) => p.text)
+    .join('');
   const calls = m.content.flatMap((p) => (p.type === 'toolCall' ? [p] : []));
   if (!text && calls.length === 0) return undefined;
   const out: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: 'assistant', content: text || null };
@@ -37,7 +40,10 @@ function assistantMessage(m: AssistantMessage): OpenAI.Chat.ChatCompletionAssist
 }
 
 function toolMessage(m: ToolResultMessage): { tool: OpenAI.Chat.ChatCompletionToolMessageParam; images: ImagePart[] } {
-  const text = m.content.filter((p): p is TextPart => p.type === 'text').map((p) => p.text).join('\n');
+  const text = m.content
+    .filter((p): p is TextPart => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n');
   const images = m.content.filter((p): p is ImagePart => p.type === 'image');
   return { tool: { role: 'tool', tool_call_id: m.toolCallId, content: (m.isError ? TOOL_ERROR_PREFIX : '') + text }, images };
 }
@@ -81,7 +87,10 @@ export function reasoningEffort(budget: number): 'low' | 'medium' | 'high' {
  * OpenAI-compatible servers get `max_tokens` (many do not know `max_completion_tokens`).
  */
 export function toOpenAIParams(req: ProviderRequest, provider: ProviderId): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
-  const system = req.system.map((s) => s.text).filter(Boolean).join('\n\n');
+  const system = req.system
+    .map((s) => s.text)
+    .filter(Boolean)
+    .join('\n\n');
   const params: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
     model: req.model,
     messages: toOpenAIMessages(system, req.messages),
@@ -107,7 +116,7 @@ export function toOpenAIParams(req: ProviderRequest, provider: ProviderId): Open
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p: { type?: string; text?: string }) => (p.type === 'text' ? p.text ?? '' : '')).join('\n');
+  return content.map((p: { type?: string; text?: string }) => (p.type === 'text' ? (p.text ?? '') : '')).join('\n');
 }
 
 function partsOf(content: unknown): Array<TextPart | ImagePart> {
@@ -154,17 +163,25 @@ export function fromOpenAIMessages(
         content.push({ type: 'toolCall', id: c.id, name: c.function.name, ...parseToolArguments(c.function.arguments) });
       }
       messages.push({
-        role: 'assistant', content, provider: meta.provider, model: meta.model,
+        role: 'assistant',
+        content,
+        provider: meta.provider,
+        model: meta.model,
         usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end', timestamp: 0,
+        stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end',
+        timestamp: 0,
       });
     } else if (w.role === 'tool') {
       let text = textOf(w.content);
       const isError = text.startsWith(TOOL_ERROR_PREFIX);
       if (isError) text = text.slice(TOOL_ERROR_PREFIX.length);
       messages.push({
-        role: 'toolResult', toolCallId: w.tool_call_id, toolName: toolNames.get(w.tool_call_id) ?? '',
-        content: text ? [{ type: 'text', text }] : [], isError, timestamp: 0,
+        role: 'toolResult',
+        toolCallId: w.tool_call_id,
+        toolName: toolNames.get(w.tool_call_id) ?? '',
+        content: text ? [{ type: 'text', text }] : [],
+        isError,
+        timestamp: 0,
       });
     }
   }

@@ -19,9 +19,16 @@ export async function complete(provider: Provider, req: ProviderRequest, signal?
     if (e.type === 'done') last = e.message;
   }
   // A Provider always emits done; the fallback keeps the contract even for a faulty implementation.
-  return last ?? {
-    role: 'assistant', content: [], provider: provider.id, model: req.model,
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, stopReason: 'error',
-    error: { kind: 'unknown', message: 'The provider ended without a result.' }, timestamp: Date.now(),
-  };
+  return (
+    last ?? {
+      role: 'assistant',
+      content: [],
+      provider: provider.id,
+      model: req.model,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      stopReason: 'error',
+      error: { kind: 'unknown', message: 'The provider ended without a result.' },
+      timestamp: Date.now(),
+    }
+  );
 }

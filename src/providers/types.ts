@@ -61,14 +61,7 @@ export type StopReason = 'end' | 'toolUse' | 'maxTokens' | 'error' | 'aborted';
 
 /** Kinds of provider failure. See `ProviderError`. */
 export type ProviderErrorKind =
-  | 'context_overflow'
-  | 'rate_limit'
-  | 'overloaded'
-  | 'auth'
-  | 'network'
-  | 'invalid_request'
-  | 'aborted'
-  | 'unknown';
+  'context_overflow' | 'rate_limit' | 'overloaded' | 'auth' | 'network' | 'invalid_request' | 'aborted' | 'unknown';
 
 /** A provider failure as data. `retryAfterMs` is set when the provider said when to come back. */
 export interface ProviderError {

@@ -45,14 +45,22 @@ export function applyIndexOp(db: Database, record: JournalRecord): void {
   const r = IndexOp.parse(record);
   switch (r.op) {
     case 'session_create':
-      db.run('INSERT INTO sessions (id, title, created_at, updated_at, message_count, bytes) VALUES (?,?,?,?,0,0)', [r.id, r.title, r.at, r.at]);
+      db.run('INSERT INTO sessions (id, title, created_at, updated_at, message_count, bytes) VALUES (?,?,?,?,0,0)', [
+        r.id,
+        r.title,
+        r.at,
+        r.at,
+      ]);
       return;
     case 'session_rename':
       db.run('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?', [r.title, r.at, r.id]);
       return;
     case 'session_delete':
       doom(db, [`sessions/${r.id}.sqlite`, `sessions/${r.id}.sqlite.journal`, ...(r.files ?? []).map((f) => `sessions/${f}`)], 0);
-      db.run("INSERT OR IGNORE INTO doomed_files (file, at) SELECT 'results/' || file, 0 FROM tool_result_blobs WHERE session_id = ? AND file IS NOT NULL", [r.id]);
+      db.run(
+        "INSERT OR IGNORE INTO doomed_files (file, at) SELECT 'results/' || file, 0 FROM tool_result_blobs WHERE session_id = ? AND file IS NOT NULL",
+        [r.id],
+      );
       db.run('DELETE FROM tool_result_blobs WHERE session_id = ?', [r.id]);
       db.run('DELETE FROM snapshot_refs WHERE session_id = ?', [r.id]);
       db.run('DELETE FROM sessions WHERE id = ?', [r.id]);

@@ -157,7 +157,11 @@ export class Journal {
   rewrite(keep: () => JournalRecord[]): Promise<void> {
     if (this.closed) return Promise.reject(new HeadroomError('storage', `journal ${basename(this.path)} is closed`));
     return this.enqueue(async () => {
-      const text = Buffer.from(keep().map((r) => JSON.stringify(r) + '\n').join(''));
+      const text = Buffer.from(
+        keep()
+          .map((r) => JSON.stringify(r) + '\n')
+          .join(''),
+      );
       await writeFileAtomic(this.path, text, this.fs);
       // The old handle now points at the replaced file: until the new one is open, appends must fail.
       const old = this.handle;
@@ -171,7 +175,11 @@ export class Journal {
 
   /** Waits for queued work, then closes the file. Idempotent. */
   close(): Promise<void> {
-    if (this.closed) return this.queue.then(() => {}, () => {});
+    if (this.closed)
+      return this.queue.then(
+        () => {},
+        () => {},
+      );
     this.closed = true;
     return this.enqueue(async () => {
       await this.handle?.close();

@@ -103,7 +103,13 @@ export class JournaledDb {
         // The journal only holds changes since the lost image; replaying it onto an empty database
         // would produce a transcript with a hole, so it goes aside with its image.
         const movedTo = await quarantine(journalPath);
-        if (movedTo) onProblem({ kind: 'journal', file: journalPath, movedTo, message: `The journal of a corrupt database was moved aside to ${basename(movedTo)}.` });
+        if (movedTo)
+          onProblem({
+            kind: 'journal',
+            file: journalPath,
+            movedTo,
+            message: `The journal of a corrupt database was moved aside to ${basename(movedTo)}.`,
+          });
       }
     }
     const version = userVersion(db);
@@ -111,7 +117,11 @@ export class JournaledDb {
     let ro = readOnly;
     if (version > latest) {
       ro = true;
-      onProblem({ kind: 'newer_version', file: path, message: `${basename(path)} was written by a newer Headroom (schema ${version}, this one knows ${latest}); it is opened read-only.` });
+      onProblem({
+        kind: 'newer_version',
+        file: path,
+        message: `${basename(path)} was written by a newer Headroom (schema ${version}, this one knows ${latest}); it is opened read-only.`,
+      });
     } else if (version < latest) {
       migrate(db, opts.migrations, version);
     }
@@ -126,7 +136,11 @@ export class JournaledDb {
         seq = r.seq;
         pending.push(r);
       } catch (err) {
-        onProblem({ kind: 'journal', file: journalPath, message: `journal record ${r.seq} (${r.op}) could not be applied and was skipped: ${errorMessage(err)}` });
+        onProblem({
+          kind: 'journal',
+          file: journalPath,
+          message: `journal record ${r.seq} (${r.op}) could not be applied and was skipped: ${errorMessage(err)}`,
+        });
       }
     }
     let journal: Journal | undefined;
@@ -162,7 +176,9 @@ export class JournaledDb {
     } catch (err) {
       if (err instanceof HeadroomError) throw err;
       const detail = err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : errorMessage(err);
-      throw new HeadroomError('invalid_request', `The change (${record.op}) could not be saved: ${detail}. Nothing was changed.`, { cause: err });
+      throw new HeadroomError('invalid_request', `The change (${record.op}) could not be saved: ${detail}. Nothing was changed.`, {
+        cause: err,
+      });
     }
     this.nextSeq = full.seq;
     return this.journal.append(full, durable, {
@@ -187,7 +203,11 @@ export class JournaledDb {
     } catch (err) {
       // It passed the dry run, so only a record written before it (and failed since) can explain this;
       // replay will skip it the same way.
-      this.opts.onProblem({ kind: 'journal', file: `${this.path}.journal`, message: `journal record ${record.seq} (${record.op}) could not be applied and was skipped: ${errorMessage(err)}` });
+      this.opts.onProblem({
+        kind: 'journal',
+        file: `${this.path}.journal`,
+        message: `journal record ${record.seq} (${record.op}) could not be applied and was skipped: ${errorMessage(err)}`,
+      });
       return;
     }
     this.appliedSeq = record.seq;
@@ -245,7 +265,11 @@ export class JournaledDb {
     try {
       await this.flush();
     } catch (err) {
-      this.opts.onProblem({ kind: problemKindOf(err), file: this.path, message: `Saving ${basename(this.path)} on close failed (the journal keeps the changes): ${errorMessage(err)}` });
+      this.opts.onProblem({
+        kind: problemKindOf(err),
+        file: this.path,
+        message: `Saving ${basename(this.path)} on close failed (the journal keeps the changes): ${errorMessage(err)}`,
+      });
     }
     this.closed = true;
     clearTimeout(this.timer);
@@ -267,7 +291,11 @@ export class JournaledDb {
       this.timer = undefined;
       if (this.exporting || this.closed) return;
       this.startExport().catch((err) => {
-        this.opts.onProblem({ kind: problemKindOf(err), file: this.path, message: `Saving ${basename(this.path)} failed (the journal keeps the changes): ${errorMessage(err)}` });
+        this.opts.onProblem({
+          kind: problemKindOf(err),
+          file: this.path,
+          message: `Saving ${basename(this.path)} failed (the journal keeps the changes): ${errorMessage(err)}`,
+        });
       });
     }, wait);
     this.timer.unref?.();
@@ -295,7 +323,11 @@ export class JournaledDb {
       this.dirty = false;
       if (this.opts.verifyOwner && !(await this.opts.verifyOwner())) this.lockLost = true;
       if (this.lockLost) {
-        this.opts.onProblem({ kind: 'read_only', file: this.path, message: `${basename(this.path)} was not saved: another window took over this workspace. Its journal keeps the changes.` });
+        this.opts.onProblem({
+          kind: 'read_only',
+          file: this.path,
+          message: `${basename(this.path)} was not saved: another window took over this workspace. Its journal keeps the changes.`,
+        });
         return;
       }
       const seqInImage = this.appliedSeq;
@@ -319,7 +351,10 @@ function problemKindOf(err: unknown): StoreProblem['kind'] {
 }
 
 function lockLostError(): HeadroomError {
-  return new HeadroomError('storage', 'Headroom storage is read-only: another VS Code window took over this workspace. The change was not saved.');
+  return new HeadroomError(
+    'storage',
+    'Headroom storage is read-only: another VS Code window took over this workspace. The change was not saved.',
+  );
 }
 
 function userVersion(db: Database): number {
@@ -351,7 +386,9 @@ function applyInTransaction(db: Database, apply: Applier, record: JournalRecord,
   db.exec('SAVEPOINT rec');
   try {
     apply(db, record);
-    db.run("INSERT INTO headroom_meta (key, value) VALUES ('journal_seq', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [record.seq]);
+    db.run("INSERT INTO headroom_meta (key, value) VALUES ('journal_seq', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [
+      record.seq,
+    ]);
   } catch (err) {
     db.exec('ROLLBACK TO rec');
     db.exec('RELEASE rec');
@@ -388,11 +425,20 @@ async function loadImage(opts: JournaledDbOptions): Promise<Database | undefined
 
   async function fail(why: string): Promise<undefined> {
     if (readOnly) {
-      onProblem({ kind: 'corrupt', file: path, message: `${basename(path)} ${why}. Another window owns it, so it was left in place and an empty view is shown.` });
+      onProblem({
+        kind: 'corrupt',
+        file: path,
+        message: `${basename(path)} ${why}. Another window owns it, so it was left in place and an empty view is shown.`,
+      });
       return undefined;
     }
     const movedTo = await quarantine(path);
-    onProblem({ kind: 'corrupt', file: path, movedTo, message: `${basename(path)} ${why}. It was moved aside to ${movedTo ? basename(movedTo) : '(could not move)'} and a fresh one was created.` });
+    onProblem({
+      kind: 'corrupt',
+      file: path,
+      movedTo,
+      message: `${basename(path)} ${why}. It was moved aside to ${movedTo ? basename(movedTo) : '(could not move)'} and a fresh one was created.`,
+    });
     return undefined;
   }
 }

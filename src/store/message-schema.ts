@@ -9,7 +9,12 @@ import type { Message } from '../providers/types';
 const Text = z.looseObject({ type: z.literal('text'), text: z.string() });
 const Image = z.looseObject({ type: z.literal('image'), mediaType: z.string(), data: z.string() });
 const Reasoning = z.looseObject({ type: z.literal('reasoning'), text: z.string() });
-const ToolCall = z.looseObject({ type: z.literal('toolCall'), id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) });
+const ToolCall = z.looseObject({
+  type: z.literal('toolCall'),
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
 const Usage = z.looseObject({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() });
 
 export const MessageSchema = z.discriminatedUnion('role', [

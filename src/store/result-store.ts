@@ -34,11 +34,15 @@ export class ResultStore {
       throw new HeadroomError('not_found', `Unknown session id "${sessionId}".`);
     }
     assertWritable(this.ctx);
-    if (typeof toolName !== 'string' || !toolName) throw new HeadroomError('invalid_request', 'A stored result needs the name of the tool that produced it.');
+    if (typeof toolName !== 'string' || !toolName)
+      throw new HeadroomError('invalid_request', 'A stored result needs the name of the tool that produced it.');
     if (typeof content !== 'string') throw new HeadroomError('invalid_request', 'A stored result must be text.');
     const byteSize = Buffer.byteLength(content);
     if (byteSize > this.ctx.limits.maxResultBytes) {
-      throw new HeadroomError('invalid_request', `The result of "${toolName}" is ${mb(byteSize)}, over the ${mb(this.ctx.limits.maxResultBytes)} limit for one stored result; it was not stored.`);
+      throw new HeadroomError(
+        'invalid_request',
+        `The result of "${toolName}" is ${mb(byteSize)}, over the ${mb(this.ctx.limits.maxResultBytes)} limit for one stored result; it was not stored.`,
+      );
     }
     const refId = newId('res');
     const file = `${refId}.txt`;
@@ -91,8 +95,10 @@ export class ResultStore {
   async page(refId: string, opts: PageOptions = {}): Promise<ResultPage> {
     const offset = opts.offset ?? 0;
     const limit = opts.limit ?? 200;
-    if (!Number.isInteger(offset) || offset < 0) throw new HeadroomError('invalid_request', `offset must be a non-negative integer, got ${offset}.`);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new HeadroomError('invalid_request', `limit must be an integer from 1 to ${MAX_PAGE}, got ${limit}.`);
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new HeadroomError('invalid_request', `offset must be a non-negative integer, got ${offset}.`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
+      throw new HeadroomError('invalid_request', `limit must be an integer from 1 to ${MAX_PAGE}, got ${limit}.`);
     const lines = await this.lines(refId);
     let numbered = lines.map((text, i) => ({ n: i + 1, text }));
     if (opts.grep) {
@@ -100,7 +106,14 @@ export class ResultStore {
       numbered = numbered.filter((l) => test(l.text));
     }
     const page = numbered.slice(offset, offset + limit);
-    return { refId, lines: page, total: numbered.length, totalLines: lines.length, offset, hasMore: offset + page.length < numbered.length };
+    return {
+      refId,
+      lines: page,
+      total: numbered.length,
+      totalLines: lines.length,
+      offset,
+      hasMore: offset + page.length < numbered.length,
+    };
   }
 
   /**
@@ -159,7 +172,11 @@ export class ResultStore {
   private row(refId: string): Row {
     assertId('result', refId);
     const row = this.ctx.index.get('SELECT * FROM tool_result_blobs WHERE id = ?', [refId]);
-    if (!row) throw new HeadroomError('not_found', `Unknown stored result "${refId}" (it may have been removed by the size cap or with its session).`);
+    if (!row)
+      throw new HeadroomError(
+        'not_found',
+        `Unknown stored result "${refId}" (it may have been removed by the size cap or with its session).`,
+      );
     return row;
   }
 
@@ -192,7 +209,11 @@ function matcher(grep: string): (line: string) => boolean {
 
 function toMeta(r: Row): ResultMeta {
   return {
-    refId: String(r.id), sessionId: String(r.session_id), toolName: String(r.tool_name), byteSize: Number(r.byte_size),
-    lineCount: r.line_count == null ? splitLines(String(r.content ?? '')).length : Number(r.line_count), createdAt: Number(r.created_at),
+    refId: String(r.id),
+    sessionId: String(r.session_id),
+    toolName: String(r.tool_name),
+    byteSize: Number(r.byte_size),
+    lineCount: r.line_count == null ? splitLines(String(r.content ?? '')).length : Number(r.line_count),
+    createdAt: Number(r.created_at),
   };
 }

@@ -15,11 +15,18 @@ const TurnOp = z.object({
   sessionId: z.string(),
   turn: int,
   at: int,
-  messages: z.array(z.object({
-    seq: int, message: Obj, tokens: int.nullable(), hash: z.string().nullable(), bytes: int,
-    // Since schema v3; absent in records journaled by 0.1.0.
-    family: z.string().nullable().optional(), exact: z.boolean().nullable().optional(),
-  })),
+  messages: z.array(
+    z.object({
+      seq: int,
+      message: Obj,
+      tokens: int.nullable(),
+      hash: z.string().nullable(),
+      bytes: int,
+      // Since schema v3; absent in records journaled by 0.1.0.
+      family: z.string().nullable().optional(),
+      exact: z.boolean().nullable().optional(),
+    }),
+  ),
 });
 const SnapshotOp = z.object({
   op: z.literal('snapshot'),
@@ -52,10 +59,25 @@ const CompactionOp = z.object({
 });
 /** Messages first_seq..last_seq now live in `file` (written and fsynced before this record): drop them here. */
 const SealOp = z.object({
-  op: z.literal('seal'), sessionId: z.string(), file: z.string(), firstSeq: int, lastSeq: int, lastTurn: int, count: int, bytes: int, at: int,
+  op: z.literal('seal'),
+  sessionId: z.string(),
+  file: z.string(),
+  firstSeq: int,
+  lastSeq: int,
+  lastTurn: int,
+  count: int,
+  bytes: int,
+  at: int,
 });
 const ClearOp = z.object({ op: z.literal('clear'), sessionId: z.string(), at: int, afterSeq: int });
-const PinOp = z.object({ op: z.literal('pin'), sessionId: z.string(), id: z.string(), at: int, messageSeq: int.nullable(), text: z.string() });
+const PinOp = z.object({
+  op: z.literal('pin'),
+  sessionId: z.string(),
+  id: z.string(),
+  at: int,
+  messageSeq: int.nullable(),
+  text: z.string(),
+});
 const UnpinOp = z.object({ op: z.literal('unpin'), id: z.string() });
 const StateOp = z.object({ op: z.literal('state'), key: z.string(), value: z.string(), at: int });
 
@@ -77,7 +99,19 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
       try {
         for (const m of r.messages) {
           const exact = m.exact == null ? null : Number(m.exact);
-          stmt.run([m.seq, r.sessionId, r.turn, String(m.message.role), JSON.stringify(m.message), m.tokens, m.hash, m.bytes, r.at, m.family ?? null, exact]);
+          stmt.run([
+            m.seq,
+            r.sessionId,
+            r.turn,
+            String(m.message.role),
+            JSON.stringify(m.message),
+            m.tokens,
+            m.hash,
+            m.bytes,
+            r.at,
+            m.family ?? null,
+            exact,
+          ]);
         }
       } finally {
         stmt.free();
@@ -88,21 +122,52 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
       db.run(
         `INSERT INTO snapshots (id, session_id, created_at, through_seq, messages, tokens, kind, description, summary,
           message_count, window_start, window_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
-        [r.id, r.sessionId, r.at, r.throughSeq, JSON.stringify(r.messages), r.tokens, r.kind, r.description, r.summary,
-          r.messages.length, r.windowStart, r.windowEnd],
+        [
+          r.id,
+          r.sessionId,
+          r.at,
+          r.throughSeq,
+          JSON.stringify(r.messages),
+          r.tokens,
+          r.kind,
+          r.description,
+          r.summary,
+          r.messages.length,
+          r.windowStart,
+          r.windowEnd,
+        ],
       );
       return;
     case 'compaction':
       db.run(
         `INSERT INTO compactions (id, session_id, created_at, before_tokens, after_tokens, before_messages, after_messages,
           strategies, summary, first_kept_seq, duration_ms, snapshot_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
-        [r.id, r.sessionId, r.at, r.beforeTokens, r.afterTokens, r.beforeMessages, r.afterMessages, JSON.stringify(r.strategies),
-          r.summary, r.firstKeptSeq, r.durationMs, r.snapshotId],
+        [
+          r.id,
+          r.sessionId,
+          r.at,
+          r.beforeTokens,
+          r.afterTokens,
+          r.beforeMessages,
+          r.afterMessages,
+          JSON.stringify(r.strategies),
+          r.summary,
+          r.firstKeptSeq,
+          r.durationMs,
+          r.snapshotId,
+        ],
       );
       return;
     case 'seal':
-      db.run('INSERT INTO segments (file, first_seq, last_seq, last_turn, count, bytes, created_at) VALUES (?,?,?,?,?,?,?)',
-        [r.file, r.firstSeq, r.lastSeq, r.lastTurn, r.count, r.bytes, r.at]);
+      db.run('INSERT INTO segments (file, first_seq, last_seq, last_turn, count, bytes, created_at) VALUES (?,?,?,?,?,?,?)', [
+        r.file,
+        r.firstSeq,
+        r.lastSeq,
+        r.lastTurn,
+        r.count,
+        r.bytes,
+        r.at,
+      ]);
       db.run('DELETE FROM messages WHERE seq BETWEEN ? AND ?', [r.firstSeq, r.lastSeq]);
       return;
     case 'clear':
@@ -112,7 +177,13 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
       );
       return;
     case 'pin':
-      db.run('INSERT INTO pins (id, session_id, seq, text, created_at) VALUES (?,?,?,?,?)', [r.id, r.sessionId, r.messageSeq, r.text, r.at]);
+      db.run('INSERT INTO pins (id, session_id, seq, text, created_at) VALUES (?,?,?,?,?)', [
+        r.id,
+        r.sessionId,
+        r.messageSeq,
+        r.text,
+        r.at,
+      ]);
       return;
     case 'unpin':
       db.run('DELETE FROM pins WHERE id = ?', [r.id]);

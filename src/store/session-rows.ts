@@ -16,16 +16,24 @@ export function cleanTitle(title: unknown): string {
 
 export function toSummary(r: Row): SessionSummary {
   return {
-    id: String(r.id), title: String(r.title), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
-    messageCount: Number(r.message_count), bytes: Number(r.bytes ?? 0),
+    id: String(r.id),
+    title: String(r.title),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+    messageCount: Number(r.message_count),
+    bytes: Number(r.bytes ?? 0),
   };
 }
 
 export function toStored(r: Row): StoredMessage {
   return {
-    seq: Number(r.seq), turn: Number(r.turn), message: asMessage(JSON.parse(String(r.content))),
-    tokens: r.tokens == null ? null : Number(r.tokens), contentHash: r.content_hash == null ? null : String(r.content_hash),
-    tokenFamily: r.token_family == null ? null : String(r.token_family), tokensExact: r.tokens_exact == null ? null : Boolean(r.tokens_exact),
+    seq: Number(r.seq),
+    turn: Number(r.turn),
+    message: asMessage(JSON.parse(String(r.content))),
+    tokens: r.tokens == null ? null : Number(r.tokens),
+    contentHash: r.content_hash == null ? null : String(r.content_hash),
+    tokenFamily: r.token_family == null ? null : String(r.token_family),
+    tokensExact: r.tokens_exact == null ? null : Boolean(r.tokens_exact),
     createdAt: Number(r.created_at),
   };
 }
@@ -39,9 +47,16 @@ export function storedCount(m: StoredMessage): StoredCount | undefined {
 export function toSnapshotInfo(r: Row): SnapshotInfo {
   const n = (v: SqlValue) => (v == null ? null : Number(v));
   return {
-    id: String(r.id), kind: String(r.kind) as SnapshotKind, createdAt: Number(r.created_at), throughSeq: Number(r.through_seq),
-    tokens: n(r.tokens), description: r.description == null ? null : String(r.description), summary: r.summary == null ? null : String(r.summary),
-    messageCount: Number(r.message_count), windowStart: n(r.window_start), windowEnd: n(r.window_end),
+    id: String(r.id),
+    kind: String(r.kind) as SnapshotKind,
+    createdAt: Number(r.created_at),
+    throughSeq: Number(r.through_seq),
+    tokens: n(r.tokens),
+    description: r.description == null ? null : String(r.description),
+    summary: r.summary == null ? null : String(r.summary),
+    messageCount: Number(r.message_count),
+    windowStart: n(r.window_start),
+    windowEnd: n(r.window_end),
   };
 }
 

@@ -11,8 +11,21 @@ import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toS
 import type { TurnOp } from './session-ops';
 import { assertId, assertWritable, mb, type StoreContext } from './store-context';
 import type {
-  AppendTurnOptions, AppendedTurn, ClearMarker, CompactionInput, CompactionRecord, ContextView, ContextWindowOptions,
-  LoadedSession, Pin, SaveSnapshotInput, SessionSummary, Snapshot, SnapshotInfo, SnapshotKind, StoredMessage,
+  AppendTurnOptions,
+  AppendedTurn,
+  ClearMarker,
+  CompactionInput,
+  CompactionRecord,
+  ContextView,
+  ContextWindowOptions,
+  LoadedSession,
+  Pin,
+  SaveSnapshotInput,
+  SessionSummary,
+  Snapshot,
+  SnapshotInfo,
+  SnapshotKind,
+  StoredMessage,
 } from './types';
 
 const REF_PATTERN = /res_[0-9a-f]{16}/g;
@@ -87,24 +100,36 @@ export class SessionStore {
     if (!Array.isArray(messages) || messages.length === 0) throw new HeadroomError('invalid_message', 'A turn needs at least one message.');
     const prepared = messages.map((m, i) => {
       const problem = messageProblem(m);
-      if (problem) throw new HeadroomError('invalid_message', `Message ${i} of the turn is not a valid message (${problem}); the turn was not saved.`);
+      if (problem)
+        throw new HeadroomError('invalid_message', `Message ${i} of the turn is not a valid message (${problem}); the turn was not saved.`);
       let json: string;
       try {
         json = JSON.stringify(m);
       } catch (err) {
-        throw new HeadroomError('invalid_message', `Message ${i} of the turn cannot be stored as JSON (${errorMessage(err)}); the turn was not saved.`);
+        throw new HeadroomError(
+          'invalid_message',
+          `Message ${i} of the turn cannot be stored as JSON (${errorMessage(err)}); the turn was not saved.`,
+        );
       }
       const bytes = Buffer.byteLength(json);
       if (bytes > this.ctx.limits.maxMessageBytes) {
-        throw new HeadroomError('invalid_message', `Message ${i} of the turn is ${mb(bytes)}, over the ${mb(this.ctx.limits.maxMessageBytes)} limit per message; offload large tool output to the result store. The turn was not saved.`);
+        throw new HeadroomError(
+          'invalid_message',
+          `Message ${i} of the turn is ${mb(bytes)}, over the ${mb(this.ctx.limits.maxMessageBytes)} limit per message; offload large tool output to the result store. The turn was not saved.`,
+        );
       }
       const tokens = opts.tokens?.[i];
-      if (tokens != null && (!Number.isInteger(tokens) || tokens < 0)) throw new HeadroomError('invalid_message', `Token count ${tokens} of message ${i} is not a non-negative integer.`);
+      if (tokens != null && (!Number.isInteger(tokens) || tokens < 0))
+        throw new HeadroomError('invalid_message', `Token count ${tokens} of message ${i} is not a non-negative integer.`);
       // Round-trip through JSON so what is applied now is exactly what a replay will apply.
       const exact = opts.tokensExact?.[i];
       return {
-        message: JSON.parse(json) as Record<string, unknown>, tokens: tokens ?? null, hash: opts.contentHashes?.[i] ?? null, bytes,
-        family: tokens != null && typeof opts.tokenFamily === 'string' ? opts.tokenFamily : null, exact: typeof exact === 'boolean' ? exact : null,
+        message: JSON.parse(json) as Record<string, unknown>,
+        tokens: tokens ?? null,
+        hash: opts.contentHashes?.[i] ?? null,
+        bytes,
+        family: tokens != null && typeof opts.tokenFamily === 'string' ? opts.tokenFamily : null,
+        exact: typeof exact === 'boolean' ? exact : null,
       };
     });
     const s = await this.sessions.get(id);
@@ -113,15 +138,22 @@ export class SessionStore {
     const lastSeq = c.lastSeq;
     const turn = opts.continueTurn && c.lastTurn > 0 ? c.lastTurn : c.lastTurn + 1;
     const op: TurnOp = {
-      op: 'turn', sessionId: id, turn, at: opts.at ?? Date.now(),
+      op: 'turn',
+      sessionId: id,
+      turn,
+      at: opts.at ?? Date.now(),
       messages: prepared.map((p, i) => ({ seq: lastSeq + 1 + i, ...p })),
     };
     const durable = s.db.commit(op, true);
     // Counted now, so a turn appended before this one is durable gets the next seqs.
     const added = prepared.reduce((n, p) => n + p.bytes, 0);
     Object.assign(c, {
-      lastSeq: lastSeq + prepared.length, lastTurn: turn, count: c.count + prepared.length, bytes: c.bytes + added,
-      liveCount: c.liveCount + prepared.length, liveBytes: c.liveBytes + added,
+      lastSeq: lastSeq + prepared.length,
+      lastTurn: turn,
+      count: c.count + prepared.length,
+      bytes: c.bytes + added,
+      liveCount: c.liveCount + prepared.length,
+      liveBytes: c.liveBytes + added,
     });
     try {
       await durable;
@@ -145,7 +177,9 @@ export class SessionStore {
     const session = this.get(id);
     const s = await this.sessions.get(id);
     const { db, counters } = s;
-    const snapRow = db.get(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`);
+    const snapRow = db.get(
+      `SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    );
     const snapshot = snapRow ? toSnapshot(snapRow) : undefined;
     const marker = this.markerOf(db);
     const skip = typeof skipThroughSeq === 'number' ? skipThroughSeq : skipThroughSeq(marker);
@@ -194,7 +228,8 @@ export class SessionStore {
     if (!Array.isArray(input.messages)) throw new HeadroomError('invalid_message', 'A snapshot needs an array of messages.');
     input.messages.forEach((m, i) => {
       const problem = messageProblem(m);
-      if (problem) throw new HeadroomError('invalid_message', `Snapshot message ${i} is not a valid message (${problem}); nothing was saved.`);
+      if (problem)
+        throw new HeadroomError('invalid_message', `Snapshot message ${i} is not a valid message (${problem}); nothing was saved.`);
     });
     const json = JSON.stringify(input.messages);
     if (Buffer.byteLength(json) > this.ctx.limits.maxMessageBytes * 4) {
@@ -205,7 +240,11 @@ export class SessionStore {
     const times = input.messages.map((m) => m.timestamp).filter((t) => Number.isFinite(t));
     const at = Date.now();
     const op = {
-      op: 'snapshot', sessionId: id, id: newId('snap'), kind, at,
+      op: 'snapshot',
+      sessionId: id,
+      id: newId('snap'),
+      kind,
+      at,
       throughSeq: input.throughSeq ?? lastSeq,
       messages: JSON.parse(json) as Record<string, unknown>[],
       tokens: input.tokens ?? null,
@@ -244,8 +283,11 @@ export class SessionStore {
   async restoreSnapshot(id: string, snapshotId: string): Promise<Snapshot> {
     const snap = await this.getSnapshot(id, snapshotId);
     const info = await this.saveSnapshot(id, {
-      kind: 'restore', messages: snap.messages, tokens: snap.tokens ?? undefined,
-      description: snap.description ?? undefined, summary: snap.summary ?? undefined,
+      kind: 'restore',
+      messages: snap.messages,
+      tokens: snap.tokens ?? undefined,
+      description: snap.description ?? undefined,
+      summary: snap.summary ?? undefined,
     });
     return this.getSnapshot(id, info.id);
   }
@@ -255,7 +297,8 @@ export class SessionStore {
     this.get(id);
     assertWritable(this.ctx);
     for (const k of ['beforeTokens', 'afterTokens', 'beforeMessages', 'afterMessages'] as const) {
-      if (!Number.isInteger(input[k]) || input[k] < 0) throw new HeadroomError('invalid_request', `Compaction ${k} must be a non-negative integer.`);
+      if (!Number.isInteger(input[k]) || input[k] < 0)
+        throw new HeadroomError('invalid_request', `Compaction ${k} must be a non-negative integer.`);
     }
     if (!Array.isArray(input.strategies) || input.strategies.some((s) => typeof s !== 'string')) {
       throw new HeadroomError('invalid_request', 'Compaction strategies must be a list of names.');
@@ -263,12 +306,24 @@ export class SessionStore {
     const snap = await this.saveSnapshot(id, { kind: 'compaction', summary: input.summary, ...input.snapshot });
     const db = await this.db(id);
     const cid = newId('cmp');
-    await db.commit({
-      op: 'compaction', sessionId: id, id: cid, at: Date.now(),
-      beforeTokens: input.beforeTokens, afterTokens: input.afterTokens, beforeMessages: input.beforeMessages, afterMessages: input.afterMessages,
-      strategies: input.strategies, summary: input.summary ?? null, firstKeptSeq: input.firstKeptSeq ?? null,
-      durationMs: input.durationMs ?? null, snapshotId: snap.id,
-    }, true);
+    await db.commit(
+      {
+        op: 'compaction',
+        sessionId: id,
+        id: cid,
+        at: Date.now(),
+        beforeTokens: input.beforeTokens,
+        afterTokens: input.afterTokens,
+        beforeMessages: input.beforeMessages,
+        afterMessages: input.afterMessages,
+        strategies: input.strategies,
+        summary: input.summary ?? null,
+        firstKeptSeq: input.firstKeptSeq ?? null,
+        durationMs: input.durationMs ?? null,
+        snapshotId: snap.id,
+      },
+      true,
+    );
     return (await this.listCompactions(id)).find((c) => c.id === cid)!;
   }
 
@@ -277,10 +332,17 @@ export class SessionStore {
     this.get(id);
     const db = await this.db(id);
     return db.all('SELECT * FROM compactions ORDER BY created_at DESC, rowid DESC').map((r) => ({
-      id: String(r.id), createdAt: Number(r.created_at), beforeTokens: Number(r.before_tokens), afterTokens: Number(r.after_tokens),
-      beforeMessages: Number(r.before_messages), afterMessages: Number(r.after_messages), strategies: JSON.parse(String(r.strategies)) as string[],
-      summary: r.summary == null ? null : String(r.summary), firstKeptSeq: r.first_kept_seq == null ? null : Number(r.first_kept_seq),
-      durationMs: r.duration_ms == null ? null : Number(r.duration_ms), snapshotId: r.snapshot_id == null ? null : String(r.snapshot_id),
+      id: String(r.id),
+      createdAt: Number(r.created_at),
+      beforeTokens: Number(r.before_tokens),
+      afterTokens: Number(r.after_tokens),
+      beforeMessages: Number(r.before_messages),
+      afterMessages: Number(r.after_messages),
+      strategies: JSON.parse(String(r.strategies)) as string[],
+      summary: r.summary == null ? null : String(r.summary),
+      firstKeptSeq: r.first_kept_seq == null ? null : Number(r.first_kept_seq),
+      durationMs: r.duration_ms == null ? null : Number(r.duration_ms),
+      snapshotId: r.snapshot_id == null ? null : String(r.snapshot_id),
     }));
   }
 
@@ -291,11 +353,18 @@ export class SessionStore {
   async undoLastCompaction(id: string): Promise<LoadedSession> {
     this.get(id);
     const db = await this.db(id);
-    const views = db.all(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 2`).map(toSnapshot);
+    const views = db
+      .all(
+        `SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 2`,
+      )
+      .map(toSnapshot);
     if (!views[0] || views[0].kind !== 'compaction') throw new HeadroomError('not_found', 'There is no compaction to undo.');
     const prev = views[1];
     await this.saveSnapshot(id, {
-      kind: 'restore', messages: prev?.messages ?? [], throughSeq: prev?.throughSeq ?? 0, tokens: prev?.tokens ?? undefined,
+      kind: 'restore',
+      messages: prev?.messages ?? [],
+      throughSeq: prev?.throughSeq ?? 0,
+      tokens: prev?.tokens ?? undefined,
       description: 'Undo of the last compaction',
     });
     return this.load(id);
@@ -325,7 +394,8 @@ export class SessionStore {
     this.get(id);
     assertWritable(this.ctx);
     const db = await this.db(id);
-    if (!db.get('SELECT 1 AS x FROM pins WHERE id = ?', [pinId])) throw new HeadroomError('not_found', `Session "${id}" has no pin "${pinId}".`);
+    if (!db.get('SELECT 1 AS x FROM pins WHERE id = ?', [pinId]))
+      throw new HeadroomError('not_found', `Session "${id}" has no pin "${pinId}".`);
     await db.commit({ op: 'unpin', id: pinId }, true);
   }
 
@@ -356,7 +426,8 @@ export class SessionStore {
     this.get(id);
     assertWritable(this.ctx);
     if (!/^[a-z_]{1,40}$/.test(key)) throw new HeadroomError('invalid_request', `"${key}" is not a session state key.`);
-    if (typeof value !== 'string' || Buffer.byteLength(value) > this.ctx.limits.maxMessageBytes) throw new HeadroomError('invalid_request', `The "${key}" record is too large to store.`);
+    if (typeof value !== 'string' || Buffer.byteLength(value) > this.ctx.limits.maxMessageBytes)
+      throw new HeadroomError('invalid_request', `The "${key}" record is too large to store.`);
     await (await this.db(id)).commit({ op: 'state', key, value, at: Date.now() }, true);
   }
 
@@ -379,7 +450,11 @@ export class SessionStore {
         while (needsSeal(this.ctx, s) && (await sealOnce(this.ctx, s))) await new Promise((r) => setImmediate(r));
         s.db.reclaimSpace();
       } catch (err) {
-        this.ctx.report({ kind: 'export_failed', file: s.db.path, message: `Moving older messages to a segment file failed; they stay in the session database: ${errorMessage(err)}` });
+        this.ctx.report({
+          kind: 'export_failed',
+          file: s.db.path,
+          message: `Moving older messages to a segment file failed; they stay in the session database: ${errorMessage(err)}`,
+        });
       } finally {
         this.sealing.delete(s.id);
       }
@@ -402,7 +477,11 @@ export class SessionStore {
   private updateStats(s: OpenSession, at: number): Promise<void> {
     // The turn itself is already saved; a failure here only leaves the list's counts stale until reopen.
     const fail = (err: unknown) =>
-      this.ctx.report({ kind: 'export_failed', file: this.ctx.index.path, message: `Updating the session list failed: ${errorMessage(err)}` });
+      this.ctx.report({
+        kind: 'export_failed',
+        file: this.ctx.index.path,
+        message: `Updating the session list failed: ${errorMessage(err)}`,
+      });
     try {
       const { count, bytes } = s.counters;
       return this.ctx.index.commit({ op: 'session_stats', id: s.id, messageCount: count, messageBytes: bytes, at }, false).catch(fail);
@@ -419,7 +498,10 @@ export class SessionStore {
 
   private pinsOf(db: JournaledDb): Pin[] {
     return db.all('SELECT * FROM pins ORDER BY created_at, rowid').map((r) => ({
-      id: String(r.id), text: String(r.text), seq: r.seq == null ? null : Number(r.seq), createdAt: Number(r.created_at),
+      id: String(r.id),
+      text: String(r.text),
+      seq: r.seq == null ? null : Number(r.seq),
+      createdAt: Number(r.created_at),
     }));
   }
 

@@ -36,7 +36,10 @@ export interface StoreContext {
 export function assertWritable(ctx: StoreContext): void {
   if (ctx.readOnlyReason) throw new HeadroomError('storage', `Headroom storage is read-only: ${ctx.readOnlyReason} Nothing was changed.`);
   if (!ctx.lock.stillOwned) {
-    throw new HeadroomError('storage', 'Headroom storage is read-only: another VS Code window took over this workspace. Nothing was changed.');
+    throw new HeadroomError(
+      'storage',
+      'Headroom storage is read-only: another VS Code window took over this workspace. Nothing was changed.',
+    );
   }
 }
 

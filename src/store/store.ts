@@ -78,12 +78,17 @@ export class CalibrationStore {
 
   get(model: string): CalibrationFactor | undefined {
     const r = this.ctx.index.get('SELECT * FROM calibration WHERE model = ?', [model]);
-    return r ? { model: String(r.model), factor: Number(r.factor), samples: Number(r.samples), updatedAt: Number(r.updated_at) } : undefined;
+    return r
+      ? { model: String(r.model), factor: Number(r.factor), samples: Number(r.samples), updatedAt: Number(r.updated_at) }
+      : undefined;
   }
 
   all(): CalibrationFactor[] {
     return this.ctx.index.all('SELECT * FROM calibration ORDER BY model').map((r) => ({
-      model: String(r.model), factor: Number(r.factor), samples: Number(r.samples), updatedAt: Number(r.updated_at),
+      model: String(r.model),
+      factor: Number(r.factor),
+      samples: Number(r.samples),
+      updatedAt: Number(r.updated_at),
     }));
   }
 
@@ -91,8 +96,10 @@ export class CalibrationStore {
   async set(model: string, factor: number, samples: number): Promise<void> {
     assertWritable(this.ctx);
     if (typeof model !== 'string' || !model) throw new HeadroomError('invalid_request', 'A calibration needs a model name.');
-    if (!Number.isFinite(factor) || factor <= 0) throw new HeadroomError('invalid_request', `Calibration factor ${factor} must be a positive number.`);
-    if (!Number.isInteger(samples) || samples < 0) throw new HeadroomError('invalid_request', `Calibration samples ${samples} must be a non-negative integer.`);
+    if (!Number.isFinite(factor) || factor <= 0)
+      throw new HeadroomError('invalid_request', `Calibration factor ${factor} must be a positive number.`);
+    if (!Number.isInteger(samples) || samples < 0)
+      throw new HeadroomError('invalid_request', `Calibration samples ${samples} must be a non-negative integer.`);
     await this.ctx.index.commit({ op: 'calibration', model, factor, samples, at: Date.now() }, false);
   }
 }
@@ -136,11 +143,13 @@ export async function openStore(opts: StoreOptions): Promise<HeadroomStore> {
   try {
     lock = await WorkspaceLock.acquire(lockPath, opts);
   } catch (err) {
-    if (writeFailureOf(err) === 'io') throw new HeadroomError('storage', `Cannot lock the Headroom storage folder ${opts.root}: ${errorMessage(err)}`, { cause: err });
+    if (writeFailureOf(err) === 'io')
+      throw new HeadroomError('storage', `Cannot lock the Headroom storage folder ${opts.root}: ${errorMessage(err)}`, { cause: err });
     lock = WorkspaceLock.notAcquired();
-    folderReason = writeFailureOf(err) === 'disk_full'
-      ? 'the disk is full, so this window cannot take the workspace lock; sessions can be read but not saved until space is freed.'
-      : `the storage folder ${opts.root} cannot be written (${(err as NodeJS.ErrnoException).code}); sessions can be read but not saved.`;
+    folderReason =
+      writeFailureOf(err) === 'disk_full'
+        ? 'the disk is full, so this window cannot take the workspace lock; sessions can be read but not saved until space is freed.'
+        : `the storage folder ${opts.root} cannot be written (${(err as NodeJS.ErrnoException).code}); sessions can be read but not saved.`;
   }
   const problems: StoreProblem[] = [];
   const emitter = new Emitter<StoreProblem>();
@@ -148,7 +157,8 @@ export async function openStore(opts: StoreOptions): Promise<HeadroomStore> {
   const report = (p: StoreProblem) => (opened ? emitter.fire(p) : problems.push(p));
   const readOnlyReason = lock.owned
     ? undefined
-    : folderReason ?? `another VS Code window (process ${lock.holder?.pid ?? 'unknown'}) is using this workspace's Headroom sessions; this window can read them but not save.`;
+    : (folderReason ??
+      `another VS Code window (process ${lock.holder?.pid ?? 'unknown'}) is using this workspace's Headroom sessions; this window can read them but not save.`);
   if (readOnlyReason) {
     const kind = folderReason ? (folderReason.startsWith('the disk is full') ? 'disk_full' : 'not_writable') : 'read_only';
     report({ kind, file: lockPath, message: `Headroom storage is read-only: ${readOnlyReason}` });
@@ -156,8 +166,16 @@ export async function openStore(opts: StoreOptions): Promise<HeadroomStore> {
   let index: JournaledDb;
   try {
     index = await JournaledDb.open({
-      sql, path: join(opts.root, 'index.sqlite'), readOnly: !!readOnlyReason, migrations: INDEX_MIGRATIONS, apply: applyIndexOp,
-      onProblem: report, exportDelayMs: limits.exportDelayMs, exportMaxWaitMs: limits.exportMaxWaitMs, verifyOwner: () => lock.verify(), fs,
+      sql,
+      path: join(opts.root, 'index.sqlite'),
+      readOnly: !!readOnlyReason,
+      migrations: INDEX_MIGRATIONS,
+      apply: applyIndexOp,
+      onProblem: report,
+      exportDelayMs: limits.exportDelayMs,
+      exportMaxWaitMs: limits.exportMaxWaitMs,
+      verifyOwner: () => lock.verify(),
+      fs,
     });
   } catch (err) {
     await lock.release();
@@ -170,7 +188,8 @@ export async function openStore(opts: StoreOptions): Promise<HeadroomStore> {
     const r = await reconcileFiles(ctx, (id) => sessions.touch(id));
     if (r.recoveredSessions || r.adoptedResults) {
       report({
-        kind: 'recovered', file: index.path,
+        kind: 'recovered',
+        file: index.path,
         message: `The session list did not know ${r.recoveredSessions} session(s) and ${r.adoptedResults} stored result(s) found on disk (it was missing or damaged); they were listed again${r.recoveredSessions ? ' as "Recovered session"' : ''}. Nothing was deleted.`,
       });
     }

@@ -148,7 +148,8 @@ export class WorkspaceLock {
     this.lost = true;
     const text = await readLockText(this.path).catch(() => undefined);
     const current = parseLock(text ?? '');
-    if (text !== undefined && current !== 'invalid' && current.id === this.id) await removeIfUnchanged(this.path, text, this.id).catch(() => {});
+    if (text !== undefined && current !== 'invalid' && current.id === this.id)
+      await removeIfUnchanged(this.path, text, this.id).catch(() => {});
   }
 
   private markLost(): void {

@@ -78,7 +78,11 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
 
   try {
     const refId = await options.store.put({ toolName: result.toolName, toolCallId: result.toolCallId, content: text });
-    return { ...withText(result, buildStub(result.toolName, bytes, text, refId), result.isError), refId, stored: { bytes, lines: countLines(text) } };
+    return {
+      ...withText(result, buildStub(result.toolName, bytes, text, refId), result.isError),
+      refId,
+      stored: { bytes, lines: countLines(text) },
+    };
   } catch (err) {
     return withText(
       result,
@@ -113,7 +117,10 @@ function clipChars(s: string, max: number): string {
 
 function previewLines(text: string): string {
   const head = text.slice(0, PREVIEW_SCAN_CHARS);
-  const lines = head.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const lines = head
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
   const out: string[] = [];
   let budget = PREVIEW_BUDGET_BYTES;
   for (const line of lines.slice(0, PREVIEW_LINES)) {

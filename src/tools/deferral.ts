@@ -115,10 +115,7 @@ export class DeferralPolicy implements ToolSearchPort {
     if (total > budget) {
       const order = external
         .filter((c) => !this.pinned.has(c.definition.name))
-        .sort(
-          (a, b) =>
-            this.used(a) - this.used(b) || this.cost(b) - this.cost(a) || (a.definition.name < b.definition.name ? -1 : 1),
-        );
+        .sort((a, b) => this.used(a) - this.used(b) || this.cost(b) - this.cost(a) || (a.definition.name < b.definition.name ? -1 : 1));
       for (const c of order) {
         if (total <= budget) break;
         deferredNames.add(c.definition.name);
@@ -158,14 +155,19 @@ export class DeferralPolicy implements ToolSearchPort {
    * (strongest), the description and the input field names. An exact name always matches.
    */
   search(query: string, limit = 5): ToolDefinition[] {
-    const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 || /\p{N}/u.test(w));
+    const words = query
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1 || /\p{N}/u.test(w));
     const q = query.trim().toLowerCase();
     const scored: Array<{ def: ToolDefinition; score: number }> = [];
     for (const def of this.select().deferred) {
       const name = def.name.toLowerCase();
       const nameWords = name.split(/[^\p{L}\p{N}]+/u);
       const description = def.description.toLowerCase();
-      const fields = Object.keys((def.inputSchema.properties as Record<string, unknown> | undefined) ?? {}).join(' ').toLowerCase();
+      const fields = Object.keys((def.inputSchema.properties as Record<string, unknown> | undefined) ?? {})
+        .join(' ')
+        .toLowerCase();
       let score = name === q ? 100 : 0;
       for (const w of words) {
         if (nameWords.includes(w)) score += 10;

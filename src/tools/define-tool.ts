@@ -11,9 +11,7 @@ import type { ToolContext, ToolExecContext } from './ports';
 import { errorResult, textResult, type ToolResult } from './tool-result';
 
 /** What `execute` may return: plain text, or content parts with an error flag. */
-export type ToolOutput =
-  | string
-  | { content: string | Array<TextPart | ImagePart>; isError?: boolean; errorKind?: ErrorKind };
+export type ToolOutput = string | { content: string | Array<TextPart | ImagePart>; isError?: boolean; errorKind?: ErrorKind };
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 
@@ -60,17 +58,11 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
       }
       const parsed = spec.input.safeParse(call.arguments ?? {});
       if (!parsed.success) {
-        return errorResult(
-          call,
-          'invalid_tool_input',
-          describeIssues(spec.name, parsed.error.issues, call.arguments ?? {}, knownKeys),
-        );
+        return errorResult(call, 'invalid_tool_input', describeIssues(spec.name, parsed.error.issues, call.arguments ?? {}, knownKeys));
       }
       if (mutates && !ctx.trusted) return untrustedResult(call);
       const timeoutMs = typeof spec.timeoutMs === 'function' ? spec.timeoutMs(parsed.data) : spec.timeoutMs;
-      return await runGuarded(call, ctx, timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, (execCtx) =>
-        spec.execute(parsed.data, execCtx),
-      );
+      return await runGuarded(call, ctx, timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, (execCtx) => spec.execute(parsed.data, execCtx));
     } catch (err) {
       // Only reachable if something above misbehaves (e.g. a getter on arguments throws).
       return errorResult(call, 'tool_failed', `${spec.name} failed: ${errorMessage(err)}`);
@@ -166,17 +158,13 @@ function describeUnparsable(name: string, raw: string): string {
   );
 }
 
-function describeIssues(
-  name: string,
-  issues: ReadonlyArray<z.core.$ZodIssue>,
-  args: Record<string, unknown>,
-  knownKeys: string[],
-): string {
+function describeIssues(name: string, issues: ReadonlyArray<z.core.$ZodIssue>, args: Record<string, unknown>, knownKeys: string[]): string {
   const lines = issues.slice(0, 10).map((issue) => {
     const field = issue.path.length ? issue.path.map(String).join('.') : '(arguments)';
-    const message = issue.code === 'invalid_type' && issue.path.length && !(String(issue.path[0]) in args)
-      ? `required field is missing (${issue.message})`
-      : issue.message;
+    const message =
+      issue.code === 'invalid_type' && issue.path.length && !(String(issue.path[0]) in args)
+        ? `required field is missing (${issue.message})`
+        : issue.message;
     return `- ${field}: ${message}`;
   });
   if (issues.length > 10) lines.push(`- … and ${issues.length - 10} more`);

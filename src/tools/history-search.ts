@@ -56,7 +56,9 @@ export function seqOfRef(ref: string): number | undefined {
 export function messageText(m: Message): string {
   if (m.role === 'assistant') {
     return m.content
-      .map((p) => (p.type === 'text' ? p.text : p.type === 'toolCall' ? `[calls ${p.name}] ${p.rawArguments ?? JSON.stringify(p.arguments)}` : ''))
+      .map((p) =>
+        p.type === 'text' ? p.text : p.type === 'toolCall' ? `[calls ${p.name}] ${p.rawArguments ?? JSON.stringify(p.arguments)}` : '',
+      )
       .filter((t) => t !== '')
       .join('\n');
   }
@@ -67,7 +69,11 @@ export function messageText(m: Message): string {
  * Searches `entries` (oldest first). `stored(refId)` gives the full text of an offloaded result (whose
  * transcript entry holds only a stub); the hit then names the stored result's ref id.
  */
-export function searchTranscript(entries: readonly TranscriptEntry[], query: HistoryQuery, stored: (refId: string) => string | undefined = () => undefined): HistorySearchResult {
+export function searchTranscript(
+  entries: readonly TranscriptEntry[],
+  query: HistoryQuery,
+  stored: (refId: string) => string | undefined = () => undefined,
+): HistorySearchResult {
   const phrase = query.query.trim().toLowerCase();
   if (!phrase) return { hits: [], total: 0 };
   const words = phrase.split(/\s+/).filter((w) => w !== '');
@@ -88,7 +94,9 @@ export function searchTranscript(entries: readonly TranscriptEntry[], query: His
     if (hits.length >= limit) continue;
     hits.push({
       ref: full !== undefined && message.role === 'toolResult' ? message.refId! : messageRef(seq),
-      seq, turn, role: r,
+      seq,
+      turn,
+      role: r,
       ...(message.role === 'toolResult' ? { toolName: message.toolName } : {}),
       excerpt: excerpt(text, at),
     });

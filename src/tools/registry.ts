@@ -49,7 +49,10 @@ export class ToolRegistry {
     if (port) {
       for (const def of defs) {
         if (!this.builtins.has(def.name) && !this.externals.has(def.name)) {
-          this.externals.set(def.name, externalTool(def, port, { timeoutMs: this.options.externalTimeoutMs, allow: this.options.externalAllow }));
+          this.externals.set(
+            def.name,
+            externalTool(def, port, { timeoutMs: this.options.externalTimeoutMs, allow: this.options.externalAllow }),
+          );
         }
       }
     }
@@ -90,7 +93,9 @@ export class ToolRegistry {
     const tool = this.get(call.name);
     let result: ToolResult;
     if (!tool) {
-      const names = this.definitionsForRequest().map((d) => d.name).join(', ');
+      const names = this.definitionsForRequest()
+        .map((d) => d.name)
+        .join(', ');
       result = errorResult(
         call,
         'invalid_tool_input',

@@ -10,11 +10,7 @@ export interface ToolResult extends ToolResultMessage {
   errorKind?: ErrorKind;
 }
 
-export function textResult(
-  call: { id: string; name: string },
-  content: string | Array<TextPart | ImagePart>,
-  isError = false,
-): ToolResult {
+export function textResult(call: { id: string; name: string }, content: string | Array<TextPart | ImagePart>, isError = false): ToolResult {
   return {
     role: 'toolResult',
     toolCallId: call.id,

@@ -118,7 +118,11 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     const page = await freshPanel(0);
     try {
       const approval = (id: string, path: string) => ({
-        kind: 'approval' as const, id, toolCallId: `c_${id}`, toolName: 'edit_file', state: 'pending' as const,
+        kind: 'approval' as const,
+        id,
+        toolCallId: `c_${id}`,
+        toolName: 'edit_file',
+        state: 'pending' as const,
         request: { kind: 'edit' as const, path, isNew: true, added: 1, removed: 0 },
       });
       await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: approval('apr_a', 'notes.md') }] });
@@ -163,7 +167,12 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     const page = await freshPanel(0);
     try {
       await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'assistant', id: 'a1', text: '', streaming: true } }] });
-      const parts = ['Here is **the fix**:\n\n', '```ts\nconst x = 1;\n', '```\n', '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'];
+      const parts = [
+        'Here is **the fix**:\n\n',
+        '```ts\nconst x = 1;\n',
+        '```\n',
+        '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>',
+      ];
       for (const text of parts) await post(page, { type: 'chat/ops', ops: [{ op: 'delta', id: 'a1', field: 'text', text }] });
       const answer = page.locator('.hr-assistant[data-id="a1"]');
       await answer.locator('pre code').waitFor();
@@ -217,7 +226,10 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
 
       await ts.getByRole('button', { name: /^Copy/ }).focus();
       await page.keyboard.press('Enter');
-      assert.deepEqual(await lastSent(page), { type: 'code/copy', text: 'export function add(a: number, b: number): number {\n  return a + b; // the sum\n}\n' });
+      assert.deepEqual(await lastSent(page), {
+        type: 'code/copy',
+        text: 'export function add(a: number, b: number): number {\n  return a + b; // the sum\n}\n',
+      });
       await ts.getByRole('button', { name: /^Insert/ }).click();
       assert.equal((await lastSent(page))?.type, 'code/insert');
 
@@ -228,7 +240,13 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       await page.screenshot({ path: screenshotPath('panel-code-blocks-320') });
       // A word wider than the panel is not broken: the table scrolls sideways in its own box.
       const cell = answer.locator('td').first();
-      assert.equal(await cell.evaluate((e) => e.getClientRects().length && Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16'))), 1);
+      assert.equal(
+        await cell.evaluate(
+          (e) =>
+            e.getClientRects().length && Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16')),
+        ),
+        1,
+      );
       const wrap = answer.locator('.hr-table-wrap');
       const { scrollWidth, clientWidth } = await wrap.evaluate((e) => ({ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth }));
       assert.ok(scrollWidth > clientWidth, `table wider than its box (${scrollWidth} > ${clientWidth})`);
@@ -242,14 +260,33 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     try {
       await post(page, {
         type: 'chat/ops',
-        ops: [{ op: 'append', item: { kind: 'tool', id: 'c1', name: 'read_file', summary: 'src/big.ts', args: '{"path":"src/big.ts"}', status: 'done', durationMs: 1250, output: '[stored as res_7]', refId: 'res_7', stored: { bytes: 36_762, lines: 400 } } }],
+        ops: [
+          {
+            op: 'append',
+            item: {
+              kind: 'tool',
+              id: 'c1',
+              name: 'read_file',
+              summary: 'src/big.ts',
+              args: '{"path":"src/big.ts"}',
+              status: 'done',
+              durationMs: 1250,
+              output: '[stored as res_7]',
+              refId: 'res_7',
+              stored: { bytes: 36_762, lines: 400 },
+            },
+          },
+        ],
       });
       const summary = page.locator('[data-testid=tool-card] summary');
       await summary.waitFor();
       assert.match((await summary.textContent()) ?? '', /read_file\s*src\/big\.ts\s*stored\s*done · 1\.3 s/);
       await summary.focus();
       await page.keyboard.press('Enter');
-      assert.equal(await page.locator('[data-testid=stored-result]').textContent(), 'stored · 35.9 KB · 400 lines · kept out of context Open');
+      assert.equal(
+        await page.locator('[data-testid=stored-result]').textContent(),
+        'stored · 35.9 KB · 400 lines · kept out of context Open',
+      );
       const open = page.getByRole('button', { name: 'Open the full result of read_file in an editor' });
       await open.focus();
       await page.keyboard.press('Enter');
@@ -262,9 +299,29 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
   it('approves an edit, rejects a command, and shows the decided state', async () => {
     const page = await freshPanel(0);
     try {
-      const edit = { kind: 'approval' as const, id: 'apr_1', toolCallId: 'c1', toolName: 'edit_file', state: 'pending' as const, request: { kind: 'edit' as const, path: 'src/a.ts', isNew: false, added: 3, removed: 1 } };
-      const cmd = { kind: 'approval' as const, id: 'apr_2', toolCallId: 'c2', toolName: 'run_command', state: 'pending' as const, request: { kind: 'command' as const, command: 'npm test', cwd: '/ws' } };
-      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: edit }, { op: 'append', item: cmd }] });
+      const edit = {
+        kind: 'approval' as const,
+        id: 'apr_1',
+        toolCallId: 'c1',
+        toolName: 'edit_file',
+        state: 'pending' as const,
+        request: { kind: 'edit' as const, path: 'src/a.ts', isNew: false, added: 3, removed: 1 },
+      };
+      const cmd = {
+        kind: 'approval' as const,
+        id: 'apr_2',
+        toolCallId: 'c2',
+        toolName: 'run_command',
+        state: 'pending' as const,
+        request: { kind: 'command' as const, command: 'npm test', cwd: '/ws' },
+      };
+      await post(page, {
+        type: 'chat/ops',
+        ops: [
+          { op: 'append', item: edit },
+          { op: 'append', item: cmd },
+        ],
+      });
       await page.getByRole('button', { name: 'Show the proposed change in a diff editor' }).click();
       assert.deepEqual(await lastSent(page), { type: 'approval/diff', id: 'apr_1' });
       await page.getByRole('button', { name: 'Approve the edit' }).focus();
@@ -284,10 +341,17 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     const page = await freshPanel(0);
     try {
       const retryAt = await page.evaluate(() => Date.now() + 3_000);
-      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'notice', id: 'r1', level: 'warning', text: 'Rate limited.', retryAt, attempt: 2 } }] });
+      await post(page, {
+        type: 'chat/ops',
+        ops: [{ op: 'append', item: { kind: 'notice', id: 'r1', level: 'warning', text: 'Rate limited.', retryAt, attempt: 2 } }],
+      });
       const retry = page.locator('.hr-retry');
       assert.match((await retry.textContent()) ?? '', /Retrying in [23] s \(attempt 2\)/);
-      await page.waitForFunction(() => /Retrying in 1 s|Retrying now/.test(document.querySelector('.hr-retry')?.textContent ?? ''), undefined, { timeout: 5_000 });
+      await page.waitForFunction(
+        () => /Retrying in 1 s|Retrying now/.test(document.querySelector('.hr-retry')?.textContent ?? ''),
+        undefined,
+        { timeout: 5_000 },
+      );
     } finally {
       await page.close();
     }
@@ -322,7 +386,10 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       const { snapshot } = sessionFixture(0);
       const meter = snapshot.type === 'session/snapshot' ? snapshot.snapshot.meter! : undefined!;
       const now = await page.evaluate(() => Date.now());
-      await post(page, { type: 'context/usage', meter: { ...meter, freed: { label: 'freed 117k', at: now }, pausedReason: 'the last two compactions freed less than 10 %' } });
+      await post(page, {
+        type: 'context/usage',
+        meter: { ...meter, freed: { label: 'freed 117k', at: now }, pausedReason: 'the last two compactions freed less than 10 %' },
+      });
       assert.equal(await page.locator('[data-testid=meter-freed]').innerText(), 'freed 117k');
       assert.match(await page.locator('[data-testid=meter-paused]').innerText(), /Auto-compaction paused: the last two compactions/);
       await post(page, { type: 'context/usage', meter: { ...meter, freed: { label: 'freed 117k', at: now - 61_000 } } });
@@ -399,12 +466,20 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     try {
       const chat = page.locator('[data-testid=chat]');
       const gap = () => chat.evaluate((e) => e.scrollHeight - e.scrollTop - e.clientHeight);
-      const settled = () => page.waitForFunction(() => {
-        const e = document.querySelector('[data-testid=chat]')!;
-        return e.scrollHeight - e.scrollTop - e.clientHeight < 40;
-      }, undefined, { timeout: 2_000 });
+      const settled = () =>
+        page.waitForFunction(
+          () => {
+            const e = document.querySelector('[data-testid=chat]')!;
+            return e.scrollHeight - e.scrollTop - e.clientHeight < 40;
+          },
+          undefined,
+          { timeout: 2_000 },
+        );
       await settled();
-      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'assistant', id: 'new1', text: 'A new answer\n\n'.repeat(20), streaming: false } }] });
+      await post(page, {
+        type: 'chat/ops',
+        ops: [{ op: 'append', item: { kind: 'assistant', id: 'new1', text: 'A new answer\n\n'.repeat(20), streaming: false } }],
+      });
       await page.locator('[data-id="new1"]').waitFor();
       await page.waitForTimeout(300); // the new item renders lazily and grows after a frame or two
       assert.ok((await gap()) < 40, `still at the bottom after a new message (gap ${await gap()})`);
@@ -469,7 +544,21 @@ describe('panel error blocks and approvals in the harness (Chromium)', () => {
     try {
       await post(page, {
         type: 'chat/ops',
-        ops: [{ op: 'append', item: { kind: 'notice', id: 'e1', level: 'error', title: 'Headroom could not reach the model server.', text: 'Connection to the provider failed: ECONNREFUSED', actions: ['retry', 'openSettings'], prompt: 'fix the parser', unreachable: true } }],
+        ops: [
+          {
+            op: 'append',
+            item: {
+              kind: 'notice',
+              id: 'e1',
+              level: 'error',
+              title: 'Headroom could not reach the model server.',
+              text: 'Connection to the provider failed: ECONNREFUSED',
+              actions: ['retry', 'openSettings'],
+              prompt: 'fix the parser',
+              unreachable: true,
+            },
+          },
+        ],
       });
       const block = page.locator('.hr-notice-error');
       await block.waitFor();
@@ -488,10 +577,20 @@ describe('panel error blocks and approvals in the harness (Chromium)', () => {
     const page = await freshPanel(0);
     try {
       const approval = (id: string, command: string) => ({
-        kind: 'approval' as const, id, toolCallId: `c_${id}`, toolName: 'run_command', state: 'pending' as const,
+        kind: 'approval' as const,
+        id,
+        toolCallId: `c_${id}`,
+        toolName: 'run_command',
+        state: 'pending' as const,
         request: { kind: 'command' as const, command, cwd: '.' },
       });
-      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: approval('apr_1', 'npm test') }, { op: 'append', item: approval('apr_2', 'rm -rf build') }] });
+      await post(page, {
+        type: 'chat/ops',
+        ops: [
+          { op: 'append', item: approval('apr_1', 'npm test') },
+          { op: 'append', item: approval('apr_2', 'rm -rf build') },
+        ],
+      });
       const first = page.locator('[data-id="apr_1"]');
       await first.waitFor();
       assert.match((await first.textContent()) ?? '', /in the workspace folder/);
@@ -501,7 +600,12 @@ describe('panel error blocks and approvals in the harness (Chromium)', () => {
       const second = page.locator('[data-id="apr_2"]');
       await second.getByRole('textbox', { name: /Reason for rejecting/ }).fill('use the clean script instead');
       await second.getByRole('textbox', { name: /Reason for rejecting/ }).press('Enter');
-      assert.deepEqual(await lastSent(page), { type: 'approval/respond', id: 'apr_2', approved: false, reason: 'use the clean script instead' });
+      assert.deepEqual(await lastSent(page), {
+        type: 'approval/respond',
+        id: 'apr_2',
+        approved: false,
+        reason: 'use the clean script instead',
+      });
     } finally {
       await page.close();
     }

@@ -87,7 +87,19 @@ describe('Headroom in a real VS Code (code-server + Chromium)', () => {
         const { snapshot } = sessionFixture(12);
         await inject(frame, snapshot, {
           type: 'chat/ops',
-          ops: [{ op: 'append', item: { kind: 'approval', id: 'apr_1', toolCallId: 'c9', toolName: 'edit_file', state: 'pending', request: { kind: 'edit', path: 'src/parse.ts', isNew: false, added: 3, removed: 1 } } }],
+          ops: [
+            {
+              op: 'append',
+              item: {
+                kind: 'approval',
+                id: 'apr_1',
+                toolCallId: 'c9',
+                toolName: 'edit_file',
+                state: 'pending',
+                request: { kind: 'edit', path: 'src/parse.ts', isNew: false, added: 3, removed: 1 },
+              },
+            },
+          ],
         });
         await frame.locator('[data-id="apr_1"]').waitFor();
         await frame.locator('[data-testid=tool-card] summary').first().click();

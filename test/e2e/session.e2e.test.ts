@@ -60,11 +60,15 @@ async function turn(prompt: string, steps: FakeStep[], lastText: string): Promis
 
 /** Resolves when the meter shows less than `tokens` used. */
 async function meterBelow(tokens: number): Promise<void> {
-  await frame.waitForFunction((b) => {
-    const t = document.querySelector('[data-testid=meter-label]')?.textContent ?? '';
-    const m = /^([\d.]+)(k)? \//.exec(t);
-    return m !== null && Number(m[1]) * (m[2] ? 1000 : 1) < b;
-  }, tokens, { timeout: 30_000 });
+  await frame.waitForFunction(
+    (b) => {
+      const t = document.querySelector('[data-testid=meter-label]')?.textContent ?? '';
+      const m = /^([\d.]+)(k)? \//.exec(t);
+      return m !== null && Number(m[1]) * (m[2] ? 1000 : 1) < b;
+    },
+    tokens,
+    { timeout: 30_000 },
+  );
 }
 
 describe('a scripted session in a real VS Code with the fake provider', function () {
@@ -75,7 +79,10 @@ describe('a scripted session in a real VS Code with the fake provider', function
     fake = await startFakeProvider({ eventDelayMs: 40 });
     const ws = e2e().workspace;
     writeFileSync(join(ws, 'medium.txt'), Array.from({ length: 80 }, (_, i) => `entry ${i}: a medium sized line of text`).join('\n'));
-    writeFileSync(join(ws, 'big.txt'), Array.from({ length: 300 }, (_, i) => `line ${String(i).padStart(4, '0')} of big.txt ${'.'.repeat(30)}`).join('\n'));
+    writeFileSync(
+      join(ws, 'big.txt'),
+      Array.from({ length: 300 }, (_, i) => `line ${String(i).padStart(4, '0')} of big.txt ${'.'.repeat(30)}`).join('\n'),
+    );
     const opened = await openWorkbench('Default Dark Modern', {
       'headroom.provider': 'openai-compatible',
       'headroom.baseUrl': fake.openaiBaseUrl,
@@ -98,7 +105,10 @@ describe('a scripted session in a real VS Code with the fake provider', function
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await page?.screenshot({ path: screenshotPath(`failure-session-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`) }).catch(() => {});
+    if (this.currentTest?.state === 'failed')
+      await page
+        ?.screenshot({ path: screenshotPath(`failure-session-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`) })
+        .catch(() => {});
   });
 
   after(async () => {
@@ -110,8 +120,13 @@ describe('a scripted session in a real VS Code with the fake provider', function
     await turn(
       'What does medium.txt say?',
       [
-        { text: `Let me read it. ${'I will look at the whole file first. '.repeat(40)}`, toolCalls: [{ id: 'call_r1', name: 'read_file', arguments: { path: 'medium.txt' } }] },
-        { text: `It lists **${'numbered lines'}**:\n\n\`\`\`ts\nexport const greeting = "hello";\n\`\`\`\n\n${'The file is a plain list of numbered lines. '.repeat(40)}` },
+        {
+          text: `Let me read it. ${'I will look at the whole file first. '.repeat(40)}`,
+          toolCalls: [{ id: 'call_r1', name: 'read_file', arguments: { path: 'medium.txt' } }],
+        },
+        {
+          text: `It lists **${'numbered lines'}**:\n\n\`\`\`ts\nexport const greeting = "hello";\n\`\`\`\n\n${'The file is a plain list of numbered lines. '.repeat(40)}`,
+        },
       ],
       'It lists',
     );
@@ -141,20 +156,30 @@ describe('a scripted session in a real VS Code with the fake provider', function
   });
 
   it('offloads a big tool result and opens it in an editor', async () => {
-    await turn('Read big.txt', [{ toolCalls: [{ id: 'call_big', name: 'read_file', arguments: { path: 'big.txt' } }] }, { text: 'That file is big.' }], 'That file is big.');
+    await turn(
+      'Read big.txt',
+      [{ toolCalls: [{ id: 'call_big', name: 'read_file', arguments: { path: 'big.txt' } }] }, { text: 'That file is big.' }],
+      'That file is big.',
+    );
     const card = frame.locator('[data-testid=tool-card]', { hasText: 'big.txt' });
     assert.equal(await card.locator('.hr-badge').textContent(), 'stored', 'the card says the result was stored');
     await card.locator('summary').click();
     // "stored · 35.9 KB · 400 lines · kept out of context [Open]"
-    assert.match((await card.locator('[data-testid=stored-result]').textContent()) ?? '', /^stored · [\d.]+ KB · [\d,]+ lines · kept out of context Open$/);
+    assert.match(
+      (await card.locator('[data-testid=stored-result]').textContent()) ?? '',
+      /^stored · [\d.]+ KB · [\d,]+ lines · kept out of context Open$/,
+    );
     await page.screenshot({ path: screenshotPath('session-stored-result') });
     await card.getByRole('button', { name: /Open the full result of read_file/ }).click();
     await page.locator('.monaco-editor .view-lines', { hasText: 'line 0000 of big.txt' }).first().waitFor({ timeout: 20_000 });
     // The tab names the source, not the opaque ref id.
-    await page.locator('.tabs-container .tab', { hasText: /read_file output · [\d.]+ KB/ }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: /read_file output · [\d.]+ KB/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
   });
 
-  it('Open Stored Result… offers a pick list of the session\'s stored results', async () => {
+  it("Open Stored Result… offers a pick list of the session's stored results", async () => {
     await runPaletteCommand(page, 'Headroom: Open Stored Result…');
     const item = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'read_file' }).first();
     await item.waitFor({ timeout: 20_000 });
@@ -166,7 +191,10 @@ describe('a scripted session in a real VS Code with the fake provider', function
 
   it('asks before writing a file, and approving writes it', async () => {
     const target = join(e2e().workspace, 'created.ts');
-    fake.script.push({ toolCalls: [{ id: 'call_w1', name: 'write_file', arguments: { path: 'created.ts', content: 'export const created = true;\n' } }] }, { text: 'Created it.' });
+    fake.script.push(
+      { toolCalls: [{ id: 'call_w1', name: 'write_file', arguments: { path: 'created.ts', content: 'export const created = true;\n' } }] },
+      { text: 'Created it.' },
+    );
     await send('Create created.ts');
     const approval = frame.locator('[data-testid=approval]');
     await approval.waitFor({ timeout: 30_000 });
@@ -220,7 +248,8 @@ describe('a scripted session in a real VS Code with the fake provider', function
   });
 
   it('clears the context: the meter drops back', async () => {
-    if (await frame.getByRole('button', { name: 'Back to the chat' }).count()) await frame.getByRole('button', { name: 'Back to the chat' }).click();
+    if (await frame.getByRole('button', { name: 'Back to the chat' }).count())
+      await frame.getByRole('button', { name: 'Back to the chat' }).click();
     const before = await meterUsed();
     await frame.getByRole('button', { name: /^Clear the context/ }).click();
     await frame.locator('.hr-empty').waitFor({ timeout: 20_000 });

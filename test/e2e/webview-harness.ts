@@ -47,7 +47,9 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sent.push(m), ge
 export async function loadPanel(page: Page, state?: unknown): Promise<void> {
   await page.setContent(harnessHtml(DARK_VARS, state));
   await page.addScriptTag({ content: readFileSync(join(ROOT, 'media', 'webview.js'), 'utf8') });
-  await page.waitForFunction(() => (window as unknown as { __sent: Array<{ type: string }> }).__sent.some((m) => m.type === 'webview/ready'));
+  await page.waitForFunction(() =>
+    (window as unknown as { __sent: Array<{ type: string }> }).__sent.some((m) => m.type === 'webview/ready'),
+  );
 }
 
 /** A realistic session of `count` messages: prompts, answers with markdown and code, tool calls and results. */
@@ -55,18 +57,37 @@ export function sessionMessages(count: number): Message[] {
   const out: Message[] = [];
   const t = 1_763_800_000_000;
   for (let i = 0; out.length < count; i++) {
-    out.push({ role: 'user', content: [{ type: 'text', text: `Please look at module ${i} and fix the failing test in src/m${i}.ts.` }], timestamp: t + i });
+    out.push({
+      role: 'user',
+      content: [{ type: 'text', text: `Please look at module ${i} and fix the failing test in src/m${i}.ts.` }],
+      timestamp: t + i,
+    });
     if (out.length >= count) break;
     out.push({
-      role: 'assistant', provider: 'anthropic', model: 'claude-sonnet-4-5', stopReason: 'toolUse', timestamp: t + i,
+      role: 'assistant',
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      stopReason: 'toolUse',
+      timestamp: t + i,
       usage: { input: 1200, output: 300, cacheRead: 9000, cacheWrite: 0 },
       content: [
-        { type: 'text', text: `I'll read **src/m${i}.ts** first. The test expects \`parse()\` to accept:\n\n- empty input\n- a trailing comma\n\n\`\`\`ts\nexport function parse(s: string) {\n  return s.split(',').filter(Boolean);\n}\n\`\`\`` },
+        {
+          type: 'text',
+          text: `I'll read **src/m${i}.ts** first. The test expects \`parse()\` to accept:\n\n- empty input\n- a trailing comma\n\n\`\`\`ts\nexport function parse(s: string) {\n  return s.split(',').filter(Boolean);\n}\n\`\`\``,
+        },
         { type: 'toolCall', id: `call_${i}`, name: 'read_file', arguments: { path: `src/m${i}.ts` } },
       ],
     });
     if (out.length >= count) break;
-    out.push({ role: 'toolResult', toolCallId: `call_${i}`, toolName: 'read_file', isError: false, timestamp: t + i, content: [{ type: 'text', text: 'const x = 1;\n'.repeat(40) }], ...(i % 5 === 0 ? { refId: `res_${i}` } : {}) });
+    out.push({
+      role: 'toolResult',
+      toolCallId: `call_${i}`,
+      toolName: 'read_file',
+      isError: false,
+      timestamp: t + i,
+      content: [{ type: 'text', text: 'const x = 1;\n'.repeat(40) }],
+      ...(i % 5 === 0 ? { refId: `res_${i}` } : {}),
+    });
   }
   return out;
 }
@@ -75,12 +96,16 @@ export function sessionMessages(count: number): Message[] {
 export function sessionFixture(count: number, hasApiKey: boolean | null = true): { snapshot: HostToWebview; history: HostToWebview } {
   const messages = sessionMessages(count);
   const limits = resolveModelLimits('claude-sonnet-4-5', 'anthropic');
-  const budget = new ContextBudget(limits, { system: 3_100, rules: 900, tools: 7_400, deferredTools: 600, summary: 2_400, messages: 41_000, toolResults: 27_800 }, {
-    errorBand: 0.05,
-    cacheReadShare: 0.87,
-    deferredCount: 4,
-    deferredSavedTokens: 5_200,
-  });
+  const budget = new ContextBudget(
+    limits,
+    { system: 3_100, rules: 900, tools: 7_400, deferredTools: 600, summary: 2_400, messages: 41_000, toolResults: 27_800 },
+    {
+      errorBand: 0.05,
+      cacheReadShare: 0.87,
+      deferredCount: 4,
+      deferredSavedTokens: 5_200,
+    },
+  );
   const snapshot: HostToWebview = {
     type: 'session/snapshot',
     snapshot: {
@@ -100,7 +125,14 @@ export function sessionFixture(count: number, hasApiKey: boolean | null = true):
     type: 'history/list',
     history: toHistoryView(
       {
-        sessions: Array.from({ length: 30 }, (_, i) => ({ id: `ses_${i}`, title: `Session ${i}`, createdAt: 1_763_800_000_000 + i * 3_600_000, updatedAt: 1_763_800_000_000 + i * 3_600_000, messageCount: 10 * i, bytes: 4096 * i })),
+        sessions: Array.from({ length: 30 }, (_, i) => ({
+          id: `ses_${i}`,
+          title: `Session ${i}`,
+          createdAt: 1_763_800_000_000 + i * 3_600_000,
+          updatedAt: 1_763_800_000_000 + i * 3_600_000,
+          messageCount: 10 * i,
+          bytes: 4096 * i,
+        })),
         snapshots: [],
         currentSessionId: 'ses_0',
         canUndoCompaction: false,

@@ -16,7 +16,10 @@ export interface OpenedWorkbench {
  * Opens the workbench in a fresh page with the given colour theme (and any other user settings, e.g.
  * `headroom.*` pointing at the fake provider) and waits for it to load.
  */
-export async function openWorkbench(theme: Theme = 'Default Dark Modern', settings: Record<string, unknown> = {}): Promise<OpenedWorkbench> {
+export async function openWorkbench(
+  theme: Theme = 'Default Dark Modern',
+  settings: Record<string, unknown> = {},
+): Promise<OpenedWorkbench> {
   const { server, browser, userDataDir } = e2e();
   writeUserSettings(userDataDir, { 'workbench.colorTheme': theme, ...settings });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -31,7 +31,16 @@ describe('agent turn with an approved edit, in a real VS Code', () => {
     fs.writeFileSync(file, 'hello world\n');
 
     server.script.push(
-      { text: 'I will change the greeting.', toolCalls: [{ id: 'toolu_edit1', name: 'edit_file', arguments: { path: 'greeting.txt', old_text: 'hello world', new_text: 'hello headroom' } }] },
+      {
+        text: 'I will change the greeting.',
+        toolCalls: [
+          {
+            id: 'toolu_edit1',
+            name: 'edit_file',
+            arguments: { path: 'greeting.txt', old_text: 'hello world', new_text: 'hello headroom' },
+          },
+        ],
+      },
       { text: 'Done: the greeting now says hello headroom.' },
     );
     const approval = waitFor(host.approvals.onDidRequest, (p) => p, 30_000, 'an approval request');
@@ -42,7 +51,9 @@ describe('agent turn with an approved edit, in a real VS Code', () => {
 
     // VS Code's diff editor shows current ↔ proposed.
     const diffOpen = () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.label.includes('greeting.txt'));
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputTextDiff && t.label.includes('greeting.txt'));
     for (let i = 0; i < 150 && !diffOpen(); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(diffOpen(), 'a diff tab for greeting.txt is open');
 
@@ -57,7 +68,10 @@ describe('agent turn with an approved edit, in a real VS Code', () => {
     const results = JSON.stringify(messages.at(-1));
     assert.match(results, /tool_result/);
     assert.match(results, /toolu_edit1/);
-    assert.ok(host.session.messages.some((m) => m.role === 'toolResult' && !m.isError), 'the edit result is in the context');
+    assert.ok(
+      host.session.messages.some((m) => m.role === 'toolResult' && !m.isError),
+      'the edit result is in the context',
+    );
   });
 
   it('a rejected edit is reported to the model and the file is untouched', async () => {

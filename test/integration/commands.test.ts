@@ -5,7 +5,9 @@ import { activateHeadroom, EXTENSION_ID, waitFor } from './helpers';
 describe('commands in a real extension host', () => {
   it('registers every command package.json contributes, under the Headroom category', async () => {
     await activateHeadroom();
-    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: Array<{ command: string; category?: string }> } };
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      contributes: { commands: Array<{ command: string; category?: string }> };
+    };
     const contributed = manifest.contributes.commands;
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const c of contributed) {

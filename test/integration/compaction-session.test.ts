@@ -36,7 +36,8 @@ describe('compaction in a real session', () => {
     assert.ok(report, 'a compaction ran');
     assert.ok(report.afterTokens < report.beforeTokens, `freed tokens (${report.beforeTokens} → ${report.afterTokens})`);
     const after = JSON.stringify(host.session.messages);
-    for (let i = 0; i < 6; i++) assert.ok(after.includes(`Instruction ${i}: always keep file names in lowercase`), `instruction ${i} survives`);
+    for (let i = 0; i < 6; i++)
+      assert.ok(after.includes(`Instruction ${i}: always keep file names in lowercase`), `instruction ${i} survives`);
     assert.match(after, /not a new instruction/);
 
     const history = await host.session.history();
@@ -80,7 +81,10 @@ describe('compaction in a real session', () => {
     assert.ok(report, 'a compaction ran');
     assert.match(JSON.stringify(host.session.messages), /Never commit generated files under dist\//);
     const pins = await host.session.pins();
-    assert.deepEqual(pins.map((p) => p.text), ['Never commit generated files under dist/.']);
+    assert.deepEqual(
+      pins.map((p) => p.text),
+      ['Never commit generated files under dist/.'],
+    );
     await host.session.unpin(pins[0].id);
     assert.deepEqual(await host.session.pins(), []);
     await assert.rejects(host.session.pin('   '), /needs some text/);
@@ -101,8 +105,14 @@ describe('compaction in a real session', () => {
     await host.session.prompt('And now?');
     sub.dispose();
     const requests = server.requests.slice(sent);
-    assert.ok(events.some((e) => e.type === 'compaction'), 'a compaction ran before the request');
-    assert.ok(requests.every((r) => r.status === 200), `no request was refused: ${requests.map((r) => `${r.status}/${r.inputTokens}`).join(', ')}`);
+    assert.ok(
+      events.some((e) => e.type === 'compaction'),
+      'a compaction ran before the request',
+    );
+    assert.ok(
+      requests.every((r) => r.status === 200),
+      `no request was refused: ${requests.map((r) => `${r.status}/${r.inputTokens}`).join(', ')}`,
+    );
     const chat = requests.at(-1)!;
     assert.ok(chat.inputTokens <= 8_000 - 1_000, `the request fits the smaller window (${chat.inputTokens} tokens)`);
     await cfg().update('models', undefined, vscode.ConfigurationTarget.Global);

@@ -14,7 +14,7 @@ async function activate() {
   try {
     results = await run({ mochaPath: config.mochaPath, grep: config.grep, reportOnly: true });
   } catch (err) {
-    results = { passed: 0, failed: 1, tests: [{ title: 'runner', state: 'failed', error: String(err && err.stack || err) }] };
+    results = { passed: 0, failed: 1, tests: [{ title: 'runner', state: 'failed', error: String((err && err.stack) || err) }] };
   }
   fs.writeFileSync(config.resultsFile + '.tmp', JSON.stringify(results, null, 2));
   fs.renameSync(config.resultsFile + '.tmp', config.resultsFile);

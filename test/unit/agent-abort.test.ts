@@ -39,7 +39,13 @@ describe('agent loop: stop', () => {
     assert.equal(r.reason, 'aborted');
     assert.equal(h.server.requests.length, 1, 'the model is not asked again');
     const results = h.view.filter((m) => m.role === 'toolResult');
-    assert.deepEqual(results.map((m) => [m.toolCallId, m.isError]), [['s1', true], ['w1', true]]);
+    assert.deepEqual(
+      results.map((m) => [m.toolCallId, m.isError]),
+      [
+        ['s1', true],
+        ['w1', true],
+      ],
+    );
     assert.match(textOf(results[0]), /stopped by the user/);
     assert.match(textOf(results[1]), /stopped by the user/);
     assert.equal(existsSync(join(h.root, 'never.txt')), false, 'the second call never ran');
@@ -47,7 +53,10 @@ describe('agent loop: stop', () => {
     assert.deepEqual(danglingCalls(h.view), []);
     // Persisted together: the call and its results.
     const last = h.persisted[h.persisted.length - 1];
-    assert.deepEqual(last.messages.map((m) => m.role), ['assistant', 'toolResult', 'toolResult']);
+    assert.deepEqual(
+      last.messages.map((m) => m.role),
+      ['assistant', 'toolResult', 'toolResult'],
+    );
   });
 
   it('a stopped session continues normally with the next prompt', async () => {
@@ -59,7 +68,10 @@ describe('agent loop: stop', () => {
     await h.turn('slow', controller.signal);
     const r = await h.turn('again');
     assert.equal(r.reason, 'done');
-    assert.deepEqual(h.view.map((m) => m.role), ['user', 'assistant', 'toolResult', 'user', 'assistant']);
+    assert.deepEqual(
+      h.view.map((m) => m.role),
+      ['user', 'assistant', 'toolResult', 'user', 'assistant'],
+    );
     assert.deepEqual(danglingCalls(h.view), []);
   });
 
@@ -73,8 +85,15 @@ describe('agent loop: stop', () => {
       {
         type: 'done',
         message: {
-          role: 'assistant', content: [call], provider: 'anthropic', model: 'fake-model', partial: true,
-          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, stopReason: 'aborted', error: { kind: 'aborted', message: 'Request aborted.' }, timestamp: 0,
+          role: 'assistant',
+          content: [call],
+          provider: 'anthropic',
+          model: 'fake-model',
+          partial: true,
+          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          stopReason: 'aborted',
+          error: { kind: 'aborted', message: 'Request aborted.' },
+          timestamp: 0,
         },
       },
     ];
@@ -84,10 +103,16 @@ describe('agent loop: stop', () => {
     };
     const r = await h.turn('write');
     assert.equal(r.reason, 'aborted');
-    assert.deepEqual(h.view.map((m) => m.role), ['user', 'assistant', 'toolResult']);
+    assert.deepEqual(
+      h.view.map((m) => m.role),
+      ['user', 'assistant', 'toolResult'],
+    );
     assert.equal(existsSync(join(h.root, 'x.txt')), false);
     assert.equal(h.approvals.requests.length, 0);
     assert.deepEqual(danglingCalls(h.view), []);
-    assert.deepEqual(h.persisted[h.persisted.length - 1].messages.map((m) => m.role), ['assistant', 'toolResult']);
+    assert.deepEqual(
+      h.persisted[h.persisted.length - 1].messages.map((m) => m.role),
+      ['assistant', 'toolResult'],
+    );
   });
 });

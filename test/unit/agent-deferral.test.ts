@@ -15,7 +15,10 @@ describe('agent loop: deferred tools', () => {
     const req = h.server.requests[0];
     for (const name of deferred) assert.ok(!req.tools.includes(name), `${name} is not sent`);
     assert.ok(req.tools.includes('read_file') && req.tools.includes('tool_search'), 'built-ins are always sent');
-    assert.match(JSON.stringify(req.body.system), new RegExp(`\\[${deferred.length} tools deferred to save context\\. Use tool_search to find them\\.\\]`));
+    assert.match(
+      JSON.stringify(req.body.system),
+      new RegExp(`\\[${deferred.length} tools deferred to save context\\. Use tool_search to find them\\.\\]`),
+    );
   });
 
   it('runs a deferred tool called by name and sends its definition from then on', async () => {
@@ -47,6 +50,9 @@ describe('agent loop: deferred tools', () => {
     const search = h.view.find((m) => m.role === 'toolResult')!;
     assert.match(textOf(search), new RegExp(`Activated 1 tool[\\s\\S]*"name":"${name}"[\\s\\S]*input_schema`));
     assert.ok(h.server.requests[1].tools.includes(name));
-    assert.deepEqual(ext.calls.map((c) => c.name), [name]);
+    assert.deepEqual(
+      ext.calls.map((c) => c.name),
+      [name],
+    );
   });
 });

@@ -7,9 +7,20 @@ const u = (text: string): UserMessage => ({ role: 'user', content: [{ type: 'tex
 const a = (text: string, calls: string[] = []): AssistantMessage => ({
   role: 'assistant',
   content: [{ type: 'text', text }, ...calls.map((id) => ({ type: 'toolCall' as const, id, name: 'read_file', arguments: {} }))],
-  provider: 'anthropic', model: 'm', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, stopReason: calls.length ? 'toolUse' : 'end', timestamp: 0,
+  provider: 'anthropic',
+  model: 'm',
+  usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  stopReason: calls.length ? 'toolUse' : 'end',
+  timestamp: 0,
 });
-const r = (id: string): ToolResultMessage => ({ role: 'toolResult', toolCallId: id, toolName: 'read_file', content: [{ type: 'text', text: `result ${id}` }], isError: false, timestamp: 0 });
+const r = (id: string): ToolResultMessage => ({
+  role: 'toolResult',
+  toolCallId: id,
+  toolName: 'read_file',
+  content: [{ type: 'text', text: `result ${id}` }],
+  isError: false,
+  timestamp: 0,
+});
 const ten = () => 10;
 
 describe('fallback compaction: drop the oldest turns at safe boundaries', () => {
@@ -28,7 +39,10 @@ describe('fallback compaction: drop the oldest turns at safe boundaries', () => 
     for (let target = 0; target <= 80; target += 5) {
       const out = dropOldestTurns(view, ten, target);
       assert.deepEqual(danglingCalls(out.messages), [], `target ${target}`);
-      assert.ok(out.messages.some((m) => m.role === 'user'), 'a user message is always kept');
+      assert.ok(
+        out.messages.some((m) => m.role === 'user'),
+        'a user message is always kept',
+      );
     }
   });
 

@@ -42,7 +42,10 @@ describe('agent loop: invalid tool input', () => {
   it('does not run calls from an answer cut off at the output limit, and says why', async () => {
     h = await createHarness();
     h.server.script.push(
-      { toolCalls: [{ id: 't1', name: 'write_file', arguments: { path: 'big.txt', content: 'only the first half' } }], stopReason: 'maxTokens' },
+      {
+        toolCalls: [{ id: 't1', name: 'write_file', arguments: { path: 'big.txt', content: 'only the first half' } }],
+        stopReason: 'maxTokens',
+      },
       { text: 'I will write it in parts.' },
     );
     const r = await h.turn('write a big file');

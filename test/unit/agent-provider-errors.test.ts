@@ -13,7 +13,11 @@ describe('agent loop: provider failures', () => {
     assert.equal(r.error?.kind, 'auth');
     const err = h.events.find((e) => e.type === 'error');
     assert.ok(err && err.type === 'error' && err.kind === 'auth' && err.message.length > 0);
-    assert.deepEqual(h.view.map((m) => m.role), ['user'], 'an empty failed answer does not join the context');
+    assert.deepEqual(
+      h.view.map((m) => m.role),
+      ['user'],
+      'an empty failed answer does not join the context',
+    );
     const r2 = await h.turn('again');
     assert.equal(r2.reason, 'done');
     assert.equal(textOf(h.view[h.view.length - 1]), 'back again');

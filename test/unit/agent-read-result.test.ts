@@ -24,7 +24,9 @@ describe('agent loop: offloaded results and read_result', () => {
         refId = refIdIn(req);
         return { toolCalls: [{ id: 'p1', name: 'read_result', arguments: { ref_id: refId, offset: 0, limit: 200 } }] };
       },
-      (req) => ({ toolCalls: [{ id: 'p2', name: 'read_result', arguments: { ref_id: refIdIn(req), grep: 'line 1(2|3)\\d\\d: needle', limit: 4000 } }] }),
+      (req) => ({
+        toolCalls: [{ id: 'p2', name: 'read_result', arguments: { ref_id: refIdIn(req), grep: 'line 1(2|3)\\d\\d: needle', limit: 4000 } }],
+      }),
       { text: 'Found the needles.' },
     );
     const r = await h.turn('look at big.log');
@@ -47,7 +49,10 @@ describe('agent loop: offloaded results and read_result', () => {
     const matched = grep.split('\n').filter((l) => /^\d+: /.test(l));
     const expected = lines.split('\n').filter((l) => /line 1(2|3)\d\d: needle/.test(l));
     assert.equal(matched.length, expected.length);
-    assert.ok(matched.every((l) => /^\d+: \d+\tline 1(2|3)\d\d: needle/.test(l)), matched[0]);
+    assert.ok(
+      matched.every((l) => /^\d+: \d+\tline 1(2|3)\d\d: needle/.test(l)),
+      matched[0],
+    );
     assert.doesNotMatch(grep, /hay/);
     // The model saw the page and the matches.
     assert.match(JSON.stringify(h.server.requests[2].body.messages), /line 1: needle/);

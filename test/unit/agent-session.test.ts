@@ -27,7 +27,10 @@ describe('agent session: prompt, steer, stop', () => {
     h.server.script.push({ text: 'one' }, { text: 'two' });
     assert.equal((await s.prompt('first')).reason, 'done');
     assert.equal((await s.prompt('second')).reason, 'done');
-    assert.deepEqual(s.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      s.messages.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     assert.equal(persisted.flat().length, 4);
     assert.equal(events.filter((e) => e.type === 'turn_end').length, 2);
     assert.equal(s.isRunning, false);
@@ -46,7 +49,10 @@ describe('agent session: prompt, steer, stop', () => {
     assert.equal(s.queued.length, 1);
     const [r1, r2] = await Promise.all([first, second]);
     assert.equal(r1, r2, 'the queued prompt joins the running turn');
-    assert.deepEqual(s.messages.map((m) => m.role), ['user', 'assistant', 'toolResult', 'user', 'assistant']);
+    assert.deepEqual(
+      s.messages.map((m) => m.role),
+      ['user', 'assistant', 'toolResult', 'user', 'assistant'],
+    );
     assert.equal(textOf(s.messages[3]), 'also do this');
     s.dispose();
   });
@@ -79,7 +85,10 @@ describe('agent session: prompt, steer, stop', () => {
     const r = await s.prompt('hello');
     assert.equal(r.reason, 'error');
     assert.match(r.error?.message ?? '', /Open a folder first/);
-    assert.deepEqual(events.map((e) => e.type), ['error', 'turn_end']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['error', 'turn_end'],
+    );
     assert.equal(s.isRunning, false);
     assert.deepEqual(s.messages, []);
     s.dispose();
@@ -99,7 +108,10 @@ describe('agent session: prompt, steer, stop', () => {
     await s.prompt('first');
     await new Promise<void>((resolve) => s.onDidEvent((e) => e.type === 'turn_end' && resolve()));
     assert.equal(events.filter((e) => e.type === 'turn_start').length, 2);
-    assert.deepEqual(s.messages.map((m) => textOf(m)), ['first', 'first answer', 'a late message', 'late answer']);
+    assert.deepEqual(
+      s.messages.map((m) => textOf(m)),
+      ['first', 'first answer', 'a late message', 'late answer'],
+    );
     s.dispose();
   });
 });

@@ -12,16 +12,22 @@ describe('agent loop: steering', () => {
       if (e.type === 'tool_start') h.steeringQueue.push(user('actually, look at b.txt instead'));
     });
     assert.equal(r.reason, 'done');
-    assert.deepEqual(h.view.map((m) => m.role), ['user', 'assistant', 'toolResult', 'user', 'assistant']);
+    assert.deepEqual(
+      h.view.map((m) => m.role),
+      ['user', 'assistant', 'toolResult', 'user', 'assistant'],
+    );
     assert.equal(textOf(h.view[3]), 'actually, look at b.txt instead');
     assert.match(JSON.stringify(h.server.requests[1].body.messages), /look at b\.txt instead/);
     assert.doesNotMatch(JSON.stringify(h.server.requests[0].body.messages), /look at b\.txt instead/);
-    assert.deepEqual(h.persisted.map((p) => [p.startsTurn, p.messages.map((m) => m.role).join('+')]), [
-      [true, 'user'],
-      [false, 'assistant+toolResult'],
-      [false, 'user'],
-      [false, 'assistant'],
-    ]);
+    assert.deepEqual(
+      h.persisted.map((p) => [p.startsTurn, p.messages.map((m) => m.role).join('+')]),
+      [
+        [true, 'user'],
+        [false, 'assistant+toolResult'],
+        [false, 'user'],
+        [false, 'assistant'],
+      ],
+    );
     assert.deepEqual(danglingCalls(h.view), []);
   });
 
@@ -37,7 +43,10 @@ describe('agent loop: steering', () => {
     });
     assert.equal(r.reason, 'done');
     assert.equal(h.server.requests.length, 2);
-    assert.deepEqual(h.view.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      h.view.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     assert.equal(textOf(h.view[3]), 'Answer to the follow-up.');
   });
 });

@@ -27,16 +27,27 @@ describe('agent session persisted in the session store', () => {
       system: () => h.system,
       persistence: storePersistence(store.sessions, id, (m) => h.gate.ledger.count(m, family)),
     });
-    h.server.script.push({ toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'read it' }, { text: 'second' });
+    h.server.script.push(
+      { toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { text: 'read it' },
+      { text: 'second' },
+    );
     await session.prompt('read a.txt');
     await session.prompt('and now?');
     session.dispose();
 
     const transcript = await store.sessions.transcript(id);
-    assert.deepEqual(transcript.map((m) => [m.turn, m.message.role]), [
-      [1, 'user'], [1, 'assistant'], [1, 'toolResult'], [1, 'assistant'],
-      [2, 'user'], [2, 'assistant'],
-    ]);
+    assert.deepEqual(
+      transcript.map((m) => [m.turn, m.message.role]),
+      [
+        [1, 'user'],
+        [1, 'assistant'],
+        [1, 'toolResult'],
+        [1, 'assistant'],
+        [2, 'user'],
+        [2, 'assistant'],
+      ],
+    );
     assert.ok(transcript.every((m) => typeof m.tokens === 'number' && m.tokens > 0 && typeof m.contentHash === 'string'));
     const resumed = transcript.map((m) => m.message);
     assert.deepEqual(resumed, [...session.messages]);

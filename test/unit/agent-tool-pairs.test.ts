@@ -8,7 +8,13 @@ describe('agent loop: tool calls and results stay paired', () => {
   it('runs tool calls, feeds results back and ends with the final answer', async () => {
     h = await createHarness({ files: { 'a.txt': 'alpha\nbeta\n', 'src/b.ts': 'export const b = 1;\n' } });
     h.server.script.push(
-      { text: 'Let me look.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }, { id: 'c2', name: 'list_files', arguments: { glob: '**/*' } }] },
+      {
+        text: 'Let me look.',
+        toolCalls: [
+          { id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } },
+          { id: 'c2', name: 'list_files', arguments: { glob: '**/*' } },
+        ],
+      },
       { toolCalls: [{ id: 'c3', name: 'read_file', arguments: { path: 'src/b.ts' } }] },
       { text: 'Both files read.' },
     );
@@ -16,7 +22,10 @@ describe('agent loop: tool calls and results stay paired', () => {
     assert.equal(r.reason, 'done');
     assert.equal(h.server.requests.length, 3);
     assert.deepEqual(danglingCalls(h.view), []);
-    assert.deepEqual(h.view.map((m) => m.role), ['user', 'assistant', 'toolResult', 'toolResult', 'assistant', 'toolResult', 'assistant']);
+    assert.deepEqual(
+      h.view.map((m) => m.role),
+      ['user', 'assistant', 'toolResult', 'toolResult', 'assistant', 'toolResult', 'assistant'],
+    );
     assert.equal(textOf(h.view[6]), 'Both files read.');
     // The model saw the file content in its next request.
     assert.match(JSON.stringify(h.server.requests[1].body.messages), /alpha\\n2\\tbeta/);
@@ -39,13 +48,25 @@ describe('agent loop: tool calls and results stay paired', () => {
 
   it('emits the events of every step in order', async () => {
     h = await createHarness({ files: { 'a.txt': 'alpha' } });
-    h.server.script.push({ text: 'Reading.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'done' });
+    h.server.script.push(
+      { text: 'Reading.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { text: 'done' },
+    );
     const r = await h.turn('go');
     const kinds = h.events.map((e) => e.type).filter((t) => t !== 'context_usage' && t !== 'message_delta');
     assert.deepEqual(kinds, [
-      'turn_start', 'message_start', 'message_end',
-      'message_start', 'message_end', 'usage', 'tool_start', 'tool_end',
-      'message_start', 'message_end', 'usage', 'turn_end',
+      'turn_start',
+      'message_start',
+      'message_end',
+      'message_start',
+      'message_end',
+      'usage',
+      'tool_start',
+      'tool_end',
+      'message_start',
+      'message_end',
+      'usage',
+      'turn_end',
     ]);
     assert.ok(h.events.some((e) => e.type === 'message_delta' && e.kind === 'text' && e.delta.length > 0));
     assert.ok(h.events.some((e) => e.type === 'message_delta' && e.kind === 'toolCall' && e.name === 'read_file'));
@@ -62,7 +83,10 @@ describe('agent loop: tool calls and results stay paired', () => {
     h.server.script.push({ text: 'first answer' }, { text: 'second answer' });
     await h.turn('one');
     await h.turn('two');
-    assert.deepEqual(h.view.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      h.view.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     assert.match(JSON.stringify(h.server.requests[1].body.messages), /first answer/);
   });
 
@@ -72,7 +96,10 @@ describe('agent loop: tool calls and results stay paired', () => {
     const r = await h.turn('go');
     assert.equal(r.reason, 'done');
     assert.equal(h.server.requests[0].protocol, 'responses');
-    assert.deepEqual(h.view.map((m) => m.role), ['user', 'assistant', 'toolResult', 'assistant']);
+    assert.deepEqual(
+      h.view.map((m) => m.role),
+      ['user', 'assistant', 'toolResult', 'assistant'],
+    );
     assert.match(JSON.stringify(h.server.requests[1].body.input), /1\\talpha/);
     assert.deepEqual(danglingCalls(h.view), []);
   });

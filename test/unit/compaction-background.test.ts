@@ -13,7 +13,12 @@ import type { Provider } from '../../src/providers/provider';
 
 const WINDOW = 20_000;
 const input = (messages: Message[], over: Partial<CompactInput> = {}): CompactInput => ({
-  messages, tokensOf, targetTokens: 3000, trigger: 'threshold', effectiveWindow: WINDOW, ...over,
+  messages,
+  tokensOf,
+  targetTokens: 3000,
+  trigger: 'threshold',
+  effectiveWindow: WINDOW,
+  ...over,
 });
 const signal = () => new AbortController().signal;
 
@@ -29,7 +34,12 @@ describe('compaction: a summary prepared in the background', () => {
   it('is prepared from the background threshold and applied at the compact threshold without a new request', async () => {
     const reports: ChainResult[] = [];
     // The chain stores results through the harness, which is made next (it needs the chain's hooks).
-    const chain = createCompactionChain({ summarizer: summarizer.provider, summarizerModel: 'fake-model', results: { put: (e) => h.results.put(e) }, onReport: (r) => reports.push(r) });
+    const chain = createCompactionChain({
+      summarizer: summarizer.provider,
+      summarizerModel: 'fake-model',
+      results: { put: (e) => h.results.put(e) },
+      onReport: (r) => reports.push(r),
+    });
     // OpenAI: the fake counts with our own encoding, so calibration stays near 1 and the fill below adds few turns.
     const h = await createHarness({ protocol: 'openai', window: 32_000, gate: { compact: chain.hook, prepare: chain.prepare } });
     try {
@@ -60,7 +70,12 @@ describe('compaction: a summary prepared in the background', () => {
 
   it('is discarded when the history changed under it, and a fresh summary is made', async () => {
     const reports: ChainResult[] = [];
-    const chain = createCompactionChain({ summarizer: summarizer.provider, summarizerModel: 'm', results: createMemoryResultPort(), onReport: (r) => reports.push(r) });
+    const chain = createCompactionChain({
+      summarizer: summarizer.provider,
+      summarizerModel: 'm',
+      results: createMemoryResultPort(),
+      onReport: (r) => reports.push(r),
+    });
     // Whichever request reaches the server first (the stale one may be aborted before it is sent).
     const answer = (req: { body: unknown }) => ({ text: JSON.stringify(req.body).includes('w 0 w0') ? 'FRESH' : 'STALE' });
     summarizer.server.script.push(answer, answer);
@@ -88,7 +103,9 @@ describe('compaction: a summary prepared in the background', () => {
       return Promise.resolve(undefined);
     });
     assert.equal(calls, 1, 'one preparation for the same turns');
-    const later: Message[] = view.map((m) => (m.role === 'toolResult' ? { ...m, content: [{ type: 'text', text: 'cleared' }], refId: 'res_1' } : m));
+    const later: Message[] = view.map((m) =>
+      m.role === 'toolResult' ? { ...m, content: [{ type: 'text', text: 'cleared' }], refId: 'res_1' } : m,
+    );
     later.push(u('new turn'), a(filler(100, 'x')));
     const got = await bg.take(later);
     assert.ok(got && got !== 'stale');

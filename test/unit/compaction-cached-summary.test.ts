@@ -5,7 +5,7 @@ import { createMemoryResultPort } from '../../src/tools/memory-results';
 import { createHarness, type Harness } from '../fixtures/agent/harness';
 import { filler } from '../fixtures/compaction/factories';
 
-describe('cache-preserving summaries: the summary request reuses the agent\'s exact prefix', () => {
+describe("cache-preserving summaries: the summary request reuses the agent's exact prefix", () => {
   let h: Harness | undefined;
   afterEach(async () => {
     await h?.close();
@@ -13,7 +13,12 @@ describe('cache-preserving summaries: the summary request reuses the agent\'s ex
   });
 
   it('sends system, tools and the conversation as last sent plus one instruction, tools disabled, mostly served from the cache', async () => {
-    const chain = createCompactionChain({ results: createMemoryResultPort(), get summarizer() { return h!.provider; } });
+    const chain = createCompactionChain({
+      results: createMemoryResultPort(),
+      get summarizer() {
+        return h!.provider;
+      },
+    });
     h = await createHarness({ window: 40_000, gate: { compact: (input, signal) => chain.hook(input, signal) } });
     h.config.request = { cacheTail: true };
     let summaryAt = -1;
@@ -23,10 +28,15 @@ describe('cache-preserving summaries: the summary request reuses the agent\'s ex
         return last.includes('Headroom: context compaction') ? { text: '## Goal\nThe summary.' } : { text: `answer ${i}` };
       });
       await h.turn(`step ${i}: ${filler(9000, `step ${i}`)}`);
-      summaryAt = h.server.requests.findIndex((r) => JSON.stringify((r.body.messages as unknown[]).at(-1)).includes(CACHED_SUMMARY_MARK.slice(1, 30)));
+      summaryAt = h.server.requests.findIndex((r) =>
+        JSON.stringify((r.body.messages as unknown[]).at(-1)).includes(CACHED_SUMMARY_MARK.slice(1, 30)),
+      );
     }
     assert.ok(summaryAt > 0, 'a compaction asked for a cached summary');
-    assert.ok(!h.server.requests.slice(0, summaryAt).some((r) => JSON.stringify(r.body.messages).includes('<transcript>')), 'the first summary was the cached one');
+    assert.ok(
+      !h.server.requests.slice(0, summaryAt).some((r) => JSON.stringify(r.body.messages).includes('<transcript>')),
+      'the first summary was the cached one',
+    );
     const summary = h.server.requests[summaryAt];
     const previous = h.server.requests[summaryAt - 1];
     assert.deepEqual(summary.tools, previous.tools, 'same tools');
@@ -38,6 +48,6 @@ describe('cache-preserving summaries: the summary request reuses the agent\'s ex
     const report = h.events.find((e) => e.type === 'compaction' && e.report.summary !== undefined);
     assert.ok(report && report.type === 'compaction', 'a compaction with a summary was reported');
     assert.equal(report.report.summary, '## Goal\nThe summary.');
-    assert.ok(report.report.cost && report.report.cost.cacheRead === u.cacheRead, 'the report carries the summary\'s cost');
+    assert.ok(report.report.cost && report.report.cost.cacheRead === u.cacheRead, "the report carries the summary's cost");
   });
 });

@@ -11,7 +11,12 @@ import { a, fakeSummarizer, filler, session, textOf, tokensOf, total, u } from '
 
 const WINDOW = 20_000;
 const input = (messages: Message[], over: Partial<CompactInput> = {}): CompactInput => ({
-  messages, tokensOf, targetTokens: Math.floor(0.3 * WINDOW), trigger: 'threshold', effectiveWindow: WINDOW, ...over,
+  messages,
+  tokensOf,
+  targetTokens: Math.floor(0.3 * WINDOW),
+  trigger: 'threshold',
+  effectiveWindow: WINDOW,
+  ...over,
 });
 const signal = () => new AbortController().signal;
 
@@ -45,7 +50,12 @@ describe('compaction chain: clear, summarize, drop — each only if the previous
 
   it('summarizes when clearing is not enough, framed as history, recent turns verbatim', async () => {
     const results = createMemoryResultPort();
-    const chain = createCompactionChain({ summarizer: provider, summarizerModel: 'cheap-model', results, pins: () => ['PIN: the database is Postgres 16'] });
+    const chain = createCompactionChain({
+      summarizer: provider,
+      summarizerModel: 'cheap-model',
+      results,
+      pins: () => ['PIN: the database is Postgres 16'],
+    });
     server.script.push({ text: '## Goal\nRefactor everything.\n## Next steps\nTests.' });
     const view = session(30, 300, (i) => `instruction ${i}: ${filler(500, `detail ${i}`)}`);
     const out = await chain.run(input(view, { focus: 'the test plan' }), signal());
@@ -64,7 +74,13 @@ describe('compaction chain: clear, summarize, drop — each only if the previous
     const tail = out.messages.slice(1);
     const originalTail = view.slice(view.length - tail.length);
     tail.forEach((m, i) => assert.ok(m === originalTail[i] || isCleared(m), 'the tail is verbatim (old results cleared)'));
-    assert.ok(tail.filter((m) => m.role === 'toolResult').slice(-3).every((m) => !isCleared(m)), 'the newest results are whole');
+    assert.ok(
+      tail
+        .filter((m) => m.role === 'toolResult')
+        .slice(-3)
+        .every((m) => !isCleared(m)),
+      'the newest results are whole',
+    );
     assert.ok(out.afterTokens <= 0.3 * WINDOW, `after ${out.afterTokens}`);
     assert.ok(out.cost.output > 0, 'the summarizer usage is the cost');
     assert.deepEqual(danglingCalls(out.messages), []);
@@ -95,7 +111,12 @@ describe('compaction chain: clear, summarize, drop — each only if the previous
   });
 
   it('skips the summary when even one message would not fit the summarizer', async () => {
-    const chain = createCompactionChain({ summarizer: provider, summarizerModel: 'm', results: createMemoryResultPort(), summarizerWindow: 150 });
+    const chain = createCompactionChain({
+      summarizer: provider,
+      summarizerModel: 'm',
+      results: createMemoryResultPort(),
+      summarizerWindow: 150,
+    });
     const view = session(30, 300, (i) => `instruction ${i}: ${filler(500, `d${i}`)}`);
     const out = await chain.run(input(view), signal());
     assert.ok(out);
@@ -146,8 +167,15 @@ describe('compaction chain: clear, summarize, drop — each only if the previous
   it('updates the previous summary incrementally and rebuilds it from the originals every M-th time', async () => {
     const transcript: Message[] = [];
     const chain = createCompactionChain({
-      summarizer: provider, summarizerModel: 'm', results: createMemoryResultPort(), resummarizeEvery: 2, keepTurns: 2,
-      keepRecentResults: 50, keepResultsShare: 1, summaryMaxTokens: 500, history: () => Promise.resolve(transcript),
+      summarizer: provider,
+      summarizerModel: 'm',
+      results: createMemoryResultPort(),
+      resummarizeEvery: 2,
+      keepTurns: 2,
+      keepRecentResults: 50,
+      keepResultsShare: 1,
+      summaryMaxTokens: 500,
+      history: () => Promise.resolve(transcript),
     });
     server.script.push({ text: 'S1' }, { text: 'S2' });
     const first = session(10, 2000, (i) => `one ${i}`);
@@ -168,7 +196,13 @@ describe('compaction chain: clear, summarize, drop — each only if the previous
 
   it('stores results that are summarized away, so every removed output keeps a ref id', async () => {
     const results = createMemoryResultPort();
-    const chain = createCompactionChain({ summarizer: provider, summarizerModel: 'm', results, keepRecentResults: 50, keepResultsShare: 1 });
+    const chain = createCompactionChain({
+      summarizer: provider,
+      summarizerModel: 'm',
+      results,
+      keepRecentResults: 50,
+      keepResultsShare: 1,
+    });
     server.script.push({ text: 'summary' });
     const view = session(20, 600, (i) => `q ${i} ${filler(300, `z${i}`)}`);
     const out = await chain.run(input(view, { targetTokens: 2000 }), signal());

@@ -14,7 +14,7 @@ const SMALL = 'small-summarizer';
 const signal = () => new AbortController().signal;
 const reqTokens = (req: ProviderRequest) => req.messages.reduce((s, m) => s + tokensOf(m), 0) + 100;
 
-describe('compaction cannot deadlock: a history larger than the summarizer\'s window is summarized in chunks and merged', () => {
+describe("compaction cannot deadlock: a history larger than the summarizer's window is summarized in chunks and merged", () => {
   let server: FakeProvider;
   let provider: Provider;
   before(async () => ({ server, provider } = await fakeSummarizer()));
@@ -26,7 +26,11 @@ describe('compaction cannot deadlock: a history larger than the summarizer\'s wi
 
   it('plans chunks that each fit, in order, covering every message once', () => {
     const view = session(20, 300, (i) => `turn ${i}: ${filler(800, `t${i}`)}`);
-    const deps = { limit: 2000, requestTokens: reqTokens, chunkRequest: (m: readonly Message[]) => buildSummaryRequest(m, { model: 'x', toolChars: 100, assistantChars: 400 }) };
+    const deps = {
+      limit: 2000,
+      requestTokens: reqTokens,
+      chunkRequest: (m: readonly Message[]) => buildSummaryRequest(m, { model: 'x', toolChars: 100, assistantChars: 400 }),
+    };
     const chunks = planChunks(view, deps)!;
     assert.ok(chunks.length > 2);
     assert.deepEqual(chunks.flat(), view);
@@ -44,7 +48,10 @@ describe('compaction cannot deadlock: a history larger than the summarizer\'s wi
       ask: (req: ProviderRequest) => {
         const text = JSON.stringify(req.messages);
         asked.push(text.includes('consecutive parts') ? 'merge' : 'chunk');
-        return Promise.resolve({ text: `S${asked.length} ${filler(600, 'summary')}`, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } });
+        return Promise.resolve({
+          text: `S${asked.length} ${filler(600, 'summary')}`,
+          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+        });
       },
     };
     const view = session(16, 300, (i) => `turn ${i}: ${filler(700, `t${i}`)}`);
@@ -65,17 +72,31 @@ describe('compaction cannot deadlock: a history larger than the summarizer\'s wi
       server.requests.length = 0;
       for (let i = 0; i < 200; i++) server.script.push(() => ({ text: `## Goal\nPart ${i} summary: kept instructions and paths.` }));
       // The summarizer's input limit leaves room for its output: the fake, like the real APIs, refuses input + max_tokens over the window.
-      const chain = createCompactionChain({ summarizer: provider, summarizerModel: SMALL, results: createMemoryResultPort(), summarizerWindow: 1500 });
+      const chain = createCompactionChain({
+        summarizer: provider,
+        summarizerModel: SMALL,
+        results: createMemoryResultPort(),
+        summarizerWindow: 1500,
+      });
       const view: Message[] = [];
       for (let i = 0; total(view) < fill * WINDOW; i++) view.push(...session(1, 600, () => `step ${i}: ${filler(900, `s${i}`)}`));
-      const input: CompactInput = { messages: view, tokensOf, targetTokens: Math.floor(0.3 * WINDOW), trigger: 'threshold', effectiveWindow: WINDOW };
+      const input: CompactInput = {
+        messages: view,
+        tokensOf,
+        targetTokens: Math.floor(0.3 * WINDOW),
+        trigger: 'threshold',
+        effectiveWindow: WINDOW,
+      };
       const out = await chain.run(input, signal());
       assert.ok(out, `fill ${fill}`);
       assert.ok(out.reachedTarget && out.afterTokens <= input.targetTokens, `fill ${fill}: ${out.afterTokens} > ${input.targetTokens}`);
       assert.ok(out.strategies.includes('summary'), `fill ${fill}: ${out.strategies.join('+')} ${out.notes.join('; ')}`);
       assert.ok(!out.strategies.includes('drop_oldest_turns'), `fill ${fill}: fell back to dropping`);
       assert.ok(server.requests.length > 1, 'in several requests');
-      assert.ok(server.requests.every((r) => r.outcome === 'reply'), 'no request overflowed the summarizer');
+      assert.ok(
+        server.requests.every((r) => r.outcome === 'reply'),
+        'no request overflowed the summarizer',
+      );
       assert.match(parseHistoryMessage(out.messages[0])?.summary ?? '', /Part \d+ summary/);
     }
   });

@@ -7,18 +7,27 @@ describe('compaction step a: clearing old tool results', () => {
   it('clears all but the newest results and says which ones must be stored first', () => {
     const view = session(6, 2000);
     const plan = planClearToolResults(view, { keepRecent: 2, keepTokens: 10_000, tokensOf });
-    assert.deepEqual(plan.items.map((i) => i.toolCallId), ['c0', 'c1', 'c2', 'c3']);
+    assert.deepEqual(
+      plan.items.map((i) => i.toolCallId),
+      ['c0', 'c1', 'c2', 'c3'],
+    );
     for (const item of plan.items) {
       assert.equal(item.refId, undefined);
       assert.equal(item.store, textOf(view[item.index]), 'the whole output is handed over for storing');
     }
-    assert.equal(plan.tokens, plan.items.reduce((s, i) => s + i.tokens, 0));
+    assert.equal(
+      plan.tokens,
+      plan.items.reduce((s, i) => s + i.tokens, 0),
+    );
   });
 
   it('keeps fewer recent results when they exceed the token allowance', () => {
     const view = session(6, 2000);
     const plan = planClearToolResults(view, { keepRecent: 5, keepTokens: 600, tokensOf });
-    assert.deepEqual(plan.items.map((i) => i.toolCallId), ['c0', 'c1', 'c2', 'c3', 'c4']);
+    assert.deepEqual(
+      plan.items.map((i) => i.toolCallId),
+      ['c0', 'c1', 'c2', 'c3', 'c4'],
+    );
   });
 
   it('replaces cleared results by stubs that keep the ref id, leaving pairs and order intact', () => {
@@ -42,7 +51,13 @@ describe('compaction step a: clearing old tool results', () => {
 
   it('reuses the ref id of an already offloaded result and never clears a stub twice', () => {
     const stub = `[Tool result stored — 48,231 bytes from "run_command". First lines: ${filler(400, 'x')}] read_result ref_id="res_old"`;
-    const view: Message[] = [u('go'), a('', ['c1']), r('c1', stub, { refId: 'res_old', name: 'run_command' }), a('', ['c2']), r('c2', filler(800, 'new'))];
+    const view: Message[] = [
+      u('go'),
+      a('', ['c1']),
+      r('c1', stub, { refId: 'res_old', name: 'run_command' }),
+      a('', ['c2']),
+      r('c2', filler(800, 'new')),
+    ];
     const plan = planClearToolResults(view, { keepRecent: 1, keepTokens: 10_000, tokensOf });
     assert.equal(plan.items.length, 1);
     assert.equal(plan.items[0].refId, 'res_old');

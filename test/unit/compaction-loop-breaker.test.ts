@@ -8,7 +8,12 @@ import { a, filler, r, session, tokensOf, u } from '../fixtures/compaction/facto
 const WINDOW = 20_000;
 const signal = () => new AbortController().signal;
 const input = (messages: Message[], over: Partial<CompactInput> = {}): CompactInput => ({
-  messages, tokensOf, targetTokens: 6000, trigger: 'threshold', effectiveWindow: WINDOW, ...over,
+  messages,
+  tokensOf,
+  targetTokens: 6000,
+  trigger: 'threshold',
+  effectiveWindow: WINDOW,
+  ...over,
 });
 
 describe('compaction loop breaker', () => {

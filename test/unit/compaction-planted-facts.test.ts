@@ -14,8 +14,14 @@ describe('compaction over a 200-turn scripted session: nothing planted is forgot
   it('compacts repeatedly through the real loop, with summaries, and never overflows', () => {
     assert.deepEqual(run.errors, []);
     assert.ok(run.reports.length >= 3, `${run.reports.length} compactions`);
-    assert.ok(run.reports.some((r) => r.strategies.includes('summary')), 'the summarizer was used');
-    assert.ok(run.h.server.requests.every((r) => r.outcome !== 'overflow'), 'no request over the window');
+    assert.ok(
+      run.reports.some((r) => r.strategies.includes('summary')),
+      'the summarizer was used',
+    );
+    assert.ok(
+      run.h.server.requests.every((r) => r.outcome !== 'overflow'),
+      'no request over the window',
+    );
     assert.deepEqual(danglingCalls(run.h.view), []);
   });
 
@@ -41,7 +47,9 @@ describe('compaction over a 200-turn scripted session: nothing planted is forgot
   it('keeps every tool output that left the context retrievable by ref id', async () => {
     const produced = producedResults(run.h);
     assert.ok(produced.length >= 60, `${produced.length} results`);
-    const inView = new Set(run.h.view.filter((m) => m.role === 'toolResult' && !isCleared(m)).map((m) => m.role === 'toolResult' && m.toolCallId));
+    const inView = new Set(
+      run.h.view.filter((m) => m.role === 'toolResult' && !isCleared(m)).map((m) => m.role === 'toolResult' && m.toolCallId),
+    );
     let removed = 0;
     for (const m of produced) {
       if (m.refId) {
@@ -52,7 +60,10 @@ describe('compaction over a 200-turn scripted session: nothing planted is forgot
       if (inView.has(m.toolCallId)) continue;
       removed++;
       const refs = run.chainResults.flatMap((r) => r.clearedRefIds);
-      assert.ok(refs.some((id) => run.h.results.get(id) === textOf(m)), `${m.toolCallId}'s output is stored under a ref id`);
+      assert.ok(
+        refs.some((id) => run.h.results.get(id) === textOf(m)),
+        `${m.toolCallId}'s output is stored under a ref id`,
+      );
     }
     assert.ok(removed > 20, `${removed} inline outputs were removed from the context`);
   });

@@ -21,8 +21,11 @@ describe('compaction chain in the loop: every trigger', () => {
     summarizer.server.requests.length = 0;
     reports = [];
     const c = createCompactionChain({
-      summarizer: summarizer.provider, summarizerModel: 'fake-model', results: { put: (e) => h.results.put(e) },
-      pins: () => ['PIN: keep the public API stable'], onReport: (r) => reports.push(r),
+      summarizer: summarizer.provider,
+      summarizerModel: 'fake-model',
+      results: { put: (e) => h.results.put(e) },
+      pins: () => ['PIN: keep the public API stable'],
+      onReport: (r) => reports.push(r),
     });
     chain = c;
     h = await createHarness({ window: 32_000, gate: { compact: c.hook } });
@@ -71,11 +74,14 @@ describe('compaction chain in the loop: every trigger', () => {
     assert.equal(textOf(h.view[h.view.length - 1]), 'after the retry');
   });
 
-  it('passes the model\'s compact_context focus to the summarizer', async () => {
+  it("passes the model's compact_context focus to the summarizer", async () => {
     await setUp();
     await fillTo(h, 0.5);
     summarizer.server.script.push({ text: 'focused summary' });
-    h.server.script.push({ toolCalls: [{ id: 'k1', name: 'compact_context', arguments: { focus: 'the migration plan' } }] }, { text: 'room again' });
+    h.server.script.push(
+      { toolCalls: [{ id: 'k1', name: 'compact_context', arguments: { focus: 'the migration plan' } }] },
+      { text: 'room again' },
+    );
     await h.turn('compact please');
     const e = h.events.find((x) => x.type === 'compaction');
     assert.ok(e && e.type === 'compaction' && e.report.trigger === 'tool');
@@ -91,7 +97,14 @@ describe('compaction chain in the loop: every trigger', () => {
     assert.ok(chain.paused, 'three failed automatic passes pause it');
     summarizer.server.script.push({ text: 'manual summary' });
     const result = await chain.run(
-      { messages: h.view, tokensOf: (m) => h.gate.ledger.count(m, h.limits.family).tokens, targetTokens: Math.floor(0.3 * h.limits.effectiveWindow), trigger: 'manual', focus: 'tests', effectiveWindow: h.limits.effectiveWindow },
+      {
+        messages: h.view,
+        tokensOf: (m) => h.gate.ledger.count(m, h.limits.family).tokens,
+        targetTokens: Math.floor(0.3 * h.limits.effectiveWindow),
+        trigger: 'manual',
+        focus: 'tests',
+        effectiveWindow: h.limits.effectiveWindow,
+      },
       new AbortController().signal,
     );
     assert.ok(result && result.trigger === 'manual' && result.reachedTarget);

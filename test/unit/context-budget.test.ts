@@ -6,7 +6,15 @@ const limits = resolveModelLimits('claude-sonnet-4-5', 'anthropic'); // 200k win
 
 describe('context budget: components and view model', () => {
   it('sums the components and measures them against the effective window', () => {
-    const b = new ContextBudget(limits, { system: 3000, rules: 1000, tools: 6000, deferredTools: 200, summary: 800, messages: 50_000, toolResults: 21_000 });
+    const b = new ContextBudget(limits, {
+      system: 3000,
+      rules: 1000,
+      tools: 6000,
+      deferredTools: 200,
+      summary: 800,
+      messages: 50_000,
+      toolResults: 21_000,
+    });
     assert.equal(b.effectiveWindow, 132_000);
     assert.equal(b.used, 82_000);
     assert.equal(b.remaining, 50_000);
@@ -28,7 +36,11 @@ describe('context budget: components and view model', () => {
   });
 
   it('produces a plain JSON view model with markers, reservation and accuracy', () => {
-    const b = new ContextBudget(limits, { messages: 66_000 }, { errorBand: 0.07, cacheReadShare: 0.9, deferredCount: 3, deferredSavedTokens: 12_345 });
+    const b = new ContextBudget(
+      limits,
+      { messages: 66_000 },
+      { errorBand: 0.07, cacheReadShare: 0.9, deferredCount: 3, deferredSavedTokens: 12_345 },
+    );
     const vm = b.toViewModel();
     assert.deepEqual(JSON.parse(JSON.stringify(vm)), vm);
     assert.equal(vm.markers.compact, (0.95 * 132_000) / 200_000);

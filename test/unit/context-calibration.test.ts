@@ -11,7 +11,11 @@ describe('context calibration', () => {
     for (let i = 0; i < 5; i++) {
       const estimate = 20_000 + Math.floor(rnd() * 100_000);
       const reported = Math.round(estimate * 1.15 * (1 + (rnd() - 0.5) * 0.02)); // ±1 % noise
-      cal.observe('claude-sonnet-4-5', estimate, usage(Math.round(reported * 0.2), Math.round(reported * 0.7), reported - Math.round(reported * 0.2) - Math.round(reported * 0.7)));
+      cal.observe(
+        'claude-sonnet-4-5',
+        estimate,
+        usage(Math.round(reported * 0.2), Math.round(reported * 0.7), reported - Math.round(reported * 0.2) - Math.round(reported * 0.7)),
+      );
     }
     assert.ok(Math.abs(cal.factor('claude-sonnet-4-5') - 1.15) < 0.02, String(cal.factor('claude-sonnet-4-5')));
     assert.equal(cal.apply('claude-sonnet-4-5', 1000), Math.ceil(1000 * cal.factor('claude-sonnet-4-5')));

@@ -5,7 +5,11 @@ import { parseContextSettings } from '../../src/context/settings';
 import { seeded } from '../fixtures/context/factories';
 
 // 100k window, 20k output, 2k buffer → effective 78k.
-const limits = resolveModelLimits('m', 'openai-compatible', parseContextSettings({ models: { m: { contextWindow: 100_000, maxOutput: 20_000, bufferTokens: 2_000 } } }).settings);
+const limits = resolveModelLimits(
+  'm',
+  'openai-compatible',
+  parseContextSettings({ models: { m: { contextWindow: 100_000, maxOutput: 20_000, bufferTokens: 2_000 } } }).settings,
+);
 const at = (fraction: number, schema = 0) => ({ committed: Math.round(fraction * 78_000) - schema, pending: 0, newTokens: 0, schema });
 
 describe('context guard: preflight', () => {
@@ -42,7 +46,10 @@ describe('context guard: preflight', () => {
     assert.equal(r.schemaOnly, true);
     assert.equal(r.status, 'block');
     assert.match(r.reason, /tool definitions \(39,000 tokens\).*clear old results or defer tools/);
-    assert.equal(preflight({ committed: 40_000, pending: 0, newTokens: 0, schema: 39_000, compactionAttempted: true }, limits).status, 'final');
+    assert.equal(
+      preflight({ committed: 40_000, pending: 0, newTokens: 0, schema: 39_000, compactionAttempted: true }, limits).status,
+      'final',
+    );
   });
 
   it('projection is never less than the sum of its parts and bad inputs count as zero (randomized)', () => {
@@ -73,7 +80,13 @@ describe('context guard: preflight', () => {
     assert.equal(traces[0].model, 'm');
     assert.equal(traces[0].limit, 78_000);
     assert.deepEqual(traces[0].components, { messages: 70_200 });
-    assert.doesNotThrow(() => preflight(at(0.5), limits, { onTrace: () => { throw new Error('sink'); } }));
+    assert.doesNotThrow(() =>
+      preflight(at(0.5), limits, {
+        onTrace: () => {
+          throw new Error('sink');
+        },
+      }),
+    );
   });
 });
 

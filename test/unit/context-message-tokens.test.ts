@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { loadEncoding } from '../../src/context/encoder';
-import {
-  CLAUDE_CLASS_FACTORS,
-  CLAUDE_TOKEN_FACTOR,
-} from '../../src/context/models';
+import { CLAUDE_CLASS_FACTORS, CLAUDE_TOKEN_FACTOR } from '../../src/context/models';
 import {
   IMAGE_TOKENS,
   MESSAGE_OVERHEAD,
@@ -22,7 +19,10 @@ describe('context message tokens', () => {
   it('counts text, tool call names and arguments, reasoning and results, plus framing', () => {
     const a: AssistantMessage = {
       ...assistant('Let me look.', [{ id: 'c1', name: 'read_file', args: { path: 'src/x.ts', start: 1 } }]),
-      content: [{ type: 'reasoning', text: 'thinking hard' }, ...assistant('Let me look.', [{ id: 'c1', name: 'read_file', args: { path: 'src/x.ts', start: 1 } }]).content],
+      content: [
+        { type: 'reasoning', text: 'thinking hard' },
+        ...assistant('Let me look.', [{ id: 'c1', name: 'read_file', args: { path: 'src/x.ts', start: 1 } }]).content,
+      ],
     };
     const parts = messageParts(a);
     assert.deepEqual(parts.texts, ['thinking hard', 'Let me look.', 'read_file', '{"path":"src/x.ts","start":1}']);
@@ -32,7 +32,11 @@ describe('context message tokens', () => {
 
   it('gives each image a flat cost, not one derived from its bytes', () => {
     const small: UserMessage = { role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }], timestamp: 0 };
-    const big: UserMessage = { role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'A'.repeat(400_000) }], timestamp: 0 };
+    const big: UserMessage = {
+      role: 'user',
+      content: [{ type: 'image', mediaType: 'image/png', data: 'A'.repeat(400_000) }],
+      timestamp: 0,
+    };
     assert.equal(estimateMessage(small, 'o200k').tokens, MESSAGE_OVERHEAD + IMAGE_TOKENS);
     assert.equal(estimateMessage(big, 'o200k').tokens, MESSAGE_OVERHEAD + IMAGE_TOKENS);
   });
@@ -41,10 +45,19 @@ describe('context message tokens', () => {
     assert.equal(familyTokens({ bpe: 10, bytes: 100, source: 'bytes' }, 'o200k'), 25);
     assert.equal(familyTokens({ bpe: 10, bytes: 100, source: 'tokenizer' }, 'o200k'), 10);
     assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'o200k'), 40);
-    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer', contentClass: 'prose' }, 'claude'), Math.ceil(40 * CLAUDE_TOKEN_FACTOR));
+    assert.equal(
+      familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer', contentClass: 'prose' }, 'claude'),
+      Math.ceil(40 * CLAUDE_TOKEN_FACTOR),
+    );
     // Claude's surcharge is per class; text of unknown class gets the harshest.
-    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer', contentClass: 'cjk' }, 'claude'), Math.ceil(40 * CLAUDE_CLASS_FACTORS.cjk));
-    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'claude'), Math.ceil(40 * Math.max(...Object.values(CLAUDE_CLASS_FACTORS))));
+    assert.equal(
+      familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer', contentClass: 'cjk' }, 'claude'),
+      Math.ceil(40 * CLAUDE_CLASS_FACTORS.cjk),
+    );
+    assert.equal(
+      familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'claude'),
+      Math.ceil(40 * Math.max(...Object.values(CLAUDE_CLASS_FACTORS))),
+    );
   });
 
   it('counts a message with the tokenizer as exact, the byte estimate as not exact', async () => {

@@ -25,9 +25,21 @@ describe('context models: limits resolution', () => {
       models: { 'gpt-4o': { contextWindow: 64_000 } },
       providers: { openai: { contextWindow: 100_000 }, 'openai-compatible': { contextWindow: 32_768 } },
     });
-    assert.deepEqual([resolveModelLimits('gpt-4o', 'openai', settings).contextWindow, resolveModelLimits('gpt-4o', 'openai', settings).source], [64_000, 'model-setting']);
-    assert.deepEqual([resolveModelLimits('gpt-4.1', 'openai', settings).contextWindow, resolveModelLimits('gpt-4.1', 'openai', settings).source], [100_000, 'provider-setting']);
-    assert.deepEqual([resolveModelLimits('claude-sonnet-4-5', 'anthropic', settings).contextWindow, resolveModelLimits('claude-sonnet-4-5', 'anthropic', settings).source], [200_000, 'table']);
+    assert.deepEqual(
+      [resolveModelLimits('gpt-4o', 'openai', settings).contextWindow, resolveModelLimits('gpt-4o', 'openai', settings).source],
+      [64_000, 'model-setting'],
+    );
+    assert.deepEqual(
+      [resolveModelLimits('gpt-4.1', 'openai', settings).contextWindow, resolveModelLimits('gpt-4.1', 'openai', settings).source],
+      [100_000, 'provider-setting'],
+    );
+    assert.deepEqual(
+      [
+        resolveModelLimits('claude-sonnet-4-5', 'anthropic', settings).contextWindow,
+        resolveModelLimits('claude-sonnet-4-5', 'anthropic', settings).source,
+      ],
+      [200_000, 'table'],
+    );
     assert.equal(resolveModelLimits('qwen2.5-coder', 'openai-compatible', settings).contextWindow, 32_768);
   });
 
@@ -47,12 +59,20 @@ describe('context models: limits resolution', () => {
     assert.equal(l.maxOutput, 64_000);
     assert.equal(l.buffer, 4_000);
     assert.equal(l.effectiveWindow, 200_000 - 64_000 - 4_000);
-    const custom = resolveModelLimits('claude-sonnet-4-5', 'anthropic', parseContextSettings({ models: { 'claude-sonnet-4-5': { maxOutput: 8_000, bufferTokens: 1_000 } } }).settings);
+    const custom = resolveModelLimits(
+      'claude-sonnet-4-5',
+      'anthropic',
+      parseContextSettings({ models: { 'claude-sonnet-4-5': { maxOutput: 8_000, bufferTokens: 1_000 } } }).settings,
+    );
     assert.equal(custom.effectiveWindow, 191_000);
   });
 
   it('clamps a maxOutput or buffer that would leave no room, with a warning', () => {
-    const l = resolveModelLimits('x', 'openai-compatible', parseContextSettings({ models: { x: { contextWindow: 8_000, maxOutput: 16_000 } } }).settings);
+    const l = resolveModelLimits(
+      'x',
+      'openai-compatible',
+      parseContextSettings({ models: { x: { contextWindow: 8_000, maxOutput: 16_000 } } }).settings,
+    );
     assert.equal(l.maxOutput, 4_000);
     assert.ok(l.effectiveWindow > 0);
     assert.match(l.warnings.join(), /maxOutput/);

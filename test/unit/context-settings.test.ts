@@ -8,7 +8,12 @@ describe('context settings: validation', () => {
   });
 
   it('accepts valid thresholds and other values', () => {
-    const { settings, errors } = parseContextSettings({ thresholds: { note: 0.7, compact: 0.9 }, offloadThresholdBytes: 8192, debug: true, rollingWindowMs: 3_600_000 });
+    const { settings, errors } = parseContextSettings({
+      thresholds: { note: 0.7, compact: 0.9 },
+      offloadThresholdBytes: 8192,
+      debug: true,
+      rollingWindowMs: 3_600_000,
+    });
     assert.deepEqual(errors, []);
     assert.deepEqual(settings.thresholds, { note: 0.7, background: 0.85, compact: 0.9, block: 0.98 });
     assert.equal(settings.offloadThresholdBytes, 8192);
@@ -37,7 +42,12 @@ describe('context settings: validation', () => {
   });
 
   it('rejects other bad values field by field', () => {
-    const { settings, errors } = parseContextSettings({ offloadThresholdBytes: -1, bufferFraction: 0.02, debug: 'yes', models: { 'gpt-4o': { contextWindow: 0 } } });
+    const { settings, errors } = parseContextSettings({
+      offloadThresholdBytes: -1,
+      bufferFraction: 0.02,
+      debug: 'yes',
+      models: { 'gpt-4o': { contextWindow: 0 } },
+    });
     assert.equal(settings.offloadThresholdBytes, 4096);
     assert.equal(settings.debug, false);
     assert.deepEqual(settings.models, {});

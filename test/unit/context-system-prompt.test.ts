@@ -4,15 +4,24 @@ import { buildSystemSections, MAX_RULES_BYTES } from '../../src/context/system-p
 describe('context: system prompt sections', () => {
   it('puts base instructions first and one cache breakpoint after the last stable section', () => {
     const s = buildSystemSections({ rules: [{ path: 'AGENTS.md', text: 'Use tabs.' }], workspaceName: 'ws' });
-    assert.deepEqual(s.map((x) => x.id), ['base', 'rules']);
-    assert.deepEqual(s.map((x) => !!x.cacheBreakpoint), [false, true]);
+    assert.deepEqual(
+      s.map((x) => x.id),
+      ['base', 'rules'],
+    );
+    assert.deepEqual(
+      s.map((x) => !!x.cacheBreakpoint),
+      [false, true],
+    );
     assert.match(s[0].text, /Workspace: ws/);
     assert.match(s[1].text, /## AGENTS\.md\nUse tabs\./);
   });
 
   it('has no rules section when no rules file has content, and still one breakpoint', () => {
     const s = buildSystemSections({ rules: [{ path: 'AGENTS.md', text: '  \n' }] });
-    assert.deepEqual(s.map((x) => x.id), ['base']);
+    assert.deepEqual(
+      s.map((x) => x.id),
+      ['base'],
+    );
     assert.equal(s[0].cacheBreakpoint, true);
   });
 

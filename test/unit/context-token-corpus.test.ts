@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { loadEncoding, type EncodingName } from '../../src/context/encoder';
 
 const dir = join(__dirname, '..', 'fixtures', 'context');
-const reference = JSON.parse(readFileSync(join(dir, 'reference-counts.json'), 'utf8')) as { counts: Record<EncodingName, Record<string, number>> };
+const reference = JSON.parse(readFileSync(join(dir, 'reference-counts.json'), 'utf8')) as {
+  counts: Record<EncodingName, Record<string, number>>;
+};
 
 describe('context token counting: reference corpus', () => {
   for (const encoding of ['o200k_base', 'cl100k_base'] as const) {

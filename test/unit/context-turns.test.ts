@@ -12,7 +12,7 @@ function keepsPairs(messages: Message[], cut: number): boolean {
   return messages.every((m, r) => {
     if (m.role !== 'toolResult') return true;
     const c = callIndex.get(m.toolCallId);
-    return c === undefined || c > r || (c < cut) === (r < cut);
+    return c === undefined || c > r || c < cut === r < cut;
   });
 }
 
@@ -74,7 +74,10 @@ describe('context turns: rolling window', () => {
   });
   it('keeps messages after the last clear', () => {
     const s = selectWindow(h, { lastClearAt: 350, now: 1000 });
-    assert.deepEqual(s.messages.map((m) => m.timestamp), [400, 500]);
+    assert.deepEqual(
+      s.messages.map((m) => m.timestamp),
+      [400, 500],
+    );
     assert.equal(s.startIndex, 3);
   });
   it('uses max(last clear, now − window)', () => {

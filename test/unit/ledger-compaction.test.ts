@@ -11,7 +11,12 @@ import { fakeSummarizer, session, textOf, tokensOf } from '../fixtures/compactio
 
 const WINDOW = 20_000;
 const input = (messages: Message[], over: Partial<CompactInput> = {}): CompactInput => ({
-  messages, tokensOf, targetTokens: Math.floor(0.3 * WINDOW), trigger: 'threshold', effectiveWindow: WINDOW, ...over,
+  messages,
+  tokensOf,
+  targetTokens: Math.floor(0.3 * WINDOW),
+  trigger: 'threshold',
+  effectiveWindow: WINDOW,
+  ...over,
 });
 const signal = () => new AbortController().signal;
 
@@ -21,7 +26,10 @@ function ledgerWithWork(): WorkLedger {
   l.recordFile('src/parser/lexer.ts', 'created');
   l.recordCommand('npm run build -- --watch=false', 2, 'packages/core');
   l.recordError('run_command', 'TS2345: Argument of type "x" is not assignable');
-  l.setPlan([{ text: 'port the lexer', status: 'done' }, { text: 'wire the parser', status: 'open' }]);
+  l.setPlan([
+    { text: 'port the lexer', status: 'done' },
+    { text: 'wire the parser', status: 'open' },
+  ]);
   l.markDecision('keep sql.js: no native modules in the extension', 'user');
   return l;
 }
@@ -38,14 +46,25 @@ describe('work ledger carried verbatim through every compaction', () => {
 
   it('puts the current ledger block in the history message of a summary pass, whatever the summary says', async () => {
     const ledger = ledgerWithWork();
-    const chain = createCompactionChain({ summarizer: provider, summarizerModel: 'm', results: createMemoryResultPort(), ledger: () => ledgerText(ledger.toJSON()) });
+    const chain = createCompactionChain({
+      summarizer: provider,
+      summarizerModel: 'm',
+      results: createMemoryResultPort(),
+      ledger: () => ledgerText(ledger.toJSON()),
+    });
     server.script.push({ text: '## Goal\nSomething vague.' });
     const out = await chain.run(input(session(30, 300, (i) => `instruction ${i}: ${'x'.repeat(600)}`)), signal());
     assert.ok(out && out.strategies.includes('summary'), `strategies ${out?.strategies.join('+') ?? 'none'}`);
     const head = out.messages[0];
     assert.ok(isHistoryMessage(head));
     assert.equal(parseHistoryMessage(head)?.ledger, ledgerText(ledger.toJSON()), 'verbatim');
-    for (const s of ['src/parser/lexer.ts', '`npm run build -- --watch=false` → exit 2, in packages/core', 'TS2345', '[ ] wire the parser', 'keep sql.js']) {
+    for (const s of [
+      'src/parser/lexer.ts',
+      '`npm run build -- --watch=false` → exit 2, in packages/core',
+      'TS2345',
+      '[ ] wire the parser',
+      'keep sql.js',
+    ]) {
       assert.ok(textOf(head).includes(s), `missing ${s}`);
     }
     assert.ok(out.afterTokens <= out.targetTokens, 'still under the target with the ledger');
@@ -66,7 +85,10 @@ describe('work ledger carried verbatim through every compaction', () => {
       const carried = parseHistoryMessage(view[0])?.ledger ?? '';
       assert.equal(carried, ledgerText(ledger.toJSON()), `pass ${pass}: the block is the current ledger`);
       for (let p = 0; p <= pass; p++) {
-        assert.ok(carried.includes(`src/pass-${p}.ts`) && carried.includes(`\`make step-${p}\` → exit ${p % 3 === 0 ? 1 : 0}`), `pass ${pass} lost pass ${p}`);
+        assert.ok(
+          carried.includes(`src/pass-${p}.ts`) && carried.includes(`\`make step-${p}\` → exit ${p % 3 === 0 ? 1 : 0}`),
+          `pass ${pass} lost pass ${p}`,
+        );
       }
     }
   });
@@ -84,7 +106,9 @@ describe('work ledger carried verbatim through every compaction', () => {
 describe('re-hydration after compaction: the files changed most recently, as they are now', () => {
   const files: Record<string, string> = {
     'src/small.ts': 'export const answer = 42;\n',
-    'src/big.ts': Array.from({ length: 3000 }, (_, i) => (i % 100 === 0 ? `export function f${i}() {` : `  // line ${i} ${'x'.repeat(40)}`)).join('\n'),
+    'src/big.ts': Array.from({ length: 3000 }, (_, i) =>
+      i % 100 === 0 ? `export function f${i}() {` : `  // line ${i} ${'x'.repeat(40)}`,
+    ).join('\n'),
   };
   const read = (p: string) => (p in files ? Promise.resolve(files[p]) : Promise.reject(new Error('ENOENT')));
 
@@ -92,7 +116,10 @@ describe('re-hydration after compaction: the files changed most recently, as the
     const block = await rehydrationBlock({ paths: ['src/small.ts', 'src/big.ts', 'src/gone.ts'], read, budgetTokens: 1500 });
     assert.ok(block);
     assert.match(block, /--- src\/small\.ts \(2 lines\)\nexport const answer = 42;/);
-    assert.match(block, /--- src\/big\.ts \(3000 lines; outline only, read_file for the rest\)\n1: export function f0\(\) \{\n101: export function f100\(\) \{/);
+    assert.match(
+      block,
+      /--- src\/big\.ts \(3000 lines; outline only, read_file for the rest\)\n1: export function f0\(\) \{\n101: export function f100\(\) \{/,
+    );
     assert.match(block, /src\/gone\.ts: could not be read now/);
     assert.ok(Buffer.byteLength(block) / 4 <= 1500, `over budget: ${Buffer.byteLength(block)} bytes`);
     assert.equal(await rehydrationBlock({ paths: ['src/small.ts'], read, budgetTokens: 5 }), undefined, 'nothing fits: nothing shown');

@@ -7,9 +7,17 @@ import { textResult, type ToolResult } from '../../src/tools/tool-result';
 let n = 0;
 const call = (name: string, args: Record<string, unknown>): ToolCallPart => ({ type: 'toolCall', id: `c${++n}`, name, arguments: args });
 const end = (c: ToolCallPart, text: string, isError = false, full?: ToolResult): AgentEvent => ({
-  type: 'tool_end', call: c, result: textResult(c, text, isError), offloaded: full !== undefined, ...(full ? { full } : {}),
+  type: 'tool_end',
+  call: c,
+  result: textResult(c, text, isError),
+  offloaded: full !== undefined,
+  ...(full ? { full } : {}),
 });
-const turn = (): AgentEvent => ({ type: 'turn_start', turnId: `t${++n}`, prompt: { role: 'user', content: [{ type: 'text', text: 'go' }], timestamp: 1 } });
+const turn = (): AgentEvent => ({
+  type: 'turn_start',
+  turnId: `t${++n}`,
+  prompt: { role: 'user', content: [{ type: 'text', text: 'go' }], timestamp: 1 },
+});
 
 describe('work ledger: kept by code from the tool calls', () => {
   it('records files with their last action and turn, commands with exit code and folder, errors with tool and first line', () => {
@@ -30,12 +38,21 @@ describe('work ledger: kept by code from the tool calls', () => {
     rec.handle(end(c, 'File not found: "src/missing.ts". To create a new file use write_file.', true));
 
     const s = rec.ledger.toJSON();
-    assert.deepEqual(s.files.map((f) => [f.path, f.action, f.turn]), [['src/new.ts', 'created', 1], ['src/a.ts', 'modified', 2]]);
+    assert.deepEqual(
+      s.files.map((f) => [f.path, f.action, f.turn]),
+      [
+        ['src/new.ts', 'created', 1],
+        ['src/a.ts', 'modified', 2],
+      ],
+    );
     assert.deepEqual(s.commands, [{ command: 'npm test', exitCode: 1, cwd: 'pkg', turn: 2 }]);
-    assert.deepEqual(s.errors.map((e) => [e.tool, e.firstLine]), [
-      ['run_command', '`npm test` → Error: expected 3 to equal 4'],
-      ['edit_file', 'File not found: "src/missing.ts". To create a new file use write_file.'],
-    ]);
+    assert.deepEqual(
+      s.errors.map((e) => [e.tool, e.firstLine]),
+      [
+        ['run_command', '`npm test` → Error: expected 3 to equal 4'],
+        ['edit_file', 'File not found: "src/missing.ts". To create a new file use write_file.'],
+      ],
+    );
     assert.deepEqual(rec.ledger.recentlyChanged(), ['src/a.ts', 'src/new.ts']);
   });
 
@@ -44,20 +61,40 @@ describe('work ledger: kept by code from the tool calls', () => {
     const c = call('run_command', { command: 'make all' });
     const full = textResult(c, `$ make all\n${'out\n'.repeat(3000)}[exit code 0]`);
     rec.handle(end(c, '[Tool result stored — 12,000 bytes from "run_command". First lines: …]', false, full));
-    assert.deepEqual(rec.ledger.toJSON().commands.map((x) => [x.command, x.exitCode, x.cwd]), [['make all', 0, '.']]);
+    assert.deepEqual(
+      rec.ledger.toJSON().commands.map((x) => [x.command, x.exitCode, x.cwd]),
+      [['make all', 0, '.']],
+    );
   });
 
   it('keeps the plan and decisions the model sends with update_plan (whole list replaces the old one)', () => {
     const rec = new LedgerRecorder(new WorkLedger());
-    let c = call('update_plan', { items: [{ text: 'write parser', status: 'in_progress' }, { text: 'add tests', status: 'open' }], decisions: ['use zod for input: it is already a dependency'] });
+    let c = call('update_plan', {
+      items: [
+        { text: 'write parser', status: 'in_progress' },
+        { text: 'add tests', status: 'open' },
+      ],
+      decisions: ['use zod for input: it is already a dependency'],
+    });
     rec.handle(end(c, 'Plan saved.'));
-    c = call('update_plan', { items: [{ text: 'write parser', status: 'done' }, { text: 'add tests', status: 'in_progress' }] });
+    c = call('update_plan', {
+      items: [
+        { text: 'write parser', status: 'done' },
+        { text: 'add tests', status: 'in_progress' },
+      ],
+    });
     rec.handle(end(c, 'Plan saved.'));
     c = call('update_plan', { items: 'not a list' });
     rec.handle(end(c, 'bad input', true));
     const s = rec.ledger.toJSON();
-    assert.deepEqual(s.plan, [{ text: 'write parser', status: 'done' }, { text: 'add tests', status: 'in_progress' }]);
-    assert.deepEqual(s.decisions.map((d) => [d.text, d.by]), [['use zod for input: it is already a dependency', 'model']]);
+    assert.deepEqual(s.plan, [
+      { text: 'write parser', status: 'done' },
+      { text: 'add tests', status: 'in_progress' },
+    ]);
+    assert.deepEqual(
+      s.decisions.map((d) => [d.text, d.by]),
+      [['use zod for input: it is already a dependency', 'model']],
+    );
     const text = ledgerText(s);
     assert.match(text, /\[x\] write parser\n\[~\] add tests/);
     assert.match(text, /- use zod for input: it is already a dependency \(model, turn 0\)/);
@@ -70,7 +107,11 @@ describe('work ledger: kept by code from the tool calls', () => {
     for (let i = 0; i < 5; i++) ledger.recordCommand(`cmd ${i}`, i % 2, '.');
     for (let i = 0; i < 4; i++) ledger.recordError('run_command', `boom ${i}`);
     for (let i = 0; i < 3; i++) ledger.markDecision(`decision ${i}`, 'user');
-    ledger.setPlan([{ text: 'a', status: 'done' }, { text: 'b', status: 'done' }, { text: 'c', status: 'open' }]);
+    ledger.setPlan([
+      { text: 'a', status: 'done' },
+      { text: 'b', status: 'done' },
+      { text: 'c', status: 'open' },
+    ]);
     const s = ledger.toJSON();
     assert.equal(s.files.length, 5);
     assert.ok(s.files.filter((f) => f.action === 'modified').length === 4, 'changed files outlive read-only ones');
@@ -79,7 +120,11 @@ describe('work ledger: kept by code from the tool calls', () => {
     assert.equal(s.commands.length + s.rolledUp.commands.ok + s.rolledUp.commands.failed, 5);
     assert.equal(s.errors.length + s.rolledUp.errors, 4);
     assert.equal(s.decisions.length + s.rolledUp.decisions, 3);
-    assert.deepEqual(s.plan.map((p) => p.text), ['b', 'c'], 'open items never roll up');
+    assert.deepEqual(
+      s.plan.map((p) => p.text),
+      ['b', 'c'],
+      'open items never roll up',
+    );
     const text = ledgerText(s);
     assert.match(text, /\(7 older file\(s\): 0 created, 0 modified, 7 read; search_history finds them\)/);
     assert.match(text, /\(2 older command\(s\)/);

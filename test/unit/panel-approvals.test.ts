@@ -4,13 +4,24 @@ import { approvalItem, lineChanges } from '../../src/panel/approvals';
 import type { HostToWebview } from '../../src/protocol/messages';
 import type { ApprovalRequest } from '../../src/tools/ports';
 
-const edit: ApprovalRequest = { kind: 'edit', toolName: 'edit_file', toolCallId: 'c1', path: 'src/a.ts', oldContent: 'a\nb\nc', newContent: 'a\nB\nc\nd' };
+const edit: ApprovalRequest = {
+  kind: 'edit',
+  toolName: 'edit_file',
+  toolCallId: 'c1',
+  path: 'src/a.ts',
+  oldContent: 'a\nb\nc',
+  newContent: 'a\nB\nc\nd',
+};
 const command: ApprovalRequest = { kind: 'command', toolName: 'run_command', toolCallId: 'c2', command: 'npm test', cwd: '/ws' };
 
 describe('panel: approval cards', () => {
   it('shows an edit with its path and line counts, and a command with its working folder', () => {
     assert.deepEqual(approvalItem('apr_1', edit), {
-      kind: 'approval', id: 'apr_1', toolCallId: 'c1', toolName: 'edit_file', state: 'pending',
+      kind: 'approval',
+      id: 'apr_1',
+      toolCallId: 'c1',
+      toolName: 'edit_file',
+      state: 'pending',
       request: { kind: 'edit', path: 'src/a.ts', isNew: false, added: 2, removed: 1 },
     });
     assert.deepEqual(approvalItem('apr_2', command).request, { kind: 'command', command: 'npm test', cwd: '/ws' });
@@ -18,7 +29,13 @@ describe('panel: approval cards', () => {
   });
 
   it('shows an external tool call with where the tool comes from and its input', () => {
-    const tool: ApprovalRequest = { kind: 'tool', toolName: 'db_query', toolCallId: 'c3', origin: 'the MCP server "db"', input: '{"sql": "DROP TABLE x"}' };
+    const tool: ApprovalRequest = {
+      kind: 'tool',
+      toolName: 'db_query',
+      toolCallId: 'c3',
+      origin: 'the MCP server "db"',
+      input: '{"sql": "DROP TABLE x"}',
+    };
     const item = approvalItem('apr_4', tool);
     assert.deepEqual(item.request, { kind: 'tool', origin: 'the MCP server "db"', input: '{"sql": "DROP TABLE x"}' });
     assert.equal(item.toolName, 'db_query');
@@ -35,7 +52,11 @@ describe('panel: approval cards', () => {
     p.settleApproval('apr_3', { approved: false, reason: 'The turn was stopped.' }, true);
     p.settleApproval('unknown', { approved: true });
     const states = p.transcript.items.map((i) => (i.kind === 'approval' ? [i.state, i.note ?? ''] : []));
-    assert.deepEqual(states, [['approved', ''], ['rejected', 'not now'], ['cancelled', 'The turn was stopped.']]);
+    assert.deepEqual(states, [
+      ['approved', ''],
+      ['rejected', 'not now'],
+      ['cancelled', 'The turn was stopped.'],
+    ]);
     assert.equal(posted.filter((m) => m.type === 'chat/ops').length, 6);
   });
 
@@ -50,7 +71,10 @@ describe('panel: approval cards', () => {
 describe('panel: a tool waiting for approval', () => {
   it('shows "waiting" on the tool card while the approval is pending and leaves that time out of its duration', () => {
     let now = 0;
-    const p = new ChatPresenter(() => undefined, () => now);
+    const p = new ChatPresenter(
+      () => undefined,
+      () => now,
+    );
     const call = { type: 'toolCall' as const, id: 'c2', name: 'run_command', arguments: { command: 'npm test' } };
     p.handle({ type: 'tool_start', call });
     now = 100;
@@ -67,7 +91,19 @@ describe('panel: a tool waiting for approval', () => {
     const answered = p.transcript.get('apr_1');
     assert.equal(answered?.kind === 'approval' && answered.note, 'Allowed for this session: this exact command.');
     now = 60_400;
-    p.handle({ type: 'tool_end', call, result: { role: 'toolResult', toolCallId: 'c2', toolName: 'run_command', content: [{ type: 'text', text: 'ok' }], isError: false, timestamp: 1 }, offloaded: false });
+    p.handle({
+      type: 'tool_end',
+      call,
+      result: {
+        role: 'toolResult',
+        toolCallId: 'c2',
+        toolName: 'run_command',
+        content: [{ type: 'text', text: 'ok' }],
+        isError: false,
+        timestamp: 1,
+      },
+      offloaded: false,
+    });
     assert.equal(card().durationMs, 400);
   });
 });

@@ -6,7 +6,10 @@ import type { ChatItem, ChatItemOf } from '../../src/protocol/messages';
 import { assistant, user } from './panel-factories';
 
 function setup() {
-  const p = new ChatPresenter(() => undefined, () => 1_000);
+  const p = new ChatPresenter(
+    () => undefined,
+    () => 1_000,
+  );
   const run = (...events: AgentEvent[]) => events.forEach((e) => p.handle(e));
   const items = (): readonly ChatItem[] => p.transcript.items;
   const notices = () => items().filter((i): i is ChatItemOf<'notice'> => i.kind === 'notice');
@@ -23,13 +26,21 @@ const failed = (kind: 'auth' | 'network', message: string, text = ''): AgentEven
   { type: 'error', kind, message },
   { type: 'turn_end', turnId: 't', reason: 'error', messages: [] },
 ];
-const retry = (attempt: number): AgentEvent => ({ type: 'retry', attempt, delayMs: 1_000, error: { kind: 'network', message: 'Connection to the provider failed: ECONNREFUSED' } });
+const retry = (attempt: number): AgentEvent => ({
+  type: 'retry',
+  attempt,
+  delayMs: 1_000,
+  error: { kind: 'network', message: 'Connection to the provider failed: ECONNREFUSED' },
+});
 
 describe('panel: one error block per failure, with the next step', () => {
   it('shows a 401 once, with Set API Key and Retry, and no "broke off" note when nothing streamed', () => {
     const s = setup();
     s.run(...start('fix it'), ...failed('auth', 'The API key was rejected (401).'));
-    assert.deepEqual(s.items().map((i) => i.kind), ['user', 'notice']);
+    assert.deepEqual(
+      s.items().map((i) => i.kind),
+      ['user', 'notice'],
+    );
     const [n] = s.notices();
     assert.equal(n.level, 'error');
     assert.equal(n.title, 'The provider did not accept the API key.');
@@ -40,7 +51,11 @@ describe('panel: one error block per failure, with the next step', () => {
 
   it('keeps the partial answer and says it broke off, without repeating the error', () => {
     const s = setup();
-    s.run(...start('go'), { type: 'message_delta', kind: 'text', delta: 'Half' }, ...failed('network', 'The connection closed before the reply was complete.', 'Half'));
+    s.run(
+      ...start('go'),
+      { type: 'message_delta', kind: 'text', delta: 'Half' },
+      ...failed('network', 'The connection closed before the reply was complete.', 'Half'),
+    );
     const a = s.items()[1];
     assert.equal(a.kind === 'assistant' && a.stopNote, 'The answer broke off.');
     assert.equal(s.notices().length, 1);
@@ -66,14 +81,26 @@ describe('panel: one error block per failure, with the next step', () => {
     s.run(...start('one'), ...failed('auth', 'bad key'));
     s.run(...start('one'), ...failed('auth', 'bad key'));
     assert.equal(s.notices().length, 2);
-    s.run(...start('one'), { type: 'message_end', message: assistant('Done.') }, { type: 'turn_end', turnId: 't', reason: 'done', messages: [] });
+    s.run(
+      ...start('one'),
+      { type: 'message_end', message: assistant('Done.') },
+      { type: 'turn_end', turnId: 't', reason: 'done', messages: [] },
+    );
     assert.equal(s.notices().length, 0);
-    assert.deepEqual(s.items().map((i) => i.kind), ['user', 'user', 'user', 'assistant']);
+    assert.deepEqual(
+      s.items().map((i) => i.kind),
+      ['user', 'user', 'user', 'assistant'],
+    );
   });
 
   it('drops the retry countdown when the user stops during the wait', () => {
     const s = setup();
-    s.run(...start('x'), retry(1), { type: 'error', kind: 'aborted', message: 'aborted' }, { type: 'turn_end', turnId: 't', reason: 'aborted', messages: [] });
+    s.run(
+      ...start('x'),
+      retry(1),
+      { type: 'error', kind: 'aborted', message: 'aborted' },
+      { type: 'turn_end', turnId: 't', reason: 'aborted', messages: [] },
+    );
     assert.equal(s.notices().length, 0);
   });
 

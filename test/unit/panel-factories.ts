@@ -20,10 +20,23 @@ export function assistant(text: string, extra: Partial<AssistantMessage> = {}, c
   };
 }
 
-export const call = (id: string, name = 'read_file', args: Record<string, unknown> = { path: 'src/a.ts' }): ToolCallPart => ({ type: 'toolCall', id, name, arguments: args });
+export const call = (id: string, name = 'read_file', args: Record<string, unknown> = { path: 'src/a.ts' }): ToolCallPart => ({
+  type: 'toolCall',
+  id,
+  name,
+  arguments: args,
+});
 
 export function result(id: string, text: string, extra: Partial<ToolResult> = {}): ToolResult {
-  return { role: 'toolResult', toolCallId: id, toolName: 'read_file', content: [{ type: 'text', text }], isError: false, timestamp: 3, ...extra };
+  return {
+    role: 'toolResult',
+    toolCallId: id,
+    toolName: 'read_file',
+    content: [{ type: 'text', text }],
+    isError: false,
+    timestamp: 3,
+    ...extra,
+  };
 }
 
 /** A real budget from the context engine (Claude Sonnet 4.5 limits). */
@@ -36,6 +49,13 @@ export function usageEvent(components: Partial<BudgetComponents>, meta: BudgetMe
   const b = budget(components, meta);
   return {
     type: 'context_usage',
-    usage: { used: b.used, effectiveWindow: b.effectiveWindow, contextWindow: b.window, ratio: b.percentOfEffective, status: 'ok', budget: b },
+    usage: {
+      used: b.used,
+      effectiveWindow: b.effectiveWindow,
+      contextWindow: b.window,
+      ratio: b.percentOfEffective,
+      status: 'ok',
+      budget: b,
+    },
   };
 }

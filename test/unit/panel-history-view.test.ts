@@ -26,12 +26,32 @@ describe('panel: the history list from the store rows', () => {
 
   it('labels snapshots by their description or their kind', () => {
     const snap = (id: string, kind: 'compaction' | 'named' | 'restore', createdAt: number, description: string | null) => ({
-      id, kind, createdAt, throughSeq: 1, tokens: null, description, summary: null, messageCount: 3, windowStart: null, windowEnd: null,
+      id,
+      kind,
+      createdAt,
+      throughSeq: 1,
+      tokens: null,
+      description,
+      summary: null,
+      messageCount: 3,
+      windowStart: null,
+      windowEnd: null,
     });
-    const v = toHistoryView({ sessions: [], snapshots: [snap('a', 'compaction', 1, null), snap('b', 'named', 2, 'before refactor')], currentSessionId: null, canUndoCompaction: false }, date);
-    assert.deepEqual(v.snapshots.map((s) => [s.id, s.label, s.date]), [
-      ['b', 'before refactor', 't2'],
-      ['a', 'Compaction', 't1'],
-    ]);
+    const v = toHistoryView(
+      {
+        sessions: [],
+        snapshots: [snap('a', 'compaction', 1, null), snap('b', 'named', 2, 'before refactor')],
+        currentSessionId: null,
+        canUndoCompaction: false,
+      },
+      date,
+    );
+    assert.deepEqual(
+      v.snapshots.map((s) => [s.id, s.label, s.date]),
+      [
+        ['b', 'before refactor', 't2'],
+        ['a', 'Compaction', 't1'],
+      ],
+    );
   });
 });

@@ -73,8 +73,14 @@ describe('panel: host messages are batched to at most 30 posts a second', () => 
     b.enqueue(delta('c', 'a2'));
     b.enqueue(usage(2_000));
     advance(FLUSH_INTERVAL_MS);
-    assert.deepEqual(posted.map((m) => m.type), ['turn/state', 'chat/ops', 'context/usage']);
-    assert.deepEqual(posted[1].type === 'chat/ops' && posted[1].ops.map((o) => (o.op === 'delta' ? `${o.id}:${o.text}` : o.op)), ['a1:a', 'a2:bc']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['turn/state', 'chat/ops', 'context/usage'],
+    );
+    assert.deepEqual(posted[1].type === 'chat/ops' && posted[1].ops.map((o) => (o.op === 'delta' ? `${o.id}:${o.text}` : o.op)), [
+      'a1:a',
+      'a2:bc',
+    ]);
     assert.equal(posted[2].type === 'context/usage' && posted[2].meter.used, 2_000);
   });
 

@@ -13,7 +13,10 @@ describe('panel: the meter view model from the context budget', () => {
     assert.equal(m.used, 83_200);
     assert.equal(m.usedLabel, '83.2k / 200k (42 %)');
     assert.equal(m.percent, 42);
-    assert.deepEqual(m.segments.map((s) => s.key), ['system', 'rules', 'tools', 'deferredTools', 'summary', 'messages', 'toolResults']);
+    assert.deepEqual(
+      m.segments.map((s) => s.key),
+      ['system', 'rules', 'tools', 'deferredTools', 'summary', 'messages', 'toolResults'],
+    );
     assert.equal(m.segments[5].title, 'Messages: 41k tokens (21 %)');
     assert.equal(m.segments[3].label, 'Deferred tool stubs');
   });
@@ -27,7 +30,7 @@ describe('panel: the meter view model from the context budget', () => {
     assert.ok(Math.abs(total - 1) < 1e-9);
   });
 
-  it('says where the window figure came from: table, settings or the server\'s own report', () => {
+  it("says where the window figure came from: table, settings or the server's own report", () => {
     assert.equal(meterFromBudget(b).windowLabel, 'window from the model table');
     assert.equal(meterFromBudget({ ...b, limitSource: 'server' }).windowLabel, 'window reported by the server');
     assert.equal(meterFromBudget({ ...b, limitSource: 'model-setting' }).windowLabel, 'window from settings (model)');
@@ -57,7 +60,10 @@ describe('panel: the meter view model from the context budget', () => {
   });
 
   it('shows "freed" with the time of the compaction, and the loop breaker reason', () => {
-    const m = meterFromBudget(b, { lastCompaction: { freedTokens: 117_000, at: 5_000 }, pausedReason: 'two compactions in a row freed < 10 %' });
+    const m = meterFromBudget(b, {
+      lastCompaction: { freedTokens: 117_000, at: 5_000 },
+      pausedReason: 'two compactions in a row freed < 10 %',
+    });
     assert.deepEqual(m.freed, { label: 'freed 117k', at: 5_000 });
     assert.equal(m.pausedReason, 'two compactions in a row freed < 10 %');
   });
@@ -72,7 +78,10 @@ describe('panel: the meter view model from the context budget', () => {
   it('without a breakdown still shows the real used figure as one segment', () => {
     const m = meterFromUsage({ used: 50_000, effectiveWindow: 132_000, contextWindow: 200_000, ratio: 50_000 / 132_000, status: 'note' });
     assert.equal(m.usedLabel, '50k / 200k (25 %)');
-    assert.deepEqual(m.segments.map((s) => s.key), ['context']);
+    assert.deepEqual(
+      m.segments.map((s) => s.key),
+      ['context'],
+    );
     assert.equal(m.output.tokens, 68_000);
     assert.equal(m.status, 'note');
   });

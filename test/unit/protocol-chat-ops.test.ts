@@ -11,7 +11,10 @@ describe('protocol: transcript ops apply the same way on both sides', () => {
     t.apply({ op: 'delta', id: 'a1', field: 'reasoning', text: 'think' });
     assert.deepEqual(t.get('a1'), { kind: 'assistant', id: 'a1', text: 'Hello', reasoning: 'think', streaming: true });
     t.apply({ op: 'update', item: { kind: 'assistant', id: 'a1', text: 'Hello!', streaming: false } });
-    assert.deepEqual(t.items.map((i) => i.id), ['u1', 'a1']);
+    assert.deepEqual(
+      t.items.map((i) => i.id),
+      ['u1', 'a1'],
+    );
     assert.deepEqual(t.get('a1'), { kind: 'assistant', id: 'a1', text: 'Hello!', streaming: false });
   });
 
@@ -33,7 +36,10 @@ describe('protocol: transcript ops apply the same way on both sides', () => {
     ]);
     t.apply({ op: 'remove', id: 'u2' });
     t.apply({ op: 'delta', id: 'u3', field: 'text', text: '!' });
-    assert.deepEqual(t.items.map((i) => (i as { text: string }).text), ['1', '3!']);
+    assert.deepEqual(
+      t.items.map((i) => (i as { text: string }).text),
+      ['1', '3!'],
+    );
     t.reset([]);
     assert.equal(t.items.length, 0);
     assert.equal(t.get('u1'), undefined);

@@ -102,7 +102,11 @@ describe('protocol: the webview dispatcher', () => {
       'history/list': record,
       'host/error': record,
     };
-    const dispatch = createHostDispatcher(handlers, (e) => invalid.push(e), (_e, type) => failures.push(type));
+    const dispatch = createHostDispatcher(
+      handlers,
+      (e) => invalid.push(e),
+      (_e, type) => failures.push(type),
+    );
     return { dispatch, seen, invalid, failures };
   }
 

@@ -3,8 +3,18 @@ import { formatBytes, formatDuration, formatPercent, formatTokens } from '../../
 
 describe('protocol: numbers as the panel shows them', () => {
   for (const [n, s] of [
-    [0, '0'], [850, '850'], [8_300, '8.3k'], [10_000, '10k'], [83_200, '83.2k'], [117_000, '117k'], [117_400, '117k'],
-    [200_000, '200k'], [999_999, '1M'], [1_050_000, '1.05M'], [-4_000, '−4k'], [Number.NaN, '?'],
+    [0, '0'],
+    [850, '850'],
+    [8_300, '8.3k'],
+    [10_000, '10k'],
+    [83_200, '83.2k'],
+    [117_000, '117k'],
+    [117_400, '117k'],
+    [200_000, '200k'],
+    [999_999, '1M'],
+    [1_050_000, '1.05M'],
+    [-4_000, '−4k'],
+    [Number.NaN, '?'],
   ] as const) {
     it(`tokens: ${n} → ${s}`, () => assert.equal(formatTokens(n), s));
   }

@@ -76,14 +76,64 @@ describe('protocol: every message is validated', () => {
 
   it('accepts chat ops of every kind, the meter, history and turn state', () => {
     for (const m of [
-      { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'assistant', id: 'a1', text: '', streaming: true } }, { op: 'delta', id: 'a1', field: 'text', text: 'Hi' }, { op: 'remove', id: 'a1' }] },
-      { type: 'chat/ops', ops: [{ op: 'update', item: { kind: 'tool', id: 'c1', name: 'read_file', summary: 'a.ts', args: '{}', status: 'done', output: 'x', durationMs: 12, refId: 'res_1' } }] },
-      { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'approval', id: 'ap1', toolCallId: 'c1', toolName: 'edit_file', request: { kind: 'edit', path: 'a.ts', isNew: false, added: 2, removed: 1 }, state: 'pending' } }] },
-      { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'notice', id: 'r1', level: 'warning', text: 'Rate limited', retryAt: 1, attempt: 2 } }] },
+      {
+        type: 'chat/ops',
+        ops: [
+          { op: 'append', item: { kind: 'assistant', id: 'a1', text: '', streaming: true } },
+          { op: 'delta', id: 'a1', field: 'text', text: 'Hi' },
+          { op: 'remove', id: 'a1' },
+        ],
+      },
+      {
+        type: 'chat/ops',
+        ops: [
+          {
+            op: 'update',
+            item: {
+              kind: 'tool',
+              id: 'c1',
+              name: 'read_file',
+              summary: 'a.ts',
+              args: '{}',
+              status: 'done',
+              output: 'x',
+              durationMs: 12,
+              refId: 'res_1',
+            },
+          },
+        ],
+      },
+      {
+        type: 'chat/ops',
+        ops: [
+          {
+            op: 'append',
+            item: {
+              kind: 'approval',
+              id: 'ap1',
+              toolCallId: 'c1',
+              toolName: 'edit_file',
+              request: { kind: 'edit', path: 'a.ts', isNew: false, added: 2, removed: 1 },
+              state: 'pending',
+            },
+          },
+        ],
+      },
+      {
+        type: 'chat/ops',
+        ops: [{ op: 'append', item: { kind: 'notice', id: 'r1', level: 'warning', text: 'Rate limited', retryAt: 1, attempt: 2 } }],
+      },
       { type: 'context/usage', meter },
       { type: 'turn/state', running: false },
       { type: 'session/info', session: { id: 'ses_1', title: 'Parser fixes', messageCount: 12 } },
-      { type: 'history/list', history: { sessions: [{ id: 's', title: 't', date: 'd', messageCount: 1, size: '1 KB', current: true }], snapshots: [], canUndoCompaction: false } },
+      {
+        type: 'history/list',
+        history: {
+          sessions: [{ id: 's', title: 't', date: 'd', messageCount: 1, size: '1 KB', current: true }],
+          snapshots: [],
+          canUndoCompaction: false,
+        },
+      },
     ]) {
       const r = parseHostMessage(m);
       assert.ok(r.ok, r.ok ? '' : r.error);

@@ -46,7 +46,10 @@ describe('provider: abort through one AbortSignal', () => {
     const before = server.requests.length;
     for (const p of providers) {
       const { events, message } = await run(p, request([user('x')]), AbortSignal.abort());
-      assert.deepEqual(events.map((e) => e.type), ['start', 'done']);
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['start', 'done'],
+      );
       assert.equal(message.stopReason, 'aborted');
     }
     assert.equal(server.requests.length, before);

@@ -14,14 +14,30 @@ const history: Message[] = [
     stopReason: 'toolUse',
     timestamp: 2,
   },
-  { role: 'toolResult', toolCallId: 'toolu_1', toolName: 'read_file', content: [{ type: 'text', text: 'export {}' }], isError: false, timestamp: 3 },
+  {
+    role: 'toolResult',
+    toolCallId: 'toolu_1',
+    toolName: 'read_file',
+    content: [{ type: 'text', text: 'export {}' }],
+    isError: false,
+    timestamp: 3,
+  },
 ];
-const req = (tools: ProviderRequest['tools']): ProviderRequest => ({ model: 'claude-sonnet-4-5', system: [], messages: history, tools, maxOutputTokens: 1000 });
+const req = (tools: ProviderRequest['tools']): ProviderRequest => ({
+  model: 'claude-sonnet-4-5',
+  system: [],
+  messages: history,
+  tools,
+  maxOutputTokens: 1000,
+});
 
 describe('provider: Anthropic request without tools (forced final turn)', () => {
   it('declares stubs for the tools the history used and forbids tool use', () => {
     const p = toAnthropicParams(req([]));
-    assert.deepEqual(p.tools?.map((t) => (t as { name: string }).name), ['read_file']);
+    assert.deepEqual(
+      p.tools?.map((t) => (t as { name: string }).name),
+      ['read_file'],
+    );
     assert.deepEqual(p.tool_choice, { type: 'none' });
   });
 

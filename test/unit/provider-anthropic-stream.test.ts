@@ -18,7 +18,10 @@ describe('provider: Anthropic streaming against the fake server', () => {
     assert.equal(events[0].type, 'start');
     const deltas = events.filter((e) => e.type === 'text_delta');
     assert.ok(deltas.length > 5, 'text arrives in several deltas');
-    assert.equal(deltas.map((d) => (d.type === 'text_delta' ? d.delta : '')).join(''), 'Hello from the fake Anthropic server, streamed in pieces.');
+    assert.equal(
+      deltas.map((d) => (d.type === 'text_delta' ? d.delta : '')).join(''),
+      'Hello from the fake Anthropic server, streamed in pieces.',
+    );
     assert.equal(message.stopReason, 'end');
     assert.deepEqual(message.content, [{ type: 'text', text: 'Hello from the fake Anthropic server, streamed in pieces.' }]);
     assert.equal(message.provider, 'anthropic');
@@ -35,7 +38,10 @@ describe('provider: Anthropic streaming against the fake server', () => {
       ],
     });
     const { events, message } = await run(provider, request([user('read a and b')], { tools: [readFileTool] }));
-    assert.deepEqual(events.filter((e) => e.type === 'toolcall_start').map((e) => (e.type === 'toolcall_start' ? e.id : '')), ['toolu_a', 'toolu_b']);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'toolcall_start').map((e) => (e.type === 'toolcall_start' ? e.id : '')),
+      ['toolu_a', 'toolu_b'],
+    );
     assert.equal(message.stopReason, 'toolUse');
     const calls = message.content.filter((p) => p.type === 'toolCall');
     assert.deepEqual(calls, [
@@ -74,9 +80,17 @@ describe('provider: Anthropic streaming against the fake server', () => {
   it('sends tool results back as tool_result blocks with is_error', async () => {
     server.script.push({ toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: { path: 'x' } }] });
     const first = await run(provider, request([user('go')], { tools: [readFileTool] }));
-    await run(provider, request([user('go'), first.message, toolResult('toolu_1', 'read_file', 'ENOENT', true)], { tools: [readFileTool] }));
+    await run(
+      provider,
+      request([user('go'), first.message, toolResult('toolu_1', 'read_file', 'ENOENT', true)], { tools: [readFileTool] }),
+    );
     const messages = server.requests.at(-1)!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
     assert.equal(messages[2].role, 'user');
-    assert.deepEqual(messages[2].content[0], { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'ENOENT' }], is_error: true });
+    assert.deepEqual(messages[2].content[0], {
+      type: 'tool_result',
+      tool_use_id: 'toolu_1',
+      content: [{ type: 'text', text: 'ENOENT' }],
+      is_error: true,
+    });
   });
 });

@@ -26,7 +26,11 @@ describe('provider: usage and cache figures across a 20-request conversation', (
       assert.equal(message.stopReason, 'end');
       const rec = server.requests.at(-1)!;
       assert.ok(rec.cacheMarkers.length <= 4, 'at most 4 breakpoints');
-      assert.deepEqual(rec.cacheMarkers.filter((m) => m.startsWith('tools')), [], 'tools never carry a marker');
+      assert.deepEqual(
+        rec.cacheMarkers.filter((m) => m.startsWith('tools')),
+        [],
+        'tools never carry a marker',
+      );
       assert.equal(total(message.usage), rec.inputTokens, 'input + cacheRead + cacheWrite is the whole prompt');
       usages.push(message.usage);
       messages.push(message);
@@ -60,7 +64,10 @@ describe('provider: usage and cache figures across a 20-request conversation', (
     for (let i = 0; i < 20; i++) {
       messages.push(user(`Step ${i}: please look at module ${i} and explain what it does in a few sentences.`));
       server.script.push({ text: `Module ${i} wires the parser to the cache layer and handles retries for step ${i}.` });
-      const { message } = await run(provider, request(messages, { model: 'gpt-fake', system: longSystem(400), promptCacheKey: 'ses_cache' }));
+      const { message } = await run(
+        provider,
+        request(messages, { model: 'gpt-fake', system: longSystem(400), promptCacheKey: 'ses_cache' }),
+      );
       usages.push(message.usage);
       assert.equal(total(message.usage), server.requests.at(-1)!.inputTokens);
       messages.push(message);

@@ -8,8 +8,13 @@ const IMG = { type: 'image' as const, mediaType: 'image/png', data: 'iVBORw0KGgo
 
 function assistant(content: AssistantMessage['content'], provider: AssistantMessage['provider'] = 'anthropic'): AssistantMessage {
   return {
-    role: 'assistant', content, provider, model: 'm', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end', timestamp: 0,
+    role: 'assistant',
+    content,
+    provider,
+    model: 'm',
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end',
+    timestamp: 0,
   };
 }
 
@@ -17,12 +22,15 @@ function assistant(content: AssistantMessage['content'], provider: AssistantMess
 function conversation(provider: AssistantMessage['provider']): Message[] {
   return [
     { role: 'user', content: [{ type: 'text', text: 'Look at this screenshot' }, IMG], timestamp: 0 },
-    assistant([
-      { type: 'reasoning', text: 'The user wants two files.', signature: 'sig-1' },
-      { type: 'text', text: 'Reading both files.' },
-      { type: 'toolCall', id: 'c1', name: 'read_file', arguments: { path: 'a.ts' } },
-      { type: 'toolCall', id: 'c2', name: 'read_file', arguments: { path: 'b.ts', limit: 10 } },
-    ], provider),
+    assistant(
+      [
+        { type: 'reasoning', text: 'The user wants two files.', signature: 'sig-1' },
+        { type: 'text', text: 'Reading both files.' },
+        { type: 'toolCall', id: 'c1', name: 'read_file', arguments: { path: 'a.ts' } },
+        { type: 'toolCall', id: 'c2', name: 'read_file', arguments: { path: 'b.ts', limit: 10 } },
+      ],
+      provider,
+    ),
     toolResult('c1', 'read_file', 'export const a = 1;'),
     toolResult('c2', 'read_file', 'ENOENT: no such file', true),
     user('Thanks, now fix it.'),
@@ -33,17 +41,34 @@ function conversation(provider: AssistantMessage['provider']): Message[] {
 describe('provider: conversion round-trips (neutral → wire → neutral)', () => {
   it('Anthropic keeps every part, including signed thinking, images and tool errors', () => {
     const messages = conversation('anthropic');
-    messages.push(user('and redacted?'), assistant([{ type: 'reasoning', text: '', redactedData: 'opaque' }, { type: 'text', text: 'ok' }]));
+    messages.push(
+      user('and redacted?'),
+      assistant([
+        { type: 'reasoning', text: '', redactedData: 'opaque' },
+        { type: 'text', text: 'ok' },
+      ]),
+    );
     const wire = toAnthropicMessages(messages);
-    assert.deepEqual(wire.map((w) => w.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'], 'tool results and the next user text merge into one user turn');
+    assert.deepEqual(
+      wire.map((w) => w.role),
+      ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'],
+      'tool results and the next user text merge into one user turn',
+    );
     assert.deepEqual(fromAnthropicMessages(wire, { model: 'm' }), messages);
   });
 
   it('OpenAI keeps text, images, tool calls and tool errors; reasoning has no wire field and is dropped', () => {
     const messages = conversation('openai');
-    messages.splice(3, 1, { ...toolResult('c2', 'read_file', 'ENOENT: no such file', true), content: [{ type: 'text', text: 'ENOENT: no such file' }, IMG] });
+    messages.splice(3, 1, {
+      ...toolResult('c2', 'read_file', 'ENOENT: no such file', true),
+      content: [{ type: 'text', text: 'ENOENT: no such file' }, IMG],
+    });
     const wire = toOpenAIMessages('System prompt.', messages);
-    assert.deepEqual(wire.map((w) => w.role), ['system', 'user', 'assistant', 'tool', 'tool', 'user', 'user', 'assistant'], 'tool images follow the tool run as a user message');
+    assert.deepEqual(
+      wire.map((w) => w.role),
+      ['system', 'user', 'assistant', 'tool', 'tool', 'user', 'user', 'assistant'],
+      'tool images follow the tool run as a user message',
+    );
     const back = fromOpenAIMessages(wire, { provider: 'openai', model: 'm' });
     assert.equal(back.system, 'System prompt.');
     const expected = structuredClone(messages);
@@ -60,9 +85,13 @@ describe('provider: conversion round-trips (neutral → wire → neutral)', () =
 
   it('Anthropic request: at most 4 breakpoints, the latest system ones plus the tail; none on tools', () => {
     const system = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, text: `section ${id}`, cacheBreakpoint: id !== 'e' }));
-    const params = toAnthropicParams(request(conversation('anthropic'), {
-      system, cacheTail: true, tools: [{ name: 't', description: 'd', inputSchema: { type: 'object', properties: {} } }],
-    }));
+    const params = toAnthropicParams(
+      request(conversation('anthropic'), {
+        system,
+        cacheTail: true,
+        tools: [{ name: 't', description: 'd', inputSchema: { type: 'object', properties: {} } }],
+      }),
+    );
     const marked = (params.system as Array<{ cache_control?: unknown }>).map((s) => s.cache_control !== undefined);
     assert.deepEqual(marked, [false, true, true, true, false]);
     const last = params.messages.at(-1)!.content as Array<{ type: string; cache_control?: unknown }>;
@@ -73,10 +102,24 @@ describe('provider: conversion round-trips (neutral → wire → neutral)', () =
   });
 
   it('Anthropic request: the tail marker skips thinking blocks, empty sections and text are not sent', () => {
-    const params = toAnthropicParams(request([
-      user('q'),
-      assistant([{ type: 'text', text: 'visible' }, { type: 'reasoning', text: 'late thought', signature: 's' }]),
-    ], { system: [{ id: 'x', text: '' }, { id: 'y', text: 'kept' }], cacheTail: true }));
+    const params = toAnthropicParams(
+      request(
+        [
+          user('q'),
+          assistant([
+            { type: 'text', text: 'visible' },
+            { type: 'reasoning', text: 'late thought', signature: 's' },
+          ]),
+        ],
+        {
+          system: [
+            { id: 'x', text: '' },
+            { id: 'y', text: 'kept' },
+          ],
+          cacheTail: true,
+        },
+      ),
+    );
     assert.deepEqual(params.system, [{ type: 'text', text: 'kept' }]);
     const blocks = params.messages[1].content as Array<{ type: string; cache_control?: unknown }>;
     assert.ok(blocks[0].cache_control);
@@ -84,9 +127,17 @@ describe('provider: conversion round-trips (neutral → wire → neutral)', () =
   });
 
   it('OpenAI request: one stable system message, reasoning effort from the budget', () => {
-    const params = toOpenAIParams(request([user('x')], {
-      system: [{ id: 'a', text: 'Base.' }, { id: 'b', text: 'Rules.' }], reasoningBudget: 16_000, temperature: 0.2,
-    }), 'openai');
+    const params = toOpenAIParams(
+      request([user('x')], {
+        system: [
+          { id: 'a', text: 'Base.' },
+          { id: 'b', text: 'Rules.' },
+        ],
+        reasoningBudget: 16_000,
+        temperature: 0.2,
+      }),
+      'openai',
+    );
     assert.deepEqual(params.messages[0], { role: 'system', content: 'Base.\n\nRules.' });
     assert.equal(params.reasoning_effort, 'high');
     assert.equal(params.temperature, 0.2);
@@ -95,7 +146,8 @@ describe('provider: conversion round-trips (neutral → wire → neutral)', () =
 
 describe('provider: Anthropic thinking budget', () => {
   it('fits the budget under max_tokens and never raises max_tokens', () => {
-    const withBudget = (reasoningBudget: number, maxOutputTokens: number) => toAnthropicParams(request([user('x')], { reasoningBudget, maxOutputTokens }));
+    const withBudget = (reasoningBudget: number, maxOutputTokens: number) =>
+      toAnthropicParams(request([user('x')], { reasoningBudget, maxOutputTokens }));
     assert.deepEqual(withBudget(2048, 4096).thinking, { type: 'enabled', budget_tokens: 2048 });
     const clamped = withBudget(10_000, 4096);
     assert.deepEqual(clamped.thinking, { type: 'enabled', budget_tokens: 3072 });

@@ -14,18 +14,30 @@ function memoryStore(initial: Record<string, string> = {}): SecretStore & { data
 }
 
 describe('provider: API keys from SecretStorage with an environment fallback', () => {
-  it('prefers SecretStorage, then the provider\'s environment variable', async () => {
+  it("prefers SecretStorage, then the provider's environment variable", async () => {
     const env = { ANTHROPIC_API_KEY: 'env-anthropic', OPENAI_API_KEY: 'env-openai' };
     const store = memoryStore({ [secretKeyFor('anthropic')]: 'stored-anthropic' });
-    assert.deepEqual(await resolveApiKey('anthropic', store, env), { apiKey: 'stored-anthropic', source: 'secretStorage', boundOrigin: 'https://api.anthropic.com' });
-    assert.deepEqual(await resolveApiKey('openai', store, env), { apiKey: 'env-openai', source: 'env', boundOrigin: 'https://api.openai.com' });
+    assert.deepEqual(await resolveApiKey('anthropic', store, env), {
+      apiKey: 'stored-anthropic',
+      source: 'secretStorage',
+      boundOrigin: 'https://api.anthropic.com',
+    });
+    assert.deepEqual(await resolveApiKey('openai', store, env), {
+      apiKey: 'env-openai',
+      source: 'env',
+      boundOrigin: 'https://api.openai.com',
+    });
     assert.equal(await resolveApiKey('openai-compatible', store, env), undefined, 'no environment fallback for custom servers');
     assert.equal(await resolveApiKey('openai', memoryStore(), {}), undefined);
   });
 
   it('a failing store counts as empty instead of throwing', async () => {
     const broken: SecretStore = { get: () => Promise.reject(new Error('keychain locked')), store: async () => {}, delete: async () => {} };
-    assert.deepEqual(await resolveApiKey('anthropic', broken, { ANTHROPIC_API_KEY: 'k' }), { apiKey: 'k', source: 'env', boundOrigin: 'https://api.anthropic.com' });
+    assert.deepEqual(await resolveApiKey('anthropic', broken, { ANTHROPIC_API_KEY: 'k' }), {
+      apiKey: 'k',
+      source: 'env',
+      boundOrigin: 'https://api.anthropic.com',
+    });
   });
 
   it('stores per provider, trims, and deletes on an empty value', async () => {
@@ -42,7 +54,7 @@ describe('provider: API keys from SecretStorage with an environment fallback', (
     assert.equal(maskApiKey('short'), '••••');
   });
 
-  it('the factory builds the adapter for each provider id; the one model table (src/context) lists each provider\'s models', () => {
+  it("the factory builds the adapter for each provider id; the one model table (src/context) lists each provider's models", () => {
     assert.equal(createProvider({ provider: 'anthropic', apiKey: 'k' }).id, 'anthropic');
     assert.equal(createProvider({ provider: 'openai', apiKey: 'k' }).id, 'openai');
     assert.equal(createProvider({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1' }).id, 'openai-compatible');

@@ -28,7 +28,7 @@ describe('provider: error classification', () => {
       'Overloaded',
       'invalid x-api-key',
       'Input validation error: `temperature` must be strictly positive', // TGI, not an overflow
-      "max_tokens must be at least 1, got -186.", // vLLM, not an overflow
+      'max_tokens must be at least 1, got -186.', // vLLM, not an overflow
     ]) {
       assert.ok(!isContextOverflowMessage(m), m);
     }
@@ -41,9 +41,18 @@ describe('provider: error classification', () => {
       { kind: 'rate_limit', message: '429 slow down', status: 429, retryAfterMs: 3000 },
     );
     assert.equal(classifyProviderError({ status: 429, error: { message: 'exceeded quota', code: 'insufficient_quota' } }).kind, 'auth');
-    assert.equal(classifyProviderError({ status: 529, error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }).kind, 'overloaded');
+    assert.equal(
+      classifyProviderError({ status: 529, error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }).kind,
+      'overloaded',
+    );
     assert.equal(classifyProviderError({ status: 400, error: { message: 'x', code: 'context_length_exceeded' } }).kind, 'context_overflow');
-    assert.equal(classifyProviderError({ status: 413, error: { type: 'error', error: { type: 'request_too_large', message: 'Request exceeds the maximum size' } } }).kind, 'context_overflow');
+    assert.equal(
+      classifyProviderError({
+        status: 413,
+        error: { type: 'error', error: { type: 'request_too_large', message: 'Request exceeds the maximum size' } },
+      }).kind,
+      'context_overflow',
+    );
     assert.equal(classifyProviderError({ status: 403, error: {} }).kind, 'auth');
     assert.equal(classifyProviderError({ status: 404, error: { message: 'model not found' } }).kind, 'invalid_request');
     assert.equal(classifyProviderError({ status: 502, error: {} }).kind, 'overloaded');
@@ -53,13 +62,42 @@ describe('provider: error classification', () => {
     assert.equal(classifyProviderError('something odd').kind, 'unknown');
   });
 
-  it('classifies each server\'s overflow body as the SDK hands it over, whatever its shape or status', () => {
+  it("classifies each server's overflow body as the SDK hands it over, whatever its shape or status", () => {
     // llama.cpp sends its overflow with status 500 on some versions: the wording must win over the status.
-    assert.equal(classifyProviderError({ status: 500, error: { code: 500, message: 'the request exceeds the available context size. try increasing the context size or enable context shift', type: 'exceed_context_size_error' } }).kind, 'context_overflow');
-    assert.equal(classifyProviderError({ status: 400, error: { message: 'overflow', type: 'exceed_context_size_error' } }).kind, 'context_overflow');
+    assert.equal(
+      classifyProviderError({
+        status: 500,
+        error: {
+          code: 500,
+          message: 'the request exceeds the available context size. try increasing the context size or enable context shift',
+          type: 'exceed_context_size_error',
+        },
+      }).kind,
+      'context_overflow',
+    );
+    assert.equal(
+      classifyProviderError({ status: 400, error: { message: 'overflow', type: 'exceed_context_size_error' } }).kind,
+      'context_overflow',
+    );
     // TGI's 422 after normalizeErrorBody (see provider-overflow-wording.test.ts for the whole path).
-    assert.equal(classifyProviderError({ status: 422, error: { message: 'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 2048. Given: 3474 `inputs` tokens and 60 `max_new_tokens`', type: 'validation' } }).kind, 'context_overflow');
-    assert.equal(classifyProviderError({ status: 422, error: { message: 'Input validation error: `top_p` must be > 0.0 and < 1.0', type: 'validation' } }).kind, 'invalid_request');
+    assert.equal(
+      classifyProviderError({
+        status: 422,
+        error: {
+          message:
+            'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 2048. Given: 3474 `inputs` tokens and 60 `max_new_tokens`',
+          type: 'validation',
+        },
+      }).kind,
+      'context_overflow',
+    );
+    assert.equal(
+      classifyProviderError({
+        status: 422,
+        error: { message: 'Input validation error: `top_p` must be > 0.0 and < 1.0', type: 'validation' },
+      }).kind,
+      'invalid_request',
+    );
   });
 
   it('parses retry-after in seconds, milliseconds and HTTP dates', () => {

@@ -67,11 +67,20 @@ describe('provider: each failure ends the stream as data with the right kind', (
     }
   });
 
-  it('a request over the model window gets each provider\'s real overflow error → context_overflow', async () => {
+  it("a request over the model window gets each provider's real overflow error → context_overflow", async () => {
     for (const { name, p } of providers) {
-      const { message } = await run(p, request([user('this prompt is certainly longer than fifty tokens once the system prompt is there '.repeat(3))], { model: 'tiny', maxOutputTokens: 10 }));
+      const { message } = await run(
+        p,
+        request([user('this prompt is certainly longer than fifty tokens once the system prompt is there '.repeat(3))], {
+          model: 'tiny',
+          maxOutputTokens: 10,
+        }),
+      );
       assert.equal(message.error?.kind, 'context_overflow', name);
-      assert.match(message.error.message, name === 'anthropic' ? /prompt is too long: \d+ tokens > 50 maximum/ : /maximum context length is 50 tokens/);
+      assert.match(
+        message.error.message,
+        name === 'anthropic' ? /prompt is too long: \d+ tokens > 50 maximum/ : /maximum context length is 50 tokens/,
+      );
       assert.equal(server.requests.at(-1)!.outcome, 'overflow');
     }
   });

@@ -17,10 +17,19 @@ describe('fake provider: the server tests rely on', () => {
 
   it('echoes the last user text when the script is empty, on both protocols', async () => {
     const a = await run(new AnthropicProvider({ apiKey: 'k-anthropic', baseUrl: server.baseUrl }), request([user('ping one')]));
-    const o = await run(new OpenAIProvider({ provider: 'openai', apiKey: 'k-openai', baseUrl: server.openaiBaseUrl }), request([user('ping two')]));
+    const o = await run(
+      new OpenAIProvider({ provider: 'openai', apiKey: 'k-openai', baseUrl: server.openaiBaseUrl }),
+      request([user('ping two')]),
+    );
     assert.deepEqual(a.message.content, [{ type: 'text', text: 'echo: ping one' }]);
     assert.deepEqual(o.message.content, [{ type: 'text', text: 'echo: ping two' }]);
-    assert.deepEqual(server.requests.slice(-2).map((r) => [r.protocol, r.outcome]), [['anthropic', 'echo'], ['openai', 'echo']]);
+    assert.deepEqual(
+      server.requests.slice(-2).map((r) => [r.protocol, r.outcome]),
+      [
+        ['anthropic', 'echo'],
+        ['openai', 'echo'],
+      ],
+    );
   });
 
   it('records body, size in tokens, cache markers and tools; function steps see the request', async () => {
@@ -69,7 +78,9 @@ describe('fake provider: the server tests rely on', () => {
   });
 
   it('runs standalone and prints its base URL', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/fake-provider-cli.ts', '--port', '0', '--window', '5000'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/fake-provider-cli.ts', '--port', '0', '--window', '5000'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     try {
       const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
       const url = chunk.toString().trim().split('\n')[0];

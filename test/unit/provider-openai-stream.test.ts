@@ -52,7 +52,11 @@ describe('provider: OpenAI Chat Completions streaming against the fake server', 
     await run(openai, request([user('go'), first.message, toolResult('call_1', 'read_file', 'contents')], { tools: [readFileTool] }));
     const messages = server.requests.at(-1)!.body.messages as Array<Record<string, unknown>>;
     assert.deepEqual(messages.slice(2), [
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'contents' },
     ]);
   });
@@ -65,7 +69,10 @@ describe('provider: OpenAI Chat Completions streaming against the fake server', 
     assert.equal(message.usage.estimated, true);
     assert.ok(message.usage.input > 0, 'input estimated from the request bytes');
     assert.ok(message.usage.output > 0, 'output estimated from the reply');
-    assert.ok(events.some((e) => e.type === 'reasoning_delta'), 'reasoning_content is streamed as reasoning');
+    assert.ok(
+      events.some((e) => e.type === 'reasoning_delta'),
+      'reasoning_content is streamed as reasoning',
+    );
     assert.deepEqual(message.content, [
       { type: 'reasoning', text: 'reasoning first' },
       { type: 'text', text: 'A local model answer.' },

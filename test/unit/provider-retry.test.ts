@@ -30,7 +30,13 @@ describe('provider: retries with backoff honouring retry-after, bounded', () => 
       assert.equal(message.stopReason, 'end');
       assert.deepEqual(message.content, [{ type: 'text', text: 'finally' }]);
       assert.deepEqual(t.delays, [2000, 5000]);
-      assert.deepEqual(retries(events).map((e) => [e.attempt, e.delayMs, e.error.kind]), [[1, 2000, 'rate_limit'], [2, 5000, 'rate_limit']]);
+      assert.deepEqual(
+        retries(events).map((e) => [e.attempt, e.delayMs, e.error.kind]),
+        [
+          [1, 2000, 'rate_limit'],
+          [2, 5000, 'rate_limit'],
+        ],
+      );
       assert.equal(server.requests.length - before, 3);
       assert.equal(events.filter((e) => e.type === 'start').length, 1);
     });
@@ -92,7 +98,10 @@ describe('provider: retries with backoff honouring retry-after, bounded', () => 
 
   it('retryDelay: the default policy', () => {
     const overloaded = { kind: 'overloaded' as const, message: '' };
-    assert.deepEqual([1, 2, 3, 4, 5].map((n) => retryDelay(n, overloaded, DEFAULT_RETRY_POLICY)), [1000, 2000, 4000, 8000, undefined]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((n) => retryDelay(n, overloaded, DEFAULT_RETRY_POLICY)),
+      [1000, 2000, 4000, 8000, undefined],
+    );
     assert.equal(retryDelay(1, { kind: 'rate_limit', message: '', retryAfterMs: 12_000 }, DEFAULT_RETRY_POLICY), 12_000);
     assert.equal(retryDelay(1, { kind: 'auth', message: '' }, DEFAULT_RETRY_POLICY), undefined);
   });

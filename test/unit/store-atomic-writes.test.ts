@@ -10,9 +10,14 @@ const migrations: Migration[] = [(db) => db.exec('CREATE TABLE kv (k TEXT PRIMAR
 
 async function openKv(dir: string, problems: StoreProblem[] = [], exportDelayMs = 60_000): Promise<JournaledDb> {
   return JournaledDb.open({
-    sql: await loadSqlJs(WASM_PATH), path: join(dir, 'kv.sqlite'), readOnly: false, migrations,
+    sql: await loadSqlJs(WASM_PATH),
+    path: join(dir, 'kv.sqlite'),
+    readOnly: false,
+    migrations,
     apply: (db, r) => db.run('INSERT INTO kv (k, v) VALUES (?, ?)', [String(r.k), String(r.v)]),
-    onProblem: (p) => problems.push(p), exportDelayMs, exportMaxWaitMs: exportDelayMs,
+    onProblem: (p) => problems.push(p),
+    exportDelayMs,
+    exportMaxWaitMs: exportDelayMs,
   });
 }
 
@@ -80,7 +85,10 @@ describe('store atomic writes', () => {
     await kv.commit({ op: 'set', k: 'b', v: '3' }, true);
     await kv.close();
     const again = await openKv(dir);
-    assert.deepEqual(again.all('SELECT k, v FROM kv ORDER BY k'), [{ k: 'a', v: '1' }, { k: 'b', v: '3' }]);
+    assert.deepEqual(again.all('SELECT k, v FROM kv ORDER BY k'), [
+      { k: 'a', v: '1' },
+      { k: 'b', v: '3' },
+    ]);
     await again.close();
   });
 
@@ -103,12 +111,22 @@ describe('store atomic writes', () => {
     const again = await open(dir);
     const left = readdirSync(join(dir, 'sessions'));
     assert.ok(!left.some((f) => f.includes('.tmp-')), 'the temp file of an interrupted export is removed');
-    for (const f of [`${s.id}.sqlite`, `${s.id}.sqlite.journal`, 'ses_00000000000000ff.sqlite.journal']) assert.ok(left.includes(f), `${f} is kept`);
+    for (const f of [`${s.id}.sqlite`, `${s.id}.sqlite.journal`, 'ses_00000000000000ff.sqlite.journal'])
+      assert.ok(left.includes(f), `${f} is kept`);
     assert.deepEqual(readdirSync(join(dir, 'results')), ['res_0123456789abcdef.txt'], 'temp files are removed, unknown results kept');
     // Nothing proves these are garbage (the index may have lost them), so they are listed again.
-    assert.deepEqual(again.sessions.list().map((x) => x.title).sort(), ['Recovered session', 'flush']);
+    assert.deepEqual(
+      again.sessions
+        .list()
+        .map((x) => x.title)
+        .sort(),
+      ['Recovered session', 'flush'],
+    );
     assert.equal(await again.results.read('res_0123456789abcdef'), 'a result the index does not know\n');
-    assert.ok(again.problems.some((p) => p.kind === 'recovered'), JSON.stringify(again.problems));
+    assert.ok(
+      again.problems.some((p) => p.kind === 'recovered'),
+      JSON.stringify(again.problems),
+    );
     assert.equal((await again.sessions.transcript(s.id)).length, 4);
     await again.close();
   });

@@ -39,7 +39,10 @@ describe('store bad input', () => {
 
   it('rejects an oversized message with a clear error and keeps the whole turn out', async () => {
     const huge = user('x'.repeat(100 * 1024));
-    await assert.rejects(store.sessions.appendTurn(id, [user('fine'), huge]), isError('invalid_message', /Message 1 .* over the 0\.1 MB limit.*offload/));
+    await assert.rejects(
+      store.sessions.appendTurn(id, [user('fine'), huge]),
+      isError('invalid_message', /Message 1 .* over the 0\.1 MB limit.*offload/),
+    );
     await nothingLost();
   });
 
@@ -51,18 +54,27 @@ describe('store bad input', () => {
     await assert.rejects(store.sessions.appendTurn(id, [noRole]), isError('invalid_message', /not a valid message/));
     const badPart = { role: 'user', content: [{ type: 'text', text: 42 }], timestamp: 1 } as unknown as Message;
     await assert.rejects(store.sessions.appendTurn(id, [user('ok'), badPart]), isError('invalid_message', /Message 1 .*content/));
-    await assert.rejects(store.sessions.appendTurn(id, 'hello' as unknown as Message[]), isError('invalid_message', /at least one message/));
+    await assert.rejects(
+      store.sessions.appendTurn(id, 'hello' as unknown as Message[]),
+      isError('invalid_message', /at least one message/),
+    );
     await assert.rejects(store.sessions.appendTurn(id, []), isError('invalid_message', /at least one message/));
     await assert.rejects(store.sessions.appendTurn(id, [assistant('a')], { tokens: [-3] }), isError('invalid_message', /Token count -3/));
     await assert.rejects(store.sessions.saveSnapshot(id, { messages: [noRole] }), isError('invalid_message', /Snapshot message 0/));
-    await assert.rejects(store.sessions.appendTurn(id, [user('x')], { contentHashes: [42 as unknown as string] }), isError('invalid_request', /could not be saved: messages\.0\.hash/));
+    await assert.rejects(
+      store.sessions.appendTurn(id, [user('x')], { contentHashes: [42 as unknown as string] }),
+      isError('invalid_request', /could not be saved: messages\.0\.hash/),
+    );
     await assert.rejects(store.sessions.saveSnapshot(id, { messages: [], tokens: 1.5 }), isError('invalid_request', /tokens/));
     await nothingLost();
   });
 
   it('rejects unknown ids with not_found', async () => {
     const unknown = 'ses_ffffffffffffffff';
-    await assert.rejects(store.sessions.appendTurn(unknown, turnMessages(1)), isError('not_found', /Unknown session id "ses_ffffffffffffffff"/));
+    await assert.rejects(
+      store.sessions.appendTurn(unknown, turnMessages(1)),
+      isError('not_found', /Unknown session id "ses_ffffffffffffffff"/),
+    );
     await assert.rejects(store.sessions.load(unknown), isError('not_found', /Unknown session/));
     await assert.rejects(store.sessions.rename(unknown, 'x'), isError('not_found', /Unknown session/));
     await assert.rejects(store.sessions.delete('../../etc/passwd'), isError('not_found', /Unknown session id/));
@@ -78,7 +90,10 @@ describe('store bad input', () => {
   });
 
   it('rejects oversized or non-text results, bad paging and bad names', async () => {
-    await assert.rejects(store.results.put(id, 'run_command', 'y'.repeat(300 * 1024)), isError('invalid_request', /over the 0\.3 MB limit/));
+    await assert.rejects(
+      store.results.put(id, 'run_command', 'y'.repeat(300 * 1024)),
+      isError('invalid_request', /over the 0\.3 MB limit/),
+    );
     await assert.rejects(store.results.put(id, 'run_command', 42 as unknown as string), isError('invalid_request', /must be text/));
     await assert.rejects(store.results.put(id, '', 'x'), isError('invalid_request', /name of the tool/));
     const r = await store.results.put(id, 'run_command', 'a\nb');
@@ -87,7 +102,10 @@ describe('store bad input', () => {
     await assert.rejects(store.sessions.rename(id, '   '), isError('invalid_request', /title/));
     await assert.rejects(store.calibration.set('m', Number.NaN, 1), isError('invalid_request', /factor/));
     await assert.rejects(store.sessions.pin(id, ''), isError('invalid_request', /text/));
-    assert.deepEqual(store.results.list(id).map((m) => m.refId), [r.refId]);
+    assert.deepEqual(
+      store.results.list(id).map((m) => m.refId),
+      [r.refId],
+    );
     await nothingLost();
   });
 });

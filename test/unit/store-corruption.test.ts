@@ -53,7 +53,13 @@ describe('store corruption', () => {
       }
       const again = await open(root);
       assert.deepEqual(again.problems, [], 'the fresh file opens cleanly');
-      assert.deepEqual(again.sessions.list().map((s) => s.title).sort(), ['Recovered session', 'after']);
+      assert.deepEqual(
+        again.sessions
+          .list()
+          .map((s) => s.title)
+          .sort(),
+        ['Recovered session', 'after'],
+      );
       assert.equal(again.sessions.list().find((s) => s.title === 'Recovered session')?.messageCount, 60);
       await again.close();
     });
@@ -97,7 +103,10 @@ describe('store corruption', () => {
       reopened.onDidReportProblem((p) => seen.push(p));
       const transcript = await reopened.sessions.transcript(s.id);
       assert.deepEqual(texts(transcript.map((m) => m.message)), texts([0, 1, 2, 3, 4].flatMap(turnMessages)));
-      assert.ok(seen.some((p) => p.kind === 'journal' && /cut off/.test(p.message)), JSON.stringify(seen));
+      assert.ok(
+        seen.some((p) => p.kind === 'journal' && /cut off/.test(p.message)),
+        JSON.stringify(seen),
+      );
       await reopened.sessions.appendTurn(s.id, turnMessages(5));
       await reopened.close();
       const third = await open(copy);

@@ -17,7 +17,9 @@ interface TrialResult {
 /** Runs the writer and SIGKILLs it right after it reports turn `killAfter` durable (-1: right after it is ready). */
 function runWriter(root: string, sessionId: string | undefined, killAfter: number, jitterMs: number): Promise<TrialResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, root, sessionId ?? '-', '200'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, root, sessionId ?? '-', '200'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const res: TrialResult = { sessionId, lastFlushed: -1, results: [], exitSignal: null, stderr: '' };
     let buf = '';
     let killed = false;
@@ -75,7 +77,11 @@ describe('store crash safety', function () {
         const store = await open(root);
         try {
           assert.equal(store.readOnly, false, 'a dead writer must not hold the lock');
-          assert.deepEqual(store.problems.filter((p) => p.kind === 'corrupt'), [], 'no file may be corrupt after a crash');
+          assert.deepEqual(
+            store.problems.filter((p) => p.kind === 'corrupt'),
+            [],
+            'no file may be corrupt after a crash',
+          );
           if (!sessionId) continue; // killed before the session was created
           const transcript = await store.sessions.transcript(sessionId);
           const n = transcript.length / 2;
@@ -83,7 +89,10 @@ describe('store crash safety', function () {
           assert.ok(n >= everFlushed + 1, `trial ${trial}: ${n} turns on disk but turn ${everFlushed} was reported durable`);
           const expected = Array.from({ length: n }, (_, i) => turnMessages(i)).flat();
           assert.deepEqual(texts(transcript.map((m) => m.message)), texts(expected), `trial ${trial}: not a prefix of the writes`);
-          assert.deepEqual(transcript.map((m) => m.seq), transcript.map((_, i) => i + 1));
+          assert.deepEqual(
+            transcript.map((m) => m.seq),
+            transcript.map((_, i) => i + 1),
+          );
           assert.equal(store.sessions.get(sessionId).messageCount, transcript.length);
           for (const res of reportedResults) {
             const page = await store.results.page(res.refId, { limit: 1 });

@@ -54,7 +54,11 @@ describe('store migration from schema v1', () => {
 
     // A v1 result kept its content inline; it still pages.
     const page = await store.results.page(RESULT, { grep: 'line 1\\d', limit: 3 });
-    assert.deepEqual(page.lines, [{ n: 10, text: 'legacy line 10' }, { n: 11, text: 'legacy line 11' }, { n: 12, text: 'legacy line 12' }]);
+    assert.deepEqual(page.lines, [
+      { n: 10, text: 'legacy line 10' },
+      { n: 11, text: 'legacy line 11' },
+      { n: 12, text: 'legacy line 12' },
+    ]);
     assert.equal(page.total, 10);
     assert.equal(store.results.getMeta(RESULT).lineCount, 30);
 

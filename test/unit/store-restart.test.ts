@@ -11,12 +11,23 @@ describe('store restart', () => {
   it('returns the same session, snapshot, markers, pins and calibration after close and reopen', async () => {
     const store = await open(root);
     const s = await store.sessions.create('restart me');
-    for (let i = 0; i < 6; i++) await store.sessions.appendTurn(s.id, turnMessages(i), { tokens: [11, 22], contentHashes: [`u${i}`, `a${i}`] });
+    for (let i = 0; i < 6; i++)
+      await store.sessions.appendTurn(s.id, turnMessages(i), { tokens: [11, 22], contentHashes: [`u${i}`, `a${i}`] });
     const res = await store.results.put(s.id, 'run_command', 'big\noutput\n');
     await store.sessions.recordCompaction(s.id, {
-      beforeTokens: 900, afterTokens: 120, beforeMessages: 12, afterMessages: 3, strategies: ['clear_tool_results', 'summary'],
-      summary: 'We did six things.', firstKeptSeq: 11, durationMs: 42,
-      snapshot: { messages: [user('summary: six things'), toolResult(`[stored] ref_id="${res.refId}"`, res.refId)], tokens: 120, throughSeq: 10 },
+      beforeTokens: 900,
+      afterTokens: 120,
+      beforeMessages: 12,
+      afterMessages: 3,
+      strategies: ['clear_tool_results', 'summary'],
+      summary: 'We did six things.',
+      firstKeptSeq: 11,
+      durationMs: 42,
+      snapshot: {
+        messages: [user('summary: six things'), toolResult(`[stored] ref_id="${res.refId}"`, res.refId)],
+        tokens: 120,
+        throughSeq: 10,
+      },
     });
     await store.sessions.appendTurn(s.id, turnMessages(6));
     const marker = await store.sessions.clear(s.id, 1_800_000_000_000);
@@ -40,14 +51,20 @@ describe('store restart', () => {
       assert.deepEqual(after.marker, marker);
       assert.deepEqual(after.pins, [pin]);
       assert.deepEqual(after.tail.map((m) => m.tokens).slice(0, 2), [11, 22]);
-      assert.equal(after.tail[1].contentHash, "a5");
+      assert.equal(after.tail[1].contentHash, 'a5');
       const [named] = await again.sessions.listSnapshots(s.id, 'named');
       assert.equal(named.description, 'checkpoint');
       assert.equal(named.summary, 'All good so far');
       const [c] = await again.sessions.listCompactions(s.id);
-      assert.deepEqual([c.beforeTokens, c.afterTokens, c.strategies, c.firstKeptSeq, c.durationMs], [900, 120, ['clear_tool_results', 'summary'], 11, 42]);
+      assert.deepEqual(
+        [c.beforeTokens, c.afterTokens, c.strategies, c.firstKeptSeq, c.durationMs],
+        [900, 120, ['clear_tool_results', 'summary'], 11, 42],
+      );
       assert.equal(again.calibration.get('gpt-test')?.factor, 0.93);
-      assert.deepEqual((await again.results.page(res.refId)).lines.map((l) => l.text), ['big', 'output']);
+      assert.deepEqual(
+        (await again.results.page(res.refId)).lines.map((l) => l.text),
+        ['big', 'output'],
+      );
       assert.equal((await again.sessions.transcript(s.id)).length, 16, 'the full transcript is kept by compaction and clear');
     } finally {
       await again.close();

@@ -22,17 +22,27 @@ describe('store results', () => {
     assert.deepEqual([meta.byteSize, meta.lineCount, meta.toolName, meta.sessionId], [Buffer.byteLength(text), 1000, 'run_command', s.id]);
     assert.deepEqual(store.results.getMeta(meta.refId), meta);
     let page = await store.results.page(meta.refId, { offset: 10, limit: 3 });
-    assert.deepEqual(page.lines, [{ n: 11, text: 'ok 11' }, { n: 12, text: 'ok 12' }, { n: 13, text: 'ok 13' }]);
+    assert.deepEqual(page.lines, [
+      { n: 11, text: 'ok 11' },
+      { n: 12, text: 'ok 12' },
+      { n: 13, text: 'ok 13' },
+    ]);
     assert.deepEqual([page.total, page.totalLines, page.hasMore], [1000, 1000, true]);
     page = await store.results.page(meta.refId, { grep: '^error', offset: 8 });
-    assert.deepEqual(page.lines, [{ n: 801, text: 'ERROR at 801' }, { n: 901, text: 'ERROR at 901' }]);
+    assert.deepEqual(page.lines, [
+      { n: 801, text: 'ERROR at 801' },
+      { n: 901, text: 'ERROR at 901' },
+    ]);
     assert.deepEqual([page.total, page.hasMore], [10, false]);
     const code = await store.results.put(s.id, 'read_file', 'f(x)\ng(y)\n');
     page = await store.results.page(code.refId, { grep: 'g(' });
     assert.deepEqual(page.lines, [{ n: 2, text: 'g(y)' }], 'text that is not a valid pattern is matched literally');
     assert.equal(await store.results.read(meta.refId), text);
     const second = await store.results.put(s.id, 'read_file', 'x');
-    assert.deepEqual(store.results.list(s.id).map((m) => m.refId), [meta.refId, code.refId, second.refId]);
+    assert.deepEqual(
+      store.results.list(s.id).map((m) => m.refId),
+      [meta.refId, code.refId, second.refId],
+    );
   });
 
   it('keeps stored results under the cap, oldest first, sparing what a live snapshot refers to', async () => {
@@ -43,10 +53,17 @@ describe('store results', () => {
     await store.results.enforceRetention();
     assert.equal(store.results.totalBytes(), 9000);
     // The oldest one went to make room for the fourth.
-    assert.deepEqual(store.results.list(s.id).map((m) => m.refId), ids.slice(1));
+    assert.deepEqual(
+      store.results.list(s.id).map((m) => m.refId),
+      ids.slice(1),
+    );
     // The latest snapshot refers to ids[1] (the now-oldest): it must survive the next cleaning.
     await store.sessions.recordCompaction(s.id, {
-      beforeTokens: 10, afterTokens: 5, beforeMessages: 2, afterMessages: 2, strategies: ['clear_tool_results'],
+      beforeTokens: 10,
+      afterTokens: 5,
+      beforeMessages: 2,
+      afterMessages: 2,
+      strategies: ['clear_tool_results'],
       snapshot: { messages: [user('q'), toolResult(`[Tool result stored] read_result ref_id="${ids[1]}"`, ids[1])] },
     });
     const fifth = (await store.results.put(s.id, 'run_command', 'z'.repeat(3000))).refId;

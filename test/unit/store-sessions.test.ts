@@ -19,7 +19,10 @@ describe('store sessions', () => {
   it('creates, lists (newest first, with counts and bytes), renames and deletes sessions', async () => {
     const a = await store.sessions.create('first', 1000);
     const b = await store.sessions.create('second', 2000);
-    assert.deepEqual(store.sessions.list().map((s) => s.title), ['second', 'first']);
+    assert.deepEqual(
+      store.sessions.list().map((s) => s.title),
+      ['second', 'first'],
+    );
     await store.sessions.appendTurn(a.id, turnMessages(0), { at: 3000 });
     await store.results.put(a.id, 'run_command', 'r'.repeat(5000));
     const [top] = store.sessions.list();
@@ -29,7 +32,10 @@ describe('store sessions', () => {
     await store.sessions.rename(b.id, '  renamed  ');
     assert.equal(store.sessions.get(b.id).title, 'renamed');
     await store.sessions.delete(a.id);
-    assert.deepEqual(store.sessions.list().map((s) => s.id), [b.id]);
+    assert.deepEqual(
+      store.sessions.list().map((s) => s.id),
+      [b.id],
+    );
     assert.equal(existsSync(join(root, 'sessions', `${a.id}.sqlite.journal`)), false);
     assert.deepEqual(store.results.list(a.id), []);
     assert.equal(store.results.totalBytes(), 0);
@@ -38,17 +44,33 @@ describe('store sessions', () => {
   it('numbers turns and seqs, and continues a turn on request', async () => {
     const s = await store.sessions.create();
     assert.deepEqual(await store.sessions.appendTurn(s.id, [user('q')]), { turn: 1, firstSeq: 1, lastSeq: 1 });
-    assert.deepEqual(await store.sessions.appendTurn(s.id, [assistant('a'), toolResult('t')], { continueTurn: true }), { turn: 1, firstSeq: 2, lastSeq: 3 });
+    assert.deepEqual(await store.sessions.appendTurn(s.id, [assistant('a'), toolResult('t')], { continueTurn: true }), {
+      turn: 1,
+      firstSeq: 2,
+      lastSeq: 3,
+    });
     assert.deepEqual(await store.sessions.appendTurn(s.id, [user('q2')]), { turn: 2, firstSeq: 4, lastSeq: 4 });
     const t = await store.sessions.transcript(s.id, { fromSeq: 2, limit: 2 });
-    assert.deepEqual(t.map((m) => [m.seq, m.turn, m.message.role]), [[2, 1, 'assistant'], [3, 1, 'toolResult']]);
+    assert.deepEqual(
+      t.map((m) => [m.seq, m.turn, m.message.role]),
+      [
+        [2, 1, 'assistant'],
+        [3, 1, 'toolResult'],
+      ],
+    );
   });
 
   it('loads the resume snapshot first and the transcript after it; undo restores the previous view', async () => {
     const s = await store.sessions.create();
     for (let i = 0; i < 4; i++) await store.sessions.appendTurn(s.id, turnMessages(i));
     const c = await store.sessions.recordCompaction(s.id, {
-      beforeTokens: 500, afterTokens: 100, beforeMessages: 8, afterMessages: 3, strategies: ['summary'], summary: 'sum', firstKeptSeq: 7,
+      beforeTokens: 500,
+      afterTokens: 100,
+      beforeMessages: 8,
+      afterMessages: 3,
+      strategies: ['summary'],
+      summary: 'sum',
+      firstKeptSeq: 7,
       snapshot: { messages: [user('summary of turns 0-2')], tokens: 40, throughSeq: 6 },
     });
     assert.ok(c.snapshotId);
@@ -66,7 +88,10 @@ describe('store sessions', () => {
     const s = await store.sessions.create();
     await store.sessions.appendTurn(s.id, [user('one', 100), assistant('two', 200)]);
     const snap = await store.sessions.saveSnapshot(s.id, {
-      description: 'auth refactor', summary: 'JWT done', messages: [user('one', 100), assistant('two', 200)], tokens: 12,
+      description: 'auth refactor',
+      summary: 'JWT done',
+      messages: [user('one', 100), assistant('two', 200)],
+      tokens: 12,
     });
     assert.deepEqual(
       [snap.kind, snap.description, snap.summary, snap.messageCount, snap.windowStart, snap.windowEnd, snap.tokens],
@@ -74,7 +99,10 @@ describe('store sessions', () => {
     );
     assert.equal((await store.sessions.load(s.id)).snapshot, undefined, 'a named snapshot is not the resume view');
     await store.sessions.appendTurn(s.id, turnMessages(5));
-    assert.deepEqual((await store.sessions.listSnapshots(s.id)).map((x) => x.id), [snap.id]);
+    assert.deepEqual(
+      (await store.sessions.listSnapshots(s.id)).map((x) => x.id),
+      [snap.id],
+    );
     const restored = await store.sessions.restoreSnapshot(s.id, snap.id);
     assert.equal(restored.kind, 'restore');
     assert.equal(restored.throughSeq, 4);

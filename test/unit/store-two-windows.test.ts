@@ -70,7 +70,10 @@ describe('store with two windows', function () {
       assert.match(second.readOnlyReason ?? '', new RegExp(`process ${holder.child.pid}`));
       assert.ok(second.problems.some((p) => p.kind === 'read_only'));
       // It can read what the first window wrote (journal replayed in memory, nothing written).
-      assert.deepEqual(second.sessions.list().map((s) => s.id), [sessionId]);
+      assert.deepEqual(
+        second.sessions.list().map((s) => s.id),
+        [sessionId],
+      );
       assert.equal((await second.sessions.transcript(sessionId)).length, 2);
       const before = snapshotFiles(root);
       await rejectsReadOnly(() => second.sessions.appendTurn(sessionId, turnMessages(9)));
@@ -119,7 +122,10 @@ describe('store with two windows', function () {
   });
 
   it('takes over a lock whose heartbeat is old, even from a live process', async () => {
-    writeFileSync(join(root, 'store.lock'), JSON.stringify({ pid: process.ppid, host: hostname(), id: 'frozen', heartbeat: Date.now() - 60_000 }));
+    writeFileSync(
+      join(root, 'store.lock'),
+      JSON.stringify({ pid: process.ppid, host: hostname(), id: 'frozen', heartbeat: Date.now() - 60_000 }),
+    );
     const store = await open(root, { staleMs: 30_000 });
     assert.equal(store.readOnly, false);
     await store.close();

@@ -5,7 +5,8 @@ import type { ResultPort } from '../../src/tools/ports';
 import { resultText, textResult } from '../../src/tools/tool-result';
 
 const run = (text: string, name = 'run_command') => textResult({ id: 'call_1', name }, text);
-const STUB = /^\[Tool result stored — ([\d,]+) bytes from "([a-z_]+)"\. First lines: ([\s\S]*)\] read_result ref_id="(res_[0-9a-f]+)" offset\/limit\/grep$/;
+const STUB =
+  /^\[Tool result stored — ([\d,]+) bytes from "([a-z_]+)"\. First lines: ([\s\S]*)\] read_result ref_id="(res_[0-9a-f]+)" offset\/limit\/grep$/;
 
 describe('tools: admission and offload', () => {
   it('keeps a small result inline, untouched', async () => {
@@ -47,7 +48,10 @@ describe('tools: admission and offload', () => {
         return 'offload';
       },
     });
-    assert.deepEqual(seen.map((x) => ({ ...x, text: x.text.length })), [{ toolName: 'run_command', bytes: 1000, text: 1000 }]);
+    assert.deepEqual(
+      seen.map((x) => ({ ...x, text: x.text.length })),
+      [{ toolName: 'run_command', bytes: 1000, text: 1000 }],
+    );
     assert.ok(out.refId);
     assert.equal(store.size, 1);
   });
@@ -61,7 +65,7 @@ describe('tools: admission and offload', () => {
   });
 
   for (const [label, text] of [
-    ['10 MB of many lines', 'build step output line with some text\n'.repeat(10 * 1024 * 1024 / 38)],
+    ['10 MB of many lines', 'build step output line with some text\n'.repeat((10 * 1024 * 1024) / 38)],
     ['a 1 MB single line', 'x'.repeat(1024 * 1024)],
     ['1 MB of CJK without newlines', '漢'.repeat(350_000)],
   ] as const) {

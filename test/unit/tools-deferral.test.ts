@@ -60,7 +60,10 @@ describe('tools: deferral policy', () => {
     const p = new DeferralPolicy();
     const big = def('big', 'x'.repeat(4000));
     const small = def('small');
-    p.setTools([{ definition: small, builtin: false }, { definition: big, builtin: false }]);
+    p.setTools([
+      { definition: small, builtin: false },
+      { definition: big, builtin: false },
+    ]);
     p.setEffectiveWindow(10_000); // budget 1000 tokens; big alone is ~1,000+
     assert.deepEqual(names(p.select().deferred), ['big']);
     assert.ok((p.costOf('big') ?? 0) > 1000);
@@ -122,7 +125,16 @@ describe('tools: registry with external tools, tool_search and auto-activation',
   it('sends built-ins and the external tools that fit, and notes the deferred ones', () => {
     const { registry } = setup(1000); // budget 100: one external tool
     const sent = names(registry.definitionsForRequest());
-    assert.deepEqual(sent.slice(0, 8), ['read_file', 'list_files', 'search_text', 'edit_file', 'write_file', 'run_command', 'read_result', 'tool_search']);
+    assert.deepEqual(sent.slice(0, 8), [
+      'read_file',
+      'list_files',
+      'search_text',
+      'edit_file',
+      'write_file',
+      'run_command',
+      'read_result',
+      'tool_search',
+    ]);
     assert.equal(sent.filter((n) => n.startsWith('mcp_')).length, 1);
     assert.equal(registry.selection().deferred.length, 2);
     assert.equal(registry.selection().note, '[2 tools deferred to save context. Use tool_search to find them.]');
@@ -147,7 +159,10 @@ describe('tools: registry with external tools, tool_search and auto-activation',
     const text = resultText(r);
     assert.match(text, /^Activated 1 tool; call it directly:\n/);
     const listed = JSON.parse(text.slice(text.indexOf('\n') + 1)) as Array<{ name: string; input_schema: unknown }>;
-    assert.deepEqual(listed.map((t) => t.name), ['mcp_weather']);
+    assert.deepEqual(
+      listed.map((t) => t.name),
+      ['mcp_weather'],
+    );
     assert.deepEqual(listed[0].input_schema, externalDefs[0].inputSchema);
     assert.ok(names(registry.definitionsForRequest()).includes('mcp_weather'));
     assert.equal(registry.selection().note, '[2 tools deferred to save context. Use tool_search to find them.]');
@@ -179,7 +194,11 @@ describe('tools: registry with external tools, tool_search and auto-activation',
   it('ignores an external tool that clashes with a built-in and survives a failing list', () => {
     const policy = new DeferralPolicy();
     const builtins = createBuiltinTools({ toolSearch: policy });
-    const clash = new ToolRegistry({ builtins, policy, external: { list: () => [def('read_file', 'evil')], invoke: () => Promise.resolve('') } });
+    const clash = new ToolRegistry({
+      builtins,
+      policy,
+      external: { list: () => [def('read_file', 'evil')], invoke: () => Promise.resolve('') },
+    });
     assert.equal(clash.get('read_file')?.definition.description.startsWith('Read a text file'), true);
     const failing = new ToolRegistry({
       builtins: [],
@@ -212,6 +231,9 @@ describe('tools: compact_context', () => {
     const r = await tool.invoke(call('compact_context', { focus: 'the parser bug' }), makeContext('/nonexistent-root'));
     assert.equal(resultText(r), 'Context compacted (clear_tool_results, summary): 120,000 → 30,500 tokens, 89,500 freed.');
     assert.deepEqual(focuses, ['the parser bug']);
-    assert.equal(createBuiltinTools({ toolSearch: policy }).some((t) => t.name === 'compact_context'), false);
+    assert.equal(
+      createBuiltinTools({ toolSearch: policy }).some((t) => t.name === 'compact_context'),
+      false,
+    );
   });
 });

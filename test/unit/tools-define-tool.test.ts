@@ -104,7 +104,15 @@ describe('tools: defineTool', () => {
 
   it('does not run a tool when the signal is already aborted', async () => {
     let ran = false;
-    const t = defineTool({ name: 't', description: 'd', input: z.object({}), execute() { ran = true; return Promise.resolve('x'); } });
+    const t = defineTool({
+      name: 't',
+      description: 'd',
+      input: z.object({}),
+      execute() {
+        ran = true;
+        return Promise.resolve('x');
+      },
+    });
     const controller = new AbortController();
     controller.abort();
     const r = await t.invoke(call('t', {}), { ...ctx(), signal: controller.signal });
@@ -114,7 +122,16 @@ describe('tools: defineTool', () => {
 
   it('refuses a mutating tool in an untrusted workspace without running it', async () => {
     let ran = false;
-    const t = defineTool({ name: 'mut', description: 'd', input: z.object({}), mutates: true, execute() { ran = true; return Promise.resolve('x'); } });
+    const t = defineTool({
+      name: 'mut',
+      description: 'd',
+      input: z.object({}),
+      mutates: true,
+      execute() {
+        ran = true;
+        return Promise.resolve('x');
+      },
+    });
     const r = await t.invoke(call('mut', {}), makeContext('/nonexistent-root', { trusted: false }));
     assert.equal(r.isError, true);
     assert.match(resultText(r), /not trusted/);

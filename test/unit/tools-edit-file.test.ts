@@ -49,7 +49,10 @@ describe('tools: edit_file and write_file', () => {
 
   it('refuses when old_text is not found, hinting at a whitespace mismatch', async () => {
     const ctx = makeContext(root);
-    const r = await editFileTool.invoke(call('edit_file', { path: 'src/x.ts', old_text: 'return 1;\n}\n\nfunction c', new_text: 'x' }), ctx);
+    const r = await editFileTool.invoke(
+      call('edit_file', { path: 'src/x.ts', old_text: 'return 1;\n}\n\nfunction c', new_text: 'x' }),
+      ctx,
+    );
     assert.equal(r.isError, true);
     assert.match(resultText(r), /old_text was not found in src\/x\.ts/);
     assert.match(resultText(r), /at line 2, 6/);
@@ -57,7 +60,10 @@ describe('tools: edit_file and write_file', () => {
   });
 
   it('keeps CRLF line endings when the model writes \\n', async () => {
-    const r = await editFileTool.invoke(call('edit_file', { path: 'win.txt', old_text: 'alpha\nbeta', new_text: 'alpha\ngamma' }), makeContext(root));
+    const r = await editFileTool.invoke(
+      call('edit_file', { path: 'win.txt', old_text: 'alpha\nbeta', new_text: 'alpha\ngamma' }),
+      makeContext(root),
+    );
     assert.equal(r.isError, false, resultText(r));
     assert.equal(await read('win.txt'), 'alpha\r\ngamma\r\n');
   });
@@ -80,7 +86,10 @@ describe('tools: edit_file and write_file', () => {
       ctx,
     );
     assert.equal(r.isError, true);
-    assert.match(resultText(r), /The user rejected the edit to src\/x\.ts; the file was not changed\. The user's reason: "keep returning 1"/);
+    assert.match(
+      resultText(r),
+      /The user rejected the edit to src\/x\.ts; the file was not changed\. The user's reason: "keep returning 1"/,
+    );
     assert.equal(await read('src/x.ts'), SOURCE);
   });
 

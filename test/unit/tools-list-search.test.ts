@@ -55,7 +55,10 @@ describe('tools: list_files and search_text', () => {
 
   it('list_files filters by glob, lists ignored files on request and reports truncation', async () => {
     const ctx = makeContext(root);
-    assert.equal(resultText(await listFilesTool.invoke(call('list_files', { glob: 'src/*.ts' }), ctx)), '2 files matching "src/*.ts":\nsrc/main.ts\nsrc/util.ts');
+    assert.equal(
+      resultText(await listFilesTool.invoke(call('list_files', { glob: 'src/*.ts' }), ctx)),
+      '2 files matching "src/*.ts":\nsrc/main.ts\nsrc/util.ts',
+    );
     const all = resultText(await listFilesTool.invoke(call('list_files', { glob: '*.log', include_ignored: true }), ctx));
     assert.equal(all, '2 files matching "*.log":\napp.log\nkeep.log');
     const few = resultText(await listFilesTool.invoke(call('list_files', { limit: 2 }), ctx));
@@ -94,7 +97,9 @@ describe('tools: list_files and search_text', () => {
       'src/main.ts:2: helper();',
       'src/util.ts:1: export function helper() {',
     ]);
-    const scoped = resultText(await searchTextTool.invoke(call('search_text', { pattern: 'Helper', glob: '*.md', case_sensitive: true }), ctx));
+    const scoped = resultText(
+      await searchTextTool.invoke(call('search_text', { pattern: 'Helper', glob: '*.md', case_sensitive: true }), ctx),
+    );
     assert.equal(scoped, '1 match for /Helper/ in "*.md":\nsrc/deep/x.md:1: # Helper notes');
     const regex = resultText(await searchTextTool.invoke(call('search_text', { pattern: 'return \\d+' }), ctx));
     assert.match(regex, /src\/util\.ts:2: {3}return 42; \/\/ TODO tidy/);
@@ -113,17 +118,29 @@ describe('tools: list_files and search_text', () => {
 
   it('finds the ripgrep VS Code ships under its app root', () => {
     const seen: string[] = [];
-    const found = findRipgrep('/app', (p) => (seen.push(p), p.endsWith(path.join('ripgrep-universal', 'bin', 'linux-x64', 'rg'))), 'linux', 'x64');
+    const found = findRipgrep(
+      '/app',
+      (p) => (seen.push(p), p.endsWith(path.join('ripgrep-universal', 'bin', 'linux-x64', 'rg'))),
+      'linux',
+      'x64',
+    );
     assert.equal(found, path.join('/app', 'node_modules', '@vscode', 'ripgrep-universal', 'bin', 'linux-x64', 'rg'));
     assert.equal(seen[0], path.join('/app', 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg'));
-    assert.equal(findRipgrep('/app', () => false), undefined);
+    assert.equal(
+      findRipgrep('/app', () => false),
+      undefined,
+    );
     assert.match(findRipgrep('/app', () => true, 'win32', 'x64') ?? '', /rg\.exe$/);
   });
 
   (existsSync(RG) ? it : it.skip)('ripgrep gives the same matches as the fallback', async () => {
     const rg = createNodeWorkspace(root, { rgPath: RG });
     const js = createNodeWorkspace(root);
-    for (const [pattern, glob] of [['helper', undefined], ['Helper', '*.md'], ['return \\d+', undefined]] as const) {
+    for (const [pattern, glob] of [
+      ['helper', undefined],
+      ['Helper', '*.md'],
+      ['return \\d+', undefined],
+    ] as const) {
       const a = await rg.searchText(pattern, { glob, maxResults: 100 });
       const b = await js.searchText(pattern, { glob, maxResults: 100 });
       const key = (m: { path: string; line: number }) => `${m.path}:${m.line}`;

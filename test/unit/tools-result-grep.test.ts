@@ -8,7 +8,7 @@ function reference(text: string, pattern: string): string[] {
 }
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  return () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
 
 describe('tools: read_result grep agrees with line-by-line matching', () => {

@@ -20,7 +20,10 @@ describe('tools: run_command', () => {
     assert.match(text, /file\.txt/);
     assert.match(text, /\[exit code 0\]$/);
     assert.match(ctx.output.join(''), /out/);
-    assert.deepEqual(ctx.approve.requests.map((q) => q.kind === 'command' && [q.command, q.cwd]), [['echo out; echo err 1>&2; ls', 'sub']]);
+    assert.deepEqual(
+      ctx.approve.requests.map((q) => q.kind === 'command' && [q.command, q.cwd]),
+      [['echo out; echo err 1>&2; ls', 'sub']],
+    );
   });
 
   it('marks a failing command as an error with its exit code', async () => {
@@ -30,7 +33,10 @@ describe('tools: run_command', () => {
   });
 
   it('kills a command at its timeout, children included', async () => {
-    const r = await runCommandTool.invoke(call('run_command', { command: 'echo started; sleep 30; echo never', timeout_seconds: 1 }), makeContext(root));
+    const r = await runCommandTool.invoke(
+      call('run_command', { command: 'echo started; sleep 30; echo never', timeout_seconds: 1 }),
+      makeContext(root),
+    );
     assert.equal(r.isError, true);
     const text = resultText(r);
     assert.match(text, /started/);

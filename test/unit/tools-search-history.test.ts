@@ -41,12 +41,19 @@ describe('search_history: one search over the whole stored transcript, every hit
   const refs = (text: string) => [...text.matchAll(/ref_id="([^"]+)" turn/g)].map((m) => m[1]);
 
   it('finds user, assistant and tool text, and the full text of an offloaded result behind its stub', async () => {
-    const stored = await store.results.put(sessionId, 'run_command', `$ npm test\n${'ok\n'.repeat(2000)}FAIL src/deep.test.ts: expected 41 to be 42\n[exit code 1]`);
+    const stored = await store.results.put(
+      sessionId,
+      'run_command',
+      `$ npm test\n${'ok\n'.repeat(2000)}FAIL src/deep.test.ts: expected 41 to be 42\n[exit code 1]`,
+    );
     await store.sessions.appendTurn(sessionId, [u('Always use the port 8123 for the dev server'), a('I will use port 8123.')]);
     await store.sessions.appendTurn(sessionId, [
       u('run the tests'),
       a('', [{ id: 'c1', name: 'run_command' }]),
-      r('c1', `[Tool result stored — 6,000 bytes from "run_command". First lines: $ npm test] read_result ref_id="${stored.refId}"`, { name: 'run_command', refId: stored.refId }),
+      r('c1', `[Tool result stored — 6,000 bytes from "run_command". First lines: $ npm test] read_result ref_id="${stored.refId}"`, {
+        name: 'run_command',
+        refId: stored.refId,
+      }),
     ]);
     const user = await run({ query: 'port 8123', role: 'user' });
     assert.match(user, /1 of 1 match/);
@@ -58,7 +65,10 @@ describe('search_history: one search over the whole stored transcript, every hit
     assert.match(await run({ query: 'port 8123', role: 'assistant' }), /I will use port 8123/);
     const tool = await run({ query: 'expected 41 to be 42' });
     assert.deepEqual(refs(tool), [stored.refId], 'the hit names the stored result, found in its full text (not the stub)');
-    assert.match(resultText(await readResultTool.invoke(call('read_result', { ref_id: stored.refId, grep: 'FAIL' }), ctx)), /expected 41 to be 42/);
+    assert.match(
+      resultText(await readResultTool.invoke(call('read_result', { ref_id: stored.refId, grep: 'FAIL' }), ctx)),
+      /expected 41 to be 42/,
+    );
     assert.match(await run({ query: 'port 8123', from_turn: 2 }), /nothing matches/, 'turn range');
     assert.match(await run({ query: 'dev port', role: 'user' }), /1 of 1/, 'all words when the phrase is absent');
     assert.match(resultText(await readResultTool.invoke(call('read_result', { ref_id: 'msg_999' }), ctx)), /No stored result/);
@@ -67,8 +77,13 @@ describe('search_history: one search over the whole stored transcript, every hit
   it('finds what a compaction removed from the context, every role (planted facts)', async () => {
     const view = session(24, 1500, (i) => `task ${i}: remember the token ZQ-${1000 + i} ${'pad '.repeat(120)}`);
     for (let i = 0; i < view.length; i += 4) await store.sessions.appendTurn(sessionId, view.slice(i, i + 4));
-    const chain = createCompactionChain({ results: { put: async ({ toolName, content }) => (await store.results.put(sessionId, toolName, content)).refId } });
-    const out = await chain.run({ messages: view, tokensOf, targetTokens: 3000, trigger: 'manual', effectiveWindow: 10_000 }, new AbortController().signal);
+    const chain = createCompactionChain({
+      results: { put: async ({ toolName, content }) => (await store.results.put(sessionId, toolName, content)).refId },
+    });
+    const out = await chain.run(
+      { messages: view, tokensOf, targetTokens: 3000, trigger: 'manual', effectiveWindow: 10_000 },
+      new AbortController().signal,
+    );
     assert.ok(out && out.strategies.includes('drop_oldest_turns'));
     const kept = JSON.stringify(out.messages);
     // (user instructions are carried in the history message; the turns' answers and outputs are gone)

@@ -25,7 +25,11 @@ export interface BackgroundPlan {
   cut: number;
 }
 
-export type SummarizeHead = (head: Message[], previousSummary: string | undefined, signal: AbortSignal) => Promise<SummaryOutcome | undefined>;
+export type SummarizeHead = (
+  head: Message[],
+  previousSummary: string | undefined,
+  signal: AbortSignal,
+) => Promise<SummaryOutcome | undefined>;
 
 interface Pending {
   keys: string[];

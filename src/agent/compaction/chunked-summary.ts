@@ -29,7 +29,10 @@ export interface ChunkedSummary {
 }
 
 /** Consecutive chunks of `messages` whose requests fit the limit; undefined when one message alone does not fit. */
-export function planChunks(messages: readonly Message[], deps: Pick<ChunkedSummaryDeps, 'limit' | 'requestTokens' | 'chunkRequest'>): Message[][] | undefined {
+export function planChunks(
+  messages: readonly Message[],
+  deps: Pick<ChunkedSummaryDeps, 'limit' | 'requestTokens' | 'chunkRequest'>,
+): Message[][] | undefined {
   const chunks: Message[][] = [];
   let current: Message[] = [];
   for (const m of messages) {
@@ -51,7 +54,11 @@ export function planChunks(messages: readonly Message[], deps: Pick<ChunkedSumma
  * One summary of `messages` (and of `previousSummary`, merged in as the oldest part), made in chunks.
  * Undefined when a single message does not fit, a request fails, or the merges cannot make progress.
  */
-export async function summarizeInChunks(messages: readonly Message[], previousSummary: string | undefined, deps: ChunkedSummaryDeps): Promise<ChunkedSummary | undefined> {
+export async function summarizeInChunks(
+  messages: readonly Message[],
+  previousSummary: string | undefined,
+  deps: ChunkedSummaryDeps,
+): Promise<ChunkedSummary | undefined> {
   const chunks = planChunks(messages, deps);
   if (!chunks?.length) return undefined;
   let cost: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -72,7 +79,7 @@ export async function summarizeInChunks(messages: readonly Message[], previousSu
   while (level.length > 1) {
     const next: string[] = [];
     let progressed = false;
-    for (let i = 0; i < level.length; ) {
+    for (let i = 0; i < level.length;) {
       let j = i + 1;
       while (j < level.length && deps.requestTokens(deps.mergeRequest(level.slice(i, j + 1))) <= deps.limit) j++;
       if (j - i === 1) {
@@ -92,5 +99,10 @@ export async function summarizeInChunks(messages: readonly Message[], previousSu
 }
 
 function add(a: Usage, b: Usage): Usage {
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
 }

@@ -12,7 +12,17 @@ import { complete, type Provider } from '../../providers/provider';
 import type { Message, ProviderRequest, Usage } from '../../providers/types';
 import type { ResultPort } from '../../tools/ports';
 import {
-  applyClearPlan, buildCachedSummaryRequest, buildMergeRequest, buildSummaryRequest, historyMessage, historyPartsFor, isHistoryMessage, parseHistoryMessage, planClearToolResults, planSummary, resultText,
+  applyClearPlan,
+  buildCachedSummaryRequest,
+  buildMergeRequest,
+  buildSummaryRequest,
+  historyMessage,
+  historyPartsFor,
+  isHistoryMessage,
+  parseHistoryMessage,
+  planClearToolResults,
+  planSummary,
+  resultText,
 } from '../../context/compaction';
 import { byteEstimate } from '../../context/utf8';
 import type { CompactHook, CompactInput } from '../context-gate';
@@ -258,7 +268,8 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
       }
       try {
         // A result stored by an earlier step (or a failed summary attempt) is not stored twice.
-        const refId = storedRefs.get(m) ?? (await options.results.put({ toolName: m.toolName, toolCallId: m.toolCallId, content: resultText(m) }));
+        const refId =
+          storedRefs.get(m) ?? (await options.results.put({ toolName: m.toolName, toolCallId: m.toolCallId, content: resultText(m) }));
         storedRefs.set(m, refId);
         if (!refs.includes(refId)) refs.push(refId);
         out.push({ ...m, refId });
@@ -311,15 +322,22 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
   }
 
   function requestTokens(req: ProviderRequest, tokensOf: (m: Message) => number): number {
-    return req.messages.reduce((s, m) => s + tokensOf(m), 0) + byteEstimate(Buffer.byteLength(req.system.map((x) => x.text).join('\n'), 'utf8'));
+    return (
+      req.messages.reduce((s, m) => s + tokensOf(m), 0) + byteEstimate(Buffer.byteLength(req.system.map((x) => x.text).join('\n'), 'utf8'))
+    );
   }
 
   /** Asks the summarizer; undefined (with a note) when it fails or returns nothing. */
   async function ask(request: ProviderRequest, notes: string[], signal: AbortSignal): Promise<{ text: string; usage: Usage } | undefined> {
     const reply = await complete(options.summarizer!, request, signal);
-    const text = reply.content.map((p) => (p.type === 'text' ? p.text : '')).join('').trim();
+    const text = reply.content
+      .map((p) => (p.type === 'text' ? p.text : ''))
+      .join('')
+      .trim();
     if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || !text) {
-      notes.push(`The summary failed (${reply.error?.kind ?? (text ? reply.stopReason : 'empty')}${reply.error ? `: ${reply.error.message}` : ''}).`);
+      notes.push(
+        `The summary failed (${reply.error?.kind ?? (text ? reply.stopReason : 'empty')}${reply.error ? `: ${reply.error.message}` : ''}).`,
+      );
       return undefined;
     }
     return { text, usage: reply.usage };
@@ -327,13 +345,22 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
 
   /** Summarizes `head` (updating `previousSummary`): stores its results first, clips to fit the summarizer. */
   async function summarizeHead(
-    head: readonly Message[], previousSummary: string | undefined, ctx: { focus?: string; limit: number; pins: string[]; tokensOf: (m: Message) => number },
-    notes: string[], signal: AbortSignal,
+    head: readonly Message[],
+    previousSummary: string | undefined,
+    ctx: { focus?: string; limit: number; pins: string[]; tokensOf: (m: Message) => number },
+    notes: string[],
+    signal: AbortSignal,
   ): Promise<SummaryOutcome | undefined> {
     // What is summarized away must stay retrievable: store it first, and the summarizer sees the ref ids.
     const refs: string[] = [];
     const stored = await ensureStored(head, notes, refs);
-    const base = { model: options.summarizerModel ?? 'default', focus: ctx.focus, pins: ctx.pins, maxOutputTokens: options.summaryMaxTokens ?? 2000, previousSummary };
+    const base = {
+      model: options.summarizerModel ?? 'default',
+      focus: ctx.focus,
+      pins: ctx.pins,
+      maxOutputTokens: options.summaryMaxTokens ?? 2000,
+      previousSummary,
+    };
     for (const clip of [{}, { toolChars: 300, assistantChars: 1500 }, { toolChars: 100, assistantChars: 400 }]) {
       const request = buildSummaryRequest(stored, { ...base, ...clip });
       if (requestTokens(request, ctx.tokensOf) > ctx.limit) continue;
@@ -344,20 +371,28 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     const chunked = await summarizeInChunks(stored, previousSummary, {
       limit: ctx.limit,
       requestTokens: (req) => requestTokens(req, ctx.tokensOf),
-      chunkRequest: (messages) => buildSummaryRequest(messages, { ...base, previousSummary: undefined, toolChars: 100, assistantChars: 400 }),
+      chunkRequest: (messages) =>
+        buildSummaryRequest(messages, { ...base, previousSummary: undefined, toolChars: 100, assistantChars: 400 }),
       mergeRequest: (parts) => buildMergeRequest(parts, base),
       ask: (req) => ask(req, notes, signal),
     });
     if (chunked) {
-      notes.push(`The history did not fit the summarizer's window: summarized in ${chunked.chunks} chunks and merged (${chunked.requests} requests).`);
+      notes.push(
+        `The history did not fit the summarizer's window: summarized in ${chunked.chunks} chunks and merged (${chunked.requests} requests).`,
+      );
       return { summary: chunked.summary, cost: chunked.cost, refs };
     }
-    notes.push('The summary request would not fit the summarizer\'s window, even in chunks; older turns were dropped instead.');
+    notes.push("The summary request would not fit the summarizer's window, even in chunks; older turns were dropped instead.");
     return undefined;
   }
 
   async function summarize(
-    view: Message[], input: CompactInput, carried: { pins: string[]; ledger?: string }, notes: string[], signal: AbortSignal, tokensOf: (m: Message) => number,
+    view: Message[],
+    input: CompactInput,
+    carried: { pins: string[]; ledger?: string },
+    notes: string[],
+    signal: AbortSignal,
+    tokensOf: (m: Message) => number,
     refs: string[],
   ): Promise<{ messages: Message[]; summary: string; cost: Usage; strategy: string } | undefined> {
     if (!options.summarizer) return undefined;
@@ -375,13 +410,24 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
       cost = addUsage(cost, prepared.cost);
       const tail = view.slice(prepared.cut);
       const gone = view.slice(0, prepared.cut);
-      const messages = [historyMessage(historyPartsFor(gone, tail, { pins, target, summary: prepared.summary, tokensOf, instructionsShare, ledger }), gone[gone.length - 1]?.timestamp ?? now()), ...tail];
+      const messages = [
+        historyMessage(
+          historyPartsFor(gone, tail, { pins, target, summary: prepared.summary, tokensOf, instructionsShare, ledger }),
+          gone[gone.length - 1]?.timestamp ?? now(),
+        ),
+        ...tail,
+      ];
       notes.push('Used the summary prepared in the background.');
       if (total(messages) <= target) return { messages, summary: prepared.summary, cost, strategy: 'summary' };
       view = messages; // not enough: summarize further on top of it
     }
 
-    const plan = planSummary(view, { targetTokens: target, tokensOf, reserveTokens: reserveFor(target, pins, ledger), keepTurns: options.keepTurns });
+    const plan = planSummary(view, {
+      targetTokens: target,
+      tokensOf,
+      reserveTokens: reserveFor(target, pins, ledger),
+      keepTurns: options.keepTurns,
+    });
     if (!plan) {
       notes.push('Nothing before a safe cut to summarize.');
       return undefined;
@@ -396,7 +442,12 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
         const full = await options.history();
         const keptCount = view.length - plan.cut;
         const originals = full.slice(0, Math.max(0, full.length - keptCount)).filter((m) => !isHistoryMessage(m));
-        const request = buildSummaryRequest(originals, { model: options.summarizerModel ?? 'default', focus: input.focus, pins, maxOutputTokens: options.summaryMaxTokens ?? 2000 });
+        const request = buildSummaryRequest(originals, {
+          model: options.summarizerModel ?? 'default',
+          focus: input.focus,
+          pins,
+          maxOutputTokens: options.summaryMaxTokens ?? 2000,
+        });
         if (originals.length && requestTokens(request, tokensOf) <= limit) {
           const r = await ask(request, notes, signal);
           if (r) {
@@ -413,11 +464,18 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     if (!outcome && input.prefix && (!options.summarizerModel || options.summarizerModel === input.prefix.model)) {
       // Cache-preserving: the agent's own prefix (system, tools, the conversation as sent) plus one
       // instruction, so the provider's prompt cache serves most of the input.
-      const request = buildCachedSummaryRequest(input.messages, input.prefix, { keptFrom: plan.tail[0], focus: input.focus, pins, maxOutputTokens: options.summaryMaxTokens ?? 2000 });
+      const request = buildCachedSummaryRequest(input.messages, input.prefix, {
+        keptFrom: plan.tail[0],
+        focus: input.focus,
+        pins,
+        maxOutputTokens: options.summaryMaxTokens ?? 2000,
+      });
       const prefixTokens = byteEstimate(Buffer.byteLength(JSON.stringify(request.tools), 'utf8'));
       // It may use the whole window but its own output and a 2 % margin (not only the agent's effective window).
       const window = input.prefix.contextWindow;
-      const cachedLimit = window ? Math.min(options.summarizerWindow ?? Infinity, window - request.maxOutputTokens - Math.ceil(window * 0.02)) : limit;
+      const cachedLimit = window
+        ? Math.min(options.summarizerWindow ?? Infinity, window - request.maxOutputTokens - Math.ceil(window * 0.02))
+        : limit;
       if (requestTokens(request, tokensOf) + prefixTokens <= cachedLimit) {
         const r = await ask(request, notes, signal);
         if (r) {
@@ -434,7 +492,12 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
     const gone = [...view.slice(0, plan.cut)];
     const parts = historyPartsFor(gone, plan.tail, { pins, target, summary: outcome.summary, tokensOf, instructionsShare, ledger });
     const stamp = plan.head[plan.head.length - 1]?.timestamp ?? now();
-    return { messages: [historyMessage(parts, stamp), ...plan.tail], summary: outcome.summary, cost: addUsage(cost, outcome.cost), strategy };
+    return {
+      messages: [historyMessage(parts, stamp), ...plan.tail],
+      summary: outcome.summary,
+      cost: addUsage(cost, outcome.cost),
+      strategy,
+    };
   }
 
   /**
@@ -446,7 +509,12 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
       if (!options.summarizer || breaker.paused || input.messages.length === 0) return;
       const tokensOf = (m: Message) => Math.max(0, input.tokensOf(m) || 0);
       const view = input.messages;
-      const plan = planSummary(view, { targetTokens: input.targetTokens, tokensOf, reserveTokens: reserveFor(input.targetTokens, [], readLedger([])), keepTurns: options.keepTurns });
+      const plan = planSummary(view, {
+        targetTokens: input.targetTokens,
+        tokensOf,
+        reserveTokens: reserveFor(input.targetTokens, [], readLedger([])),
+        keepTurns: options.keepTurns,
+      });
       if (!plan) return;
       const start = plan.cut - plan.head.length;
       // A cut inside the newest turn moves back to that turn's start: the prepared head must end at a turn.
@@ -465,7 +533,9 @@ export function createCompactionChain(options: CompactionChainOptions): Compacti
   return {
     hook: async (input, signal) => {
       const r = await run(input, signal);
-      return r ? { messages: r.messages, strategies: r.strategies, summary: r.summary, cost: r.summary !== undefined ? r.cost : undefined } : undefined;
+      return r
+        ? { messages: r.messages, strategies: r.strategies, summary: r.summary, cost: r.summary !== undefined ? r.cost : undefined }
+        : undefined;
     },
     run,
     prepare,
@@ -488,7 +558,12 @@ function withCurrentLedger(view: Message[], ledger: string | undefined): Message
 }
 
 function addUsage(a: Usage, b: Usage): Usage {
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
 }
 
 function guard(fn: () => void): void {

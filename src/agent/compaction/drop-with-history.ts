@@ -19,21 +19,35 @@ export interface DropWithHistoryOptions {
 }
 
 /** The compacted view and the messages it no longer holds; undefined when nothing can be dropped. */
-export function dropWithHistory(view: readonly Message[], options: DropWithHistoryOptions): { messages: Message[]; gone: Message[] } | undefined {
+export function dropWithHistory(
+  view: readonly Message[],
+  options: DropWithHistoryOptions,
+): { messages: Message[]; gone: Message[] } | undefined {
   const { pins, target, tokensOf } = options;
   const hasHistory = isHistoryMessage(view[0]);
   const previous = hasHistory ? parseHistoryMessage(view[0]) : undefined;
   const body = hasHistory ? view.slice(1) : view;
   // Room for the history message: its fixed parts plus the whole instruction allowance.
   const instructionBudget = Math.floor(target * (options.instructionsShare ?? 0.3));
-  let room = target - tokensOf(historyMessage({ summary: previous?.summary, pins, instructions: [], ledger: options.ledger }, 0)) - instructionBudget - 40;
+  let room =
+    target -
+    tokensOf(historyMessage({ summary: previous?.summary, pins, instructions: [], ledger: options.ledger }, 0)) -
+    instructionBudget -
+    40;
   let best: { messages: Message[]; gone: Message[] } | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     const r = dropOldestTurns(body, tokensOf, Math.max(0, room));
     if (r.dropped === 0) break;
     const kept = new Set<Message>(r.messages);
     const gone = [...(hasHistory ? [view[0]] : []), ...body.filter((m) => !kept.has(m))];
-    const parts = historyPartsFor(gone, r.messages, { pins, target, summary: previous?.summary, tokensOf, instructionsShare: options.instructionsShare, ledger: options.ledger });
+    const parts = historyPartsFor(gone, r.messages, {
+      pins,
+      target,
+      summary: previous?.summary,
+      tokensOf,
+      instructionsShare: options.instructionsShare,
+      ledger: options.ledger,
+    });
     const last = gone[gone.length - 1];
     best = { messages: [historyMessage(parts, last?.timestamp ?? (options.now ?? Date.now)()), ...r.messages], gone };
     const over = best.messages.reduce((s, m) => s + tokensOf(m), 0) - target;

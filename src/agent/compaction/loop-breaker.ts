@@ -68,13 +68,15 @@ export class LoopBreaker {
     const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
     if (o.produced && o.freedShare < this.minFreed) {
       this.state = {
-        reason: `Automatic compaction is paused: the last pass freed only ${pct(Math.max(0, o.freedShare))} of the context window ` +
+        reason:
+          `Automatic compaction is paused: the last pass freed only ${pct(Math.max(0, o.freedShare))} of the context window ` +
           '(what is left is mostly recent work, pins, system prompt and tools). Compact manually, clear the context or start a new session.',
         at: this.now(),
       };
     } else if (this.failures >= this.maxFailures) {
       this.state = {
-        reason: `Automatic compaction is paused after ${this.failures} passes in a row that could not get the context under its target. ` +
+        reason:
+          `Automatic compaction is paused after ${this.failures} passes in a row that could not get the context under its target. ` +
           'Compact manually, clear the context or start a new session.',
         at: this.now(),
       };

@@ -9,7 +9,8 @@ import type { Message } from '../../providers/types';
 
 export const SUMMARY_UNAVAILABLE = '(summary unavailable)';
 
-const SHORT = 'Only for this summary: ignore the sections above and answer in at most two sentences (under 60 words) saying what the session was about and where it stands.';
+const SHORT =
+  'Only for this summary: ignore the sections above and answer in at most two sentences (under 60 words) saying what the session was about and where it stands.';
 
 export interface SnapshotSummaryOptions {
   provider: Provider;
@@ -28,9 +29,18 @@ export async function snapshotSummary(messages: readonly Message[], options: Sna
     let from = messages.length - 1;
     let size = JSON.stringify(messages[from]).length;
     while (from > 0 && size + JSON.stringify(messages[from - 1]).length <= limit) size += JSON.stringify(messages[--from]).length;
-    const request = buildSummaryRequest(messages.slice(from), { model: options.model, maxOutputTokens: 200, focus: SHORT, toolChars: 200, assistantChars: 800 });
+    const request = buildSummaryRequest(messages.slice(from), {
+      model: options.model,
+      maxOutputTokens: 200,
+      focus: SHORT,
+      toolChars: 200,
+      assistantChars: 800,
+    });
     const reply = await complete(options.provider, request, options.signal);
-    const text = reply.content.map((p) => (p.type === 'text' ? p.text : '')).join('').trim();
+    const text = reply.content
+      .map((p) => (p.type === 'text' ? p.text : ''))
+      .join('')
+      .trim();
     if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || !text) return SUMMARY_UNAVAILABLE;
     return text.length > 600 ? `${text.slice(0, 599)}…` : text;
   } catch {

@@ -23,7 +23,10 @@ export class LedgerRecorder {
   private savedVersion: number;
   private saving: Promise<void> = Promise.resolve();
 
-  constructor(readonly ledger: WorkLedger, private readonly options: LedgerRecorderOptions = {}) {
+  constructor(
+    readonly ledger: WorkLedger,
+    private readonly options: LedgerRecorderOptions = {},
+  ) {
     this.savedVersion = ledger.version;
   }
 

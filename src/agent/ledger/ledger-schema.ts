@@ -27,7 +27,7 @@ export function parseLedgerState(json: string | undefined): LedgerState | undefi
   if (!json) return undefined;
   try {
     const r = LedgerStateSchema.safeParse(JSON.parse(json));
-    return r.success ? (r.data) : undefined;
+    return r.success ? r.data : undefined;
   } catch {
     return undefined;
   }

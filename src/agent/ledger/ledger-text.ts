@@ -5,7 +5,7 @@
  */
 import type { LedgerState } from './work-ledger';
 
-export const LEDGER_TITLE = 'Work so far (kept by Headroom from the tool calls, not by the summary; turn numbers are this session\'s)';
+export const LEDGER_TITLE = "Work so far (kept by Headroom from the tool calls, not by the summary; turn numbers are this session's)";
 
 const MARK = { done: '[x]', in_progress: '[~]', open: '[ ]' } as const;
 
@@ -26,12 +26,16 @@ export function ledgerText(state: LedgerState): string {
   const rolledFiles = r.files.read + r.files.created + r.files.modified;
   if (state.files.length || rolledFiles) {
     out.push('Files (last action, turn):');
-    if (rolledFiles) out.push(`(${rolledFiles} older file(s): ${r.files.created} created, ${r.files.modified} modified, ${r.files.read} read; search_history finds them)`);
+    if (rolledFiles)
+      out.push(
+        `(${rolledFiles} older file(s): ${r.files.created} created, ${r.files.modified} modified, ${r.files.read} read; search_history finds them)`,
+      );
     for (const f of state.files) out.push(`- ${f.path} — ${f.action}, turn ${f.turn}`);
   }
   if (state.commands.length || r.commands.ok || r.commands.failed) {
     out.push('Commands (exit code, folder, turn):');
-    if (r.commands.ok || r.commands.failed) out.push(`(${r.commands.ok + r.commands.failed} older command(s): ${r.commands.ok} exited 0, ${r.commands.failed} failed)`);
+    if (r.commands.ok || r.commands.failed)
+      out.push(`(${r.commands.ok + r.commands.failed} older command(s): ${r.commands.ok} exited 0, ${r.commands.failed} failed)`);
     for (const c of state.commands) out.push(`- \`${c.command}\` → exit ${c.exitCode ?? 'none (killed)'}, in ${c.cwd}, turn ${c.turn}`);
   }
   if (state.errors.length || r.errors) {

@@ -10,7 +10,8 @@ import { byteEstimate } from '../../context/utf8';
 export const REHYDRATION_TITLE = 'Current content of the files changed most recently (read at this compaction; newest first):';
 
 /** Declaration-like lines kept in an outline (most languages' top-level forms). */
-const DECLARATION = /^\s*(export\s|public\s|private\s|protected\s|async\s|function\s|class\s|interface\s|type\s|enum\s|const\s|let\s|def\s|fn\s|pub\s|func\s|struct\s|impl\s|module\s|package\s|#{1,3}\s)/;
+const DECLARATION =
+  /^\s*(export\s|public\s|private\s|protected\s|async\s|function\s|class\s|interface\s|type\s|enum\s|const\s|let\s|def\s|fn\s|pub\s|func\s|struct\s|impl\s|module\s|package\s|#{1,3}\s)/;
 const MAX_OUTLINE_LINES = 40;
 
 export interface RehydrationOptions {
@@ -48,7 +49,9 @@ export async function rehydrationBlock(options: RehydrationOptions): Promise<str
       left -= cost(whole);
       continue;
     }
-    const decl = lines.flatMap((l, i) => (DECLARATION.test(l) ? [`${i + 1}: ${l.trimEnd().slice(0, 160)}`] : [])).slice(0, MAX_OUTLINE_LINES);
+    const decl = lines
+      .flatMap((l, i) => (DECLARATION.test(l) ? [`${i + 1}: ${l.trimEnd().slice(0, 160)}`] : []))
+      .slice(0, MAX_OUTLINE_LINES);
     let outline = `--- ${path} (${lines.length} lines; outline only, read_file for the rest)\n${decl.join('\n')}`;
     while (cost(outline) > left && decl.length > 0) {
       decl.pop();

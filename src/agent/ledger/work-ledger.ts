@@ -82,7 +82,13 @@ const MAX_ENTRY_CHARS = 240;
 
 export function emptyLedgerState(): LedgerState {
   return {
-    version: 1, turn: 0, files: [], commands: [], errors: [], plan: [], decisions: [],
+    version: 1,
+    turn: 0,
+    files: [],
+    commands: [],
+    errors: [],
+    plan: [],
+    decisions: [],
     rolledUp: { files: { read: 0, created: 0, modified: 0 }, commands: { ok: 0, failed: 0 }, errors: 0, decisions: 0, doneItems: 0 },
   };
 }
@@ -154,7 +160,12 @@ export class WorkLedger {
   }
 
   recordError(tool: string, text: string): void {
-    const firstLine = clip(text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '(no message)');
+    const firstLine = clip(
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => l !== '') ?? '(no message)',
+    );
     const list = this.state.errors;
     const last = list[list.length - 1];
     if (last && last.tool === tool && last.firstLine === firstLine && last.turn === this.state.turn) return; // a retry of the same failure
@@ -215,7 +226,9 @@ export class WorkLedger {
 
   get isEmpty(): boolean {
     const s = this.state;
-    return !s.files.length && !s.commands.length && !s.errors.length && !s.plan.length && !s.decisions.length && totalRolled(s.rolledUp) === 0;
+    return (
+      !s.files.length && !s.commands.length && !s.errors.length && !s.plan.length && !s.decisions.length && totalRolled(s.rolledUp) === 0
+    );
   }
 
   private changed(): void {

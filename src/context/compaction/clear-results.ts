@@ -83,7 +83,11 @@ export function planClearToolResults(view: readonly Message[], options: ClearOpt
  * by view index; an item with neither a ref id in the plan nor one in `refIds` (its store failed) is
  * left as it is, so nothing is lost. The input is not modified.
  */
-export function applyClearPlan(view: readonly Message[], plan: ClearPlan, refIds: ReadonlyMap<number, string> = new Map()): { messages: Message[]; cleared: number } {
+export function applyClearPlan(
+  view: readonly Message[],
+  plan: ClearPlan,
+  refIds: ReadonlyMap<number, string> = new Map(),
+): { messages: Message[]; cleared: number } {
   const out = [...view];
   let cleared = 0;
   for (const item of plan.items) {

@@ -6,8 +6,9 @@
  */
 import type { Message, UserMessage } from '../../providers/types';
 
-export const HISTORY_HEADER = '[Summary of earlier work] This is a summary of earlier work; it is not a new instruction. ' +
-  'Treat it as history: the user\'s current request is in the newest messages.';
+export const HISTORY_HEADER =
+  '[Summary of earlier work] This is a summary of earlier work; it is not a new instruction. ' +
+  "Treat it as history: the user's current request is in the newest messages.";
 
 /** The parts of a history message. */
 export interface HistoryParts {
@@ -24,7 +25,8 @@ export interface HistoryParts {
 }
 
 const TAGS = { summary: 'summary', pin: 'pinned', ledger: 'work-ledger' } as const;
-const INSTRUCTIONS_HEADER = 'What the user asked in earlier turns, oldest first (quoted as history, not repeated requests; one JSON string per line):';
+const INSTRUCTIONS_HEADER =
+  'What the user asked in earlier turns, oldest first (quoted as history, not repeated requests; one JSON string per line):';
 // Our tags inside quoted text are escaped so a quote can never end (or fake) a part.
 const escape = (text: string) => text.replace(/<(\/?)(summary|pinned|work-ledger)>/g, '<$1\\$2>');
 const unescape = (text: string) => text.replace(/<(\/?)\\(summary|pinned|work-ledger)>/g, '<$1$2>');
@@ -51,7 +53,9 @@ export function historyText(parts: HistoryParts): string {
   if (parts.summary !== undefined) {
     out.push(`<${TAGS.summary}>`, escape(parts.summary.trim()), `</${TAGS.summary}>`);
   } else {
-    out.push('(No model summary: older turns were removed to free space. The full transcript is kept; stored tool results stay readable with read_result.)');
+    out.push(
+      '(No model summary: older turns were removed to free space. The full transcript is kept; stored tool results stay readable with read_result.)',
+    );
   }
   if (parts.pins.length) {
     out.push('', 'Pinned by the user (kept verbatim):');

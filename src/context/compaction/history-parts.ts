@@ -30,5 +30,11 @@ export function historyPartsFor(gone: readonly Message[], kept: readonly Message
   const room = target - kept.reduce((s, m) => s + tokensOf(m), 0) - fixed - 24;
   const fitted = fitInstructions(all, { budgetTokens: Math.max(Math.floor(target * (options.instructionsShare ?? 0.3)), room) });
   const carried = parseHistoryMessage(gone[0])?.omittedInstructions ?? 0;
-  return { summary, pins, instructions: fitted.instructions, omittedInstructions: fitted.omitted + carried || undefined, ...(ledger ? { ledger } : {}) };
+  return {
+    summary,
+    pins,
+    instructions: fitted.instructions,
+    omittedInstructions: fitted.omitted + carried || undefined,
+    ...(ledger ? { ledger } : {}),
+  };
 }

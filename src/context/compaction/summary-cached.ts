@@ -26,7 +26,11 @@ export interface CachedSummaryOptions {
 
 export const CACHED_SUMMARY_MARK = '[Headroom: context compaction — this is not a message from the user]';
 
-export function buildCachedSummaryRequest(view: readonly Message[], prefix: AgentPrefix, options: CachedSummaryOptions = {}): ProviderRequest {
+export function buildCachedSummaryRequest(
+  view: readonly Message[],
+  prefix: AgentPrefix,
+  options: CachedSummaryOptions = {},
+): ProviderRequest {
   const out = [
     CACHED_SUMMARY_MARK,
     'Stop working on the task for this one reply and do not call any tool. The conversation above is about to be compacted: ' +
@@ -35,8 +39,12 @@ export function buildCachedSummaryRequest(view: readonly Message[], prefix: Agen
       'error messages, numbers, decisions and their reasons. Quote every user instruction.',
   ];
   const first = options.keptFrom ? snippet(options.keptFrom) : '';
-  if (first) out.push(`The messages from the one starting "${first}" on stay in the context verbatim: summarize what came before them in full, and those only briefly.`);
-  if (options.pins?.length) out.push('Pinned by the user (kept verbatim next to your summary; stay consistent with them):', ...options.pins.map((p) => `- ${p}`));
+  if (first)
+    out.push(
+      `The messages from the one starting "${first}" on stay in the context verbatim: summarize what came before them in full, and those only briefly.`,
+    );
+  if (options.pins?.length)
+    out.push('Pinned by the user (kept verbatim next to your summary; stay consistent with them):', ...options.pins.map((p) => `- ${p}`));
   out.push('Use exactly these sections (write "none" under a section with nothing to say):', ...SUMMARY_SECTIONS);
   if (options.focus?.trim()) out.push(`Focus: the user asked this summary to keep above all: ${options.focus.trim()}`);
   return {
@@ -51,6 +59,10 @@ export function buildCachedSummaryRequest(view: readonly Message[], prefix: Agen
 }
 
 function snippet(m: Message): string {
-  const text = m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ').replace(/\s+/g, ' ').trim();
+  const text = m.content
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

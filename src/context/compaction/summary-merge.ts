@@ -9,7 +9,10 @@ import { SUMMARIZER_SYSTEM, SUMMARY_SECTIONS, type SummaryRequestOptions } from 
 // Our tag inside a quoted part is escaped so a part can never end (or fake) another.
 const escape = (text: string) => text.replace(/<(\/?)(part)\b/g, '<$1\\$2');
 
-export function buildMergeRequest(parts: readonly string[], options: Pick<SummaryRequestOptions, 'model' | 'focus' | 'pins' | 'maxOutputTokens'>): ProviderRequest {
+export function buildMergeRequest(
+  parts: readonly string[],
+  options: Pick<SummaryRequestOptions, 'model' | 'focus' | 'pins' | 'maxOutputTokens'>,
+): ProviderRequest {
   const out: string[] = [`These are ${parts.length} summaries of consecutive parts of one coding session, oldest first.`, ''];
   parts.forEach((p, i) => out.push(`<part n="${i + 1}">`, escape(p.trim()), '</part>', ''));
   if (options.pins?.length) {

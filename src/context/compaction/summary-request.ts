@@ -59,7 +59,8 @@ export function buildSummaryRequest(head: readonly Message[], options: SummaryRe
   const files = filesTouched(head);
   if (files.length) parts.push(`Paths named in tool calls: ${files.join(', ')}`, '');
   const instructions = collectInstructions(head.filter((m) => !isHistoryMessage(m)));
-  if (instructions.length) parts.push(`The transcript holds ${instructions.length} user instruction(s); the summary must account for each.`, '');
+  if (instructions.length)
+    parts.push(`The transcript holds ${instructions.length} user instruction(s); the summary must account for each.`, '');
   if (options.pins?.length) {
     parts.push('Pinned by the user (Headroom keeps these verbatim next to your summary; stay consistent with them):');
     for (const p of options.pins) parts.push(`- ${p}`);
@@ -102,7 +103,10 @@ function element(name: string, attrs: Record<string, string | number | undefined
  * "[user]" lines, `</transcript>`, a role tag or the history header stays inside its own element as
  * data: it cannot start a message of another role. `n` numbers the messages in order.
  */
-export function serializeHistory(messages: readonly Message[], options: Pick<SummaryRequestOptions, 'toolChars' | 'assistantChars'> = {}): string {
+export function serializeHistory(
+  messages: readonly Message[],
+  options: Pick<SummaryRequestOptions, 'toolChars' | 'assistantChars'> = {},
+): string {
   const toolChars = options.toolChars ?? 2000;
   const assistantChars = options.assistantChars ?? 6000;
   const out: string[] = [];
@@ -115,13 +119,20 @@ export function serializeHistory(messages: readonly Message[], options: Pick<Sum
     } else if (m.role === 'assistant') {
       for (const p of m.content) {
         if (p.type === 'text' && p.text.trim()) out.push(element('message', { n, role: 'assistant' }, clip(p.text, assistantChars)));
-        else if (p.type === 'toolCall') out.push(element('tool_call', { n, role: 'assistant', tool: p.name }, clip(p.rawArguments ?? JSON.stringify(p.arguments), 1000)));
+        else if (p.type === 'toolCall')
+          out.push(element('tool_call', { n, role: 'assistant', tool: p.name }, clip(p.rawArguments ?? JSON.stringify(p.arguments), 1000)));
       }
       if (m.stopReason === 'error' && m.error) out.push(element('request_failed', { n, kind: m.error.kind }, clip(m.error.message, 300)));
     } else {
       const text = m.content.map((p) => (p.type === 'text' ? p.text : '[image]')).join('\n');
       const ref = m.refId && !isCleared(m) ? m.refId : undefined;
-      out.push(element('tool_result', { n, role: 'tool', tool: m.toolName, status: m.isError ? 'failed' : 'ok', stored_ref_id: ref }, clip(text, toolChars)));
+      out.push(
+        element(
+          'tool_result',
+          { n, role: 'tool', tool: m.toolName, status: m.isError ? 'failed' : 'ok', stored_ref_id: ref },
+          clip(text, toolChars),
+        ),
+      );
     }
   });
   return out.join('\n');

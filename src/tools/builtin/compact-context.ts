@@ -20,7 +20,8 @@ export function createCompactContextTool(port: CompactPort): Tool {
       const how = r.strategies.length ? ` (${r.strategies.join(', ')})` : '';
       const note = r.note ? ` ${r.note}` : '';
       // A scheduled compaction has not freed anything yet: say so rather than "0 freed".
-      if (r.note && r.strategies.length === 0 && r.beforeTokens === r.afterTokens) return `Compaction scheduled at ${fmt(r.beforeTokens)} tokens.${note}`;
+      if (r.note && r.strategies.length === 0 && r.beforeTokens === r.afterTokens)
+        return `Compaction scheduled at ${fmt(r.beforeTokens)} tokens.${note}`;
       return `Context compacted${how}: ${fmt(r.beforeTokens)} → ${fmt(r.afterTokens)} tokens, ${fmt(freed)} freed.${note}`;
     },
   });

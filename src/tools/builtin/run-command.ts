@@ -30,7 +30,13 @@ export const runCommandTool = defineTool({
   timeoutMs: ({ timeout_seconds }) => 60 * 60_000 + timeout_seconds * 1000,
   async execute({ command, cwd, timeout_seconds }, ctx) {
     await ctx.workspace.resolvePath(cwd ?? '.'); // refuse a cwd outside the workspace before asking anyone
-    const decision = await askApproval(ctx, { kind: 'command', toolName: 'run_command', toolCallId: ctx.toolCallId, command, cwd: cwd ?? '.' });
+    const decision = await askApproval(ctx, {
+      kind: 'command',
+      toolName: 'run_command',
+      toolCallId: ctx.toolCallId,
+      command,
+      cwd: cwd ?? '.',
+    });
     if (!decision.approved) return rejectedOutput(`the command \`${command}\``, decision, 'it was not run');
     const r = await ctx.workspace.runCommand(command, {
       cwd,

@@ -22,7 +22,11 @@ export function createSearchHistoryTool(port: HistorySearchPort): Tool {
       if (r.total === 0) return `[search_history: nothing matches "${query}"${role !== 'any' ? ` in ${role} messages` : ''}]`;
       const lines = r.hits.map((h) => `- ref_id="${h.ref}" turn ${h.turn}, ${h.toolName ? `${h.toolName} result` : h.role}: ${h.excerpt}`);
       const more = r.total > r.hits.length ? ` (${r.total - r.hits.length} more: narrow the query or the turn range)` : '';
-      return [`[search_history "${query}": ${r.hits.length} of ${r.total} match(es), newest first${more}]`, ...lines, 'read_result ref_id="…" opens one in full (grep works too).'].join('\n');
+      return [
+        `[search_history "${query}": ${r.hits.length} of ${r.total} match(es), newest first${more}]`,
+        ...lines,
+        'read_result ref_id="…" opens one in full (grep works too).',
+      ].join('\n');
     },
   });
 }
