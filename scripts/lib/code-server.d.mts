@@ -26,5 +26,7 @@ export function startCodeServer(opts: {
   env?: Record<string, string>;
   logFile?: string;
   quiet?: boolean;
+  /** Leave workspace trust on, so a folder opens in Restricted Mode. Default false. */
+  workspaceTrust?: boolean;
 }): Promise<RunningCodeServer>;
 export function sweepLeftovers(cache?: string, log?: (s: string) => void): void;

@@ -216,7 +216,16 @@ export function killTree(pid) {
  * Starts code-server on 127.0.0.1 and waits until it answers.
  * Returns { url, folderUrl, pid, stop() }; stop() kills its whole process group.
  */
-export async function startCodeServer({ workspace, extensionsDir, userDataDir, port, env = {}, logFile, quiet = true }) {
+export async function startCodeServer({
+  workspace,
+  extensionsDir,
+  userDataDir,
+  port,
+  env = {},
+  logFile,
+  quiet = true,
+  workspaceTrust = false,
+}) {
   port = port || (await freePort());
   mkdirSync(extensionsDir, { recursive: true });
   mkdirSync(userDataDir, { recursive: true });
@@ -228,7 +237,8 @@ export async function startCodeServer({ workspace, extensionsDir, userDataDir, p
     `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    // Trust is off unless a test is about Restricted Mode (then the folder opens untrusted).
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--extensions-dir',
     extensionsDir,
