@@ -100,7 +100,14 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
       'aria-label': 'Reason for rejecting (sent to the model)',
       placeholder: 'Reason (optional, sent to the model)',
     });
-    const reject = () => send({ type: 'approval/respond', id: item.id, approved: false, reason: reason.value.trim() || undefined });
+    const reject = () => {
+      const why = reason.value.trim();
+      send(
+        why
+          ? { type: 'approval/respond', id: item.id, approved: false, reason: why }
+          : { type: 'approval/respond', id: item.id, approved: false },
+      );
+    };
     reason.addEventListener('keydown', (e) => {
       if (e.key !== 'Enter') return;
       e.preventDefault();

@@ -188,10 +188,16 @@ function renderMain(): void {
 
 let restoreScroll = state.ui.scrollTop;
 const changed = new Set<string>();
+/** An approval card whose Approve button takes focus once it is rendered. */
+let focusNext: string | undefined;
 const flushChat = throttled(() => {
   const ids = [...changed];
   changed.clear();
   chat.update(ids);
+  if (focusNext) {
+    chat.element.querySelector<HTMLButtonElement>(`[data-id="${CSS.escape(focusNext)}"] button`)?.focus();
+    focusNext = undefined;
+  }
 });
 
 chat.element.addEventListener('scroll', () => {
@@ -278,7 +284,8 @@ function awaitApproval(id: string, request: ChatItemOf<'approval'>['request']): 
   announce(`Approval needed: ${what}`);
   const typing = document.activeElement?.matches('textarea') && (document.activeElement as HTMLTextAreaElement).value.trim() !== '';
   if (typing) return;
-  requestAnimationFrame(() => chat.element.querySelector<HTMLButtonElement>(`[data-id="${CSS.escape(id)}"] button`)?.focus());
+  // Focused once the (throttled) chat update has rendered the card: see flushChat.
+  focusNext = id;
 }
 
 const dispatch = createHostDispatcher(

@@ -150,29 +150,33 @@ export function installVsix(vsix, extensionsDir, userDataDir) {
   });
 }
 
-/** Writes VS Code user settings (theme etc.) for a user-data folder. */
+/**
+ * Writes VS Code user settings (theme etc.) for a user-data folder. code-server serves a remote window,
+ * where machine- and application-scoped settings (e.g. `headroom.provider`, `headroom.baseUrl`) are read
+ * from the remote's Machine settings, not from User settings: the same settings go to both.
+ */
 export function writeUserSettings(userDataDir, settings) {
-  mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  writeFileSync(
-    join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify(
-      {
-        'workbench.startupEditor': 'none',
-        'workbench.tips.enabled': false,
-        'telemetry.telemetryLevel': 'off',
-        'update.mode': 'none',
-        'extensions.autoCheckUpdates': false,
-        'extensions.autoUpdate': false,
-        'chat.disableAIFeatures': true,
-        'git.openRepositoryInParentFolders': 'never',
-        'git.enabled': false,
-        'workbench.welcomePage.walkthroughs.openOnInstall': false,
-        ...settings,
-      },
-      null,
-      2,
-    ),
+  const text = JSON.stringify(
+    {
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'chat.disableAIFeatures': true,
+      'git.openRepositoryInParentFolders': 'never',
+      'git.enabled': false,
+      'workbench.welcomePage.walkthroughs.openOnInstall': false,
+      ...settings,
+    },
+    null,
+    2,
   );
+  for (const scope of ['User', 'Machine']) {
+    mkdirSync(join(userDataDir, scope), { recursive: true });
+    writeFileSync(join(userDataDir, scope, 'settings.json'), text);
+  }
 }
 
 async function waitForHttp(url, timeoutMs, proc) {

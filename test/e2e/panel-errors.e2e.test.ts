@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
-import { openHeadroomView, openWorkbench, screenshotPath, type Theme } from './workbench';
+import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
 
 /**
  * WCAG contrast of the element's text against what is painted behind it (alpha composited). Plain
@@ -91,6 +91,9 @@ describe('panel error blocks in a real VS Code', function () {
         await block.waitFor({ state: 'detached', timeout: 30_000 });
         assert.equal(await frame.locator('.hr-user', { hasText: prompt }).count(), 2, 'Retry sent the same prompt again');
         assert.deepEqual(webviewProblems, []);
+        // Leave a fresh session behind: the suites after this one share the workspace and expect one.
+        await runPaletteCommand(page, 'Headroom: New Session');
+        await frame.locator('[data-testid=session-line]', { hasText: '· 0 messages ·' }).waitFor({ timeout: 30_000 });
       } finally {
         await page.close();
       }
