@@ -562,7 +562,8 @@ describe('panel error blocks and approvals in the harness (Chromium)', () => {
       });
       const block = page.locator('.hr-notice-error');
       await block.waitFor();
-      assert.match(await block.innerText(), /Server: the provider’s default address/);
+      // textContent: a chat item may not be laid out yet (content-visibility: auto), and innerText is then ''.
+      assert.match((await block.textContent()) ?? '', /Server: the provider’s default address/);
       await page.screenshot({ path: screenshotPath('panel-error-block') });
       await block.getByRole('button', { name: 'Retry' }).click();
       assert.deepEqual(await lastSent(page), { type: 'prompt/submit', text: 'fix the parser' });
