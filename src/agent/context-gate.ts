@@ -8,8 +8,9 @@
 import { ContextBudget, type BudgetComponents } from '../context/budget';
 import { Calibration } from '../context/calibration';
 import { admit, awarenessNote, preflight, type GuardOptions, type GuardStatus, type PreflightResult } from '../context/guard';
-import { toolDefinitionParts, type MessageCount } from '../context/message-tokens';
+import { toolDefinitionParts } from '../context/message-tokens';
 import type { ModelLimits } from '../context/models';
+import { messageComponent, sectionComponent, type MessageComponent, type SectionComponent } from '../context/prompt-components';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
 import type { AgentPrefix } from '../context/compaction';
@@ -76,6 +77,8 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   }
 }
 
+type SectionCounts = Record<SectionComponent, number>;
+
 export interface ContextGateOptions {
   limits: ModelLimits;
   /** Shared with the meter; without a counter every count is a byte estimate. */
@@ -132,40 +135,48 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   const tokensOf = (m: Message) => scaled(rawTokens(m));
   // System sections and tool definitions are re-measured after every message: memoized per array
   // (the loop passes the same arrays until the next request) until their count is exact.
-  const fixedCounts = new WeakMap<object, MessageCount>();
-  const memoCount = (key: object, count: () => MessageCount): number => {
+  const fixedCounts = new WeakMap<object, { raw: SectionCounts; exact: boolean }>();
+  const memoCount = (key: object, count: () => { raw: SectionCounts; exact: boolean }): SectionCounts => {
     const hit = fixedCounts.get(key);
-    if (hit?.exact) return hit.tokens;
+    if (hit?.exact) return hit.raw;
     const c = count();
     fixedCounts.set(key, c);
-    return c.tokens;
+    return c.raw;
   };
-  const systemRaw = (system: readonly SystemSection[]) =>
-    system.length ? memoCount(system, () => ledger.countTexts(system.map((s) => s.text), family)) : 0;
-  const toolsRaw = (tools: readonly ToolDefinition[]) => {
+  /** Raw tokens of the system sections, per component (each section where it lives). */
+  const systemRaw = (system: readonly SystemSection[]): SectionCounts =>
+    memoCount(system, () => {
+      const raw: SectionCounts = { system: 0, rules: 0, deferredTools: 0 };
+      let exact = true;
+      for (const s of system) {
+        const c = ledger.countText(s.text, family);
+        raw[sectionComponent(s)] += c.tokens;
+        exact &&= c.exact;
+      }
+      return { raw, exact };
+    });
+  const toolsRaw = (tools: readonly ToolDefinition[]): number => {
     if (!tools.length) return 0;
     return memoCount(tools, () => {
       const parts = toolDefinitionParts(tools);
-      return ledger.countTexts(parts.texts, family, parts.fixed);
-    });
+      const c = ledger.countTexts(parts.texts, family, parts.fixed);
+      return { raw: { system: c.tokens, rules: 0, deferredTools: 0 }, exact: c.exact };
+    }).system;
   };
 
-  /** Calibrated components of a request. */
+  /** Calibrated components of a request, each measured where it lives. */
   function components(messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]): BudgetComponents {
-    let conversation = 0;
-    let results = 0;
-    for (const m of messages) {
-      if (m.role === 'toolResult') results += rawTokens(m);
-      else conversation += rawTokens(m);
-    }
+    const inMessages: Record<MessageComponent, number> = { summary: 0, messages: 0, toolResults: 0 };
+    for (const m of messages) inMessages[messageComponent(m)] += rawTokens(m);
+    const sections = systemRaw(system);
     return {
-      system: scaled(systemRaw(system)),
-      rules: 0,
+      system: scaled(sections.system),
+      rules: scaled(sections.rules),
       tools: scaled(toolsRaw(tools)),
-      deferredTools: 0,
-      summary: 0,
-      messages: scaled(conversation),
-      toolResults: scaled(results),
+      deferredTools: scaled(sections.deferredTools),
+      summary: scaled(inMessages.summary),
+      messages: scaled(inMessages.messages),
+      toolResults: scaled(inMessages.toolResults),
     };
   }
 
@@ -315,8 +326,10 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
 
     observe(request: ProviderRequest, reply: AssistantMessage): void {
       if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
-      let raw = systemRaw(request.system) + toolsRaw(request.tools);
+      const sections = systemRaw(request.system);
+      let raw = sections.system + sections.rules + sections.deferredTools + toolsRaw(request.tools);
       for (const m of request.messages) raw += rawTokens(m);
+      if (request.trailingNote) raw += ledger.countText(request.trailingNote, family).tokens;
       calibration.observe(limits.model, raw, reply.usage);
       if (request.tools.length) lastPrefix = { model: request.model, contextWindow: limits.contextWindow, system: request.system, tools: request.tools };
       const u = reply.usage;

@@ -4,6 +4,7 @@
  * notes (context status, deferred tools) are appended by the loop after these. Pure.
  */
 import type { SystemSection } from '../providers/types';
+import { SECTION_IDS } from './prompt-components';
 
 /** A rules or memory file as read from the workspace. */
 export interface RulesFile {
@@ -25,7 +26,7 @@ export const BASE_INSTRUCTIONS = `You are Headroom, an AI coding agent working i
 
 /** Builds the system sections for one request. */
 export function buildSystemSections(input: { rules: RulesFile[]; workspaceName?: string }): SystemSection[] {
-  const sections: SystemSection[] = [{ id: 'base', text: BASE_INSTRUCTIONS + (input.workspaceName ? `\nWorkspace: ${input.workspaceName}` : '') }];
+  const sections: SystemSection[] = [{ id: SECTION_IDS.base, text: BASE_INSTRUCTIONS + (input.workspaceName ? `\nWorkspace: ${input.workspaceName}` : '') }];
   const rules = input.rules
     .filter((r) => r.text.trim())
     .map((r) => {
@@ -33,7 +34,7 @@ export function buildSystemSections(input: { rules: RulesFile[]; workspaceName?:
       const text = bytes > MAX_RULES_BYTES ? Buffer.from(r.text, 'utf8').subarray(0, MAX_RULES_BYTES).toString('utf8') + `\n[… ${r.path} cut at ${MAX_RULES_BYTES} of ${bytes} bytes]` : r.text;
       return `## ${r.path}\n${text.trim()}`;
     });
-  if (rules.length) sections.push({ id: 'rules', text: `# Project rules and memory (follow them)\n\n${rules.join('\n\n')}` });
+  if (rules.length) sections.push({ id: SECTION_IDS.rules, text: `# Project rules and memory (follow them)\n\n${rules.join('\n\n')}` });
   // One cache breakpoint after the last stable section.
   sections[sections.length - 1] = { ...sections[sections.length - 1], cacheBreakpoint: true };
   return sections;
