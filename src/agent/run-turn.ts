@@ -90,8 +90,8 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
         request = buildRequest(config, ctx, system, []);
       } else {
         if (iteration >= maxIterations) return end('max_iterations');
-        const system = withDynamicNotes(ctx.system, { deferral, awareness: decision.note });
-        request = buildRequest(config, ctx, system, tools);
+        const system = withDynamicNotes(ctx.system, { deferral });
+        request = buildRequest(config, ctx, system, tools, decision.note);
       }
 
       let reply = await streamResponse(config.provider, request, signal, emit);
@@ -100,8 +100,8 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
         // The provider counted more than we did: compact and retry once.
         decision = await gate(config, ctx, { tools, system: request.system }, 'overflow', signal, emit);
         if (decision.status !== 'block' && decision.status !== 'final') {
-          const system = withDynamicNotes(ctx.system, { deferral, awareness: decision.note });
-          request = buildRequest(config, ctx, system, tools);
+          const system = withDynamicNotes(ctx.system, { deferral });
+          request = buildRequest(config, ctx, system, tools, decision.note);
           reply = await streamResponse(config.provider, request, signal, emit);
           observe(config, request, reply, emit);
         }
@@ -181,8 +181,9 @@ async function gate(
   return decision;
 }
 
-function buildRequest(config: TurnConfig, ctx: TurnContext, system: ProviderRequest['system'], tools: ProviderRequest['tools']): ProviderRequest {
-  return { ...config.request, model: config.model, system, messages: [...ctx.messages], tools, maxOutputTokens: config.maxOutputTokens };
+/** The request as sent; `note` (the context status) goes after the last cache breakpoint. */
+function buildRequest(config: TurnConfig, ctx: TurnContext, system: ProviderRequest['system'], tools: ProviderRequest['tools'], note?: string): ProviderRequest {
+  return { ...config.request, model: config.model, system, messages: [...ctx.messages], tools, maxOutputTokens: config.maxOutputTokens, ...(note ? { trailingNote: note } : {}) };
 }
 
 /** Reports the request's usage and feeds it to calibration. */
