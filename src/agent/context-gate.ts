@@ -5,10 +5,14 @@
  * runs the compaction hook and re-checks, so a still-blocked request becomes a forced final turn.
  * Tool results are admitted against the same live projection. Never throws.
  */
-import { ContextBudget, type BudgetComponents } from '../context/budget';
-import { Calibration } from '../context/calibration';
+import { COMPONENT_NAMES, ContextBudget, type BudgetComponents } from '../context/budget';
+import { Calibration, reportedInputTokens } from '../context/calibration';
+import { baseApplies, EstimateState, scaleToTotal } from '../context/confirmed-base';
+import { contentClass, messageClass, type ContentClass } from '../context/content-class';
+import { dominantClass, type BandClass, type ClassTokens } from '../context/estimate-band';
 import { admit, awarenessNote, preflight, type GuardOptions, type GuardStatus, type PreflightResult } from '../context/guard';
-import { toolDefinitionParts } from '../context/message-tokens';
+import { estimateMessage, toolDefinitionParts } from '../context/message-tokens';
+import { byteEstimate } from '../context/utf8';
 import type { ModelLimits } from '../context/models';
 import { messageComponent, sectionComponent, type MessageComponent, type SectionComponent } from '../context/prompt-components';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
@@ -77,7 +81,32 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   }
 }
 
-type SectionCounts = Record<SectionComponent, number>;
+/** One system section (or all tool definitions) as counted: where it belongs and how it is calibrated. */
+interface FixedPart {
+  component: SectionComponent;
+  /** Its content class, or `unmeasured` while it is a byte estimate. */
+  cls: BandClass;
+  raw: number;
+}
+
+/** A request's components with the confirmed base applied. */
+interface Accounting {
+  components: BudgetComponents;
+  /** Provider-reported tokens the figure rests on (absent: all estimated). */
+  confirmed?: number;
+  /** Tokens estimated on top of the confirmed base (all of it without one; negative when something was dropped). */
+  estimated: number;
+  /** The estimated part's tokens by content class (for the error band). */
+  classes: ClassTokens;
+}
+
+const sumOf = (c: BudgetComponents): number => COMPONENT_NAMES.reduce((s, n) => s + c[n], 0);
+const add = (classes: ClassTokens, cls: BandClass, tokens: number) => (classes[cls] = (classes[cls] ?? 0) + Math.max(0, tokens));
+
+/** The calibration entry of a model's content class. */
+export function calibrationKey(model: string, cls: BandClass): string {
+  return `${model}#${cls}`;
+}
 
 export interface ContextGateOptions {
   limits: ModelLimits;
@@ -99,6 +128,11 @@ export interface ContextGateOptions {
   exactCountTimeoutMs?: number;
   /** …unless the worst case of those estimates could reach the compact threshold: then up to this long (default 30000 ms). */
   exactCountMaxWaitMs?: number;
+  /**
+   * The confirmed base and observed estimate errors, shared across the gates of one session (a gate is
+   * built per turn). A fresh one when omitted.
+   */
+  estimates?: EstimateState;
   /** Deferral state for the meter. */
   deferred?: () => { count: number; savedTokens: number };
   onTrace?: GuardOptions['onTrace'];
@@ -107,10 +141,14 @@ export interface ContextGateOptions {
 export interface DefaultContextGate extends ContextGate {
   readonly calibration: Calibration;
   readonly ledger: TokenLedger;
+  /** The limits this gate measures against. */
+  readonly limits: ModelLimits;
   /** Asks for a compaction before the next request, whatever the thresholds say (the model's `compact_context`). */
   requestCompaction(focus?: string): void;
   /** Tokens of the context as last measured (0 before any measurement). */
   readonly lastUsed: number;
+  /** Calibrated tokens of one message (memoized counts; the factor of its content class). */
+  tokensOf(message: Message): number;
 }
 
 export function createContextGate(options: ContextGateOptions): DefaultContextGate {
@@ -124,60 +162,111 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   const guardOptions: GuardOptions = { thresholds, offloadThresholdBytes: Infinity, onTrace: options.onTrace };
   let lastSystem: readonly SystemSection[] = [];
   let lastTools: readonly ToolDefinition[] = [];
+  const estimates = options.estimates ?? new EstimateState();
   let lastCacheShare: number | undefined;
   let lastPrefix: AgentPrefix | undefined;
   let lastUsed = 0;
   let requested: { focus?: string } | undefined;
 
-  const factor = () => calibration.factor(limits.model);
-  const scaled = (tokens: number) => Math.ceil(tokens * factor());
+  // Calibration is per content class: a factor learned on prose never lowers the estimate of code,
+  // CJK or base64 (DESIGN §3). System sections count as prose; tool definitions are a class of their own.
+  // Byte estimates keep the whole-request factor (what they were always scaled by).
+  const factor = (cls: BandClass) => calibration.factor(cls === 'unmeasured' ? limits.model : calibrationKey(limits.model, cls));
+  const scaledAs = (cls: BandClass, tokens: number) => Math.ceil(tokens * factor(cls));
   const rawTokens = (m: Message) => ledger.count(m, family).tokens;
-  const tokensOf = (m: Message) => scaled(rawTokens(m));
+  // A tokenizer count is calibrated by its content class; a byte estimate by what was learned on byte
+  // estimates (a factor learned on tokenizer counts says nothing about them).
+  const classes = new WeakMap<Message, ContentClass>();
+  const classOf = (m: Message): ContentClass | undefined => {
+    const hit = classes.get(m);
+    if (hit) return hit;
+    const c = ledger.count(m, family);
+    if (!c.exact) return undefined;
+    const cls = messageClass(m, c.tokens <= estimateMessage(m, family, '').tokens);
+    classes.set(m, cls);
+    return cls;
+  };
+  const tokensOf = (m: Message) => scaledAs(classOf(m) ?? 'unmeasured', rawTokens(m));
+  /** What the error of a message's estimate depends on: its content, or that it is still a byte estimate. */
+  const bandClass = (m: Message): BandClass => classOf(m) ?? 'unmeasured';
   // System sections and tool definitions are re-measured after every message: memoized per array
   // (the loop passes the same arrays until the next request) until their count is exact.
-  const fixedCounts = new WeakMap<object, { raw: SectionCounts; exact: boolean }>();
-  const memoCount = (key: object, count: () => { raw: SectionCounts; exact: boolean }): SectionCounts => {
+  const fixedCounts = new WeakMap<object, { parts: FixedPart[]; exact: boolean }>();
+  const memoCount = (key: object, count: () => { parts: FixedPart[]; exact: boolean }): FixedPart[] => {
     const hit = fixedCounts.get(key);
-    if (hit?.exact) return hit.raw;
+    if (hit?.exact) return hit.parts;
     const c = count();
     fixedCounts.set(key, c);
-    return c.raw;
+    return c.parts;
   };
-  /** Raw tokens of the system sections, per component (each section where it lives). */
-  const systemRaw = (system: readonly SystemSection[]): SectionCounts =>
+  /** Raw tokens of each system section, with its component and content class. */
+  const systemRaw = (system: readonly SystemSection[]): FixedPart[] =>
     memoCount(system, () => {
-      const raw: SectionCounts = { system: 0, rules: 0, deferredTools: 0 };
       let exact = true;
-      for (const s of system) {
+      const parts = system.map((s): FixedPart => {
         const c = ledger.countText(s.text, family);
-        raw[sectionComponent(s)] += c.tokens;
         exact &&= c.exact;
-      }
-      return { raw, exact };
+        const cls = c.exact ? contentClass(s.text, c.tokens <= byteEstimate(Buffer.byteLength(s.text, 'utf8'))) : 'unmeasured';
+        return { component: sectionComponent(s), cls, raw: c.tokens };
+      });
+      return { parts, exact };
     });
-  const toolsRaw = (tools: readonly ToolDefinition[]): number => {
-    if (!tools.length) return 0;
+  const toolsParts = (tools: readonly ToolDefinition[]): FixedPart[] => {
+    if (!tools.length) return [];
     return memoCount(tools, () => {
       const parts = toolDefinitionParts(tools);
       const c = ledger.countTexts(parts.texts, family, parts.fixed);
-      return { raw: { system: c.tokens, rules: 0, deferredTools: 0 }, exact: c.exact };
-    }).system;
+      return { parts: [{ component: 'system', cls: c.exact ? 'tools' : 'unmeasured', raw: c.tokens }], exact: c.exact };
+    });
   };
+
+  /** Calibrated system sections and tool definitions (`fixed` is the part of them the messages do not hold). */
+  function fixedParts(system: readonly SystemSection[], tools: readonly ToolDefinition[]): Pick<BudgetComponents, SectionComponent | 'tools'> {
+    const out = { system: 0, rules: 0, deferredTools: 0, tools: 0 };
+    for (const p of systemRaw(system)) out[p.component] += scaledAs(p.cls, p.raw);
+    for (const p of toolsParts(tools)) out.tools += scaledAs(p.cls, p.raw);
+    return out;
+  }
 
   /** Calibrated components of a request, each measured where it lives. */
   function components(messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]): BudgetComponents {
     const inMessages: Record<MessageComponent, number> = { summary: 0, messages: 0, toolResults: 0 };
-    for (const m of messages) inMessages[messageComponent(m)] += rawTokens(m);
-    const sections = systemRaw(system);
-    return {
-      system: scaled(sections.system),
-      rules: scaled(sections.rules),
-      tools: scaled(toolsRaw(tools)),
-      deferredTools: scaled(sections.deferredTools),
-      summary: scaled(inMessages.summary),
-      messages: scaled(inMessages.messages),
-      toolResults: scaled(inMessages.toolResults),
-    };
+    for (const m of messages) inMessages[messageComponent(m)] += tokensOf(m);
+    return { ...fixedParts(system, tools), ...inMessages };
+  }
+
+  const noteTokens = (note: string | undefined) => (note ? scaledAs('prose', ledger.countText(note, family).tokens) : 0);
+
+  /**
+   * The request's components with the confirmed base applied: when the view still holds the last
+   * reported request, that request counts as the provider said and only what was added since is
+   * estimated (the components are scaled to the total so the breakdown adds up to it).
+   */
+  function account(messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]): Accounting {
+    const c = components(messages, system, tools);
+    const classes: ClassTokens = {};
+    const add = (cls: BandClass, tokens: number) => (classes[cls] = (classes[cls] ?? 0) + Math.max(0, tokens));
+    const base = estimates.base;
+    if (baseApplies(base, messages, limits.model)) {
+      // The messages of the base are counted by the provider; new messages and changed fixed parts are not.
+      let delta = 0;
+      for (let i = base.messages.length; i < messages.length; i++) {
+        const t = tokensOf(messages[i]);
+        add(bandClass(messages[i]), t);
+        delta += t;
+      }
+      const now = fixedParts(system, tools);
+      const then = fixedParts(base.system, base.tools);
+      const prose = now.system + now.rules + now.deferredTools - (then.system + then.rules + then.deferredTools) - noteTokens(base.note);
+      const toolChange = now.tools - then.tools;
+      add('prose', prose);
+      add('tools', toolChange);
+      delta += prose + toolChange;
+      return { components: scaleToTotal(c, base.reported + delta), confirmed: base.reported, estimated: delta, classes };
+    }
+    for (const m of messages) add(bandClass(m), tokensOf(m));
+    for (const p of [...systemRaw(system), ...toolsParts(tools)]) add(p.cls, scaledAs(p.cls, p.raw));
+    return { components: c, estimated: sumOf(c), classes };
   }
 
   function check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {
@@ -203,16 +292,18 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
       if (!c.exact) uncounted += c.tokens;
     }
     const c = components(input.messages, input.system, input.tools);
-    const worstCase = c.system + c.rules + c.tools + c.deferredTools + c.summary + c.messages + c.toolResults + scaled(uncounted) * (WORST_BYTE_ESTIMATE_FACTOR - 1);
+    const worstCase = c.system + c.rules + c.tools + c.deferredTools + c.summary + c.messages + c.toolResults + uncounted * (WORST_BYTE_ESTIMATE_FACTOR - 1);
     if (worstCase >= thresholds.compact * limits.effectiveWindow) await settlesWithin(all, options.exactCountMaxWaitMs ?? 30_000);
   }
 
   return {
     ledger,
     calibration,
+    limits,
     get lastUsed() {
       return lastUsed;
     },
+    tokensOf,
 
     requestCompaction(focus?: string): void {
       requested = { focus };
@@ -224,7 +315,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
         lastTools = input.tools;
         await countExactly(input);
         let messages = input.messages;
-        let c = components(messages, input.system, input.tools);
+        let c = account(messages, input.system, input.tools).components;
         let r = check(c, false);
         let compaction: CompactionReport | undefined;
         let replaced: Message[] | undefined;
@@ -250,7 +341,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
             replaced = out.messages;
             const beforeMessages = messages.length;
             messages = out.messages;
-            c = components(messages, input.system, input.tools);
+            c = account(messages, input.system, input.tools).components;
             r = check(c, true);
             compaction = {
               beforeTokens: before,
@@ -294,20 +385,24 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
 
     admit(sizes: ResultSizes, view: readonly Message[]): AdmitDecision {
       try {
-        const c = components(view, lastSystem, lastTools);
+        const c = account(view, lastSystem, lastTools).components;
         const r = check(c, false);
-        return admit({ bytes: sizes.bytes, tokens: scaled(sizes.estimatedTokens) }, r.projection, guardOptions).decision;
+        // Unscaled: a factor learned on other content must never lower the estimate of a new result.
+        return admit({ bytes: sizes.bytes, tokens: sizes.estimatedTokens }, r.projection, guardOptions).decision;
       } catch {
         return 'offload';
       }
     },
 
     measure(view: readonly Message[]): ContextUsage {
-      const c = components(view, lastSystem, lastTools);
+      const a = account(view, lastSystem, lastTools);
       const deferred = safe(options.deferred);
-      const budget = new ContextBudget(limits, c, {
+      const budget = new ContextBudget(limits, a.components, {
         thresholds,
-        errorBand: calibration.errorBand(limits.model),
+        errorBand: a.estimated > 0 ? estimates.band.tokens(limits.model, a.classes) / Math.max(1, sumOf(a.components)) : 0,
+        confirmedTokens: a.confirmed,
+        estimatedTokens: a.estimated,
+        bandTokens: estimates.band.tokens(limits.model, a.classes),
         cacheReadShare: lastCacheShare,
         deferredCount: deferred?.count,
         deferredSavedTokens: deferred?.savedTokens,
@@ -326,13 +421,32 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
 
     observe(request: ProviderRequest, reply: AssistantMessage): void {
       if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
-      const sections = systemRaw(request.system);
-      let raw = sections.system + sections.rules + sections.deferredTools + toolsRaw(request.tools);
-      for (const m of request.messages) raw += rawTokens(m);
-      if (request.trailingNote) raw += ledger.countText(request.trailingNote, family).tokens;
-      calibration.observe(limits.model, raw, reply.usage);
-      if (request.tools.length) lastPrefix = { model: request.model, contextWindow: limits.contextWindow, system: request.system, tools: request.tools };
       const u = reply.usage;
+      const reported = reportedInputTokens(u);
+      if (reported > 0) {
+        // What the meter would have shown for this exact request, before learning from it.
+        const a = account(request.messages, request.system, request.tools);
+        const note = noteTokens(request.trailingNote);
+        add(a.classes, 'prose', note);
+        const shownEstimate = a.estimated + note;
+        const actual = reported - (sumOf(a.components) + note - shownEstimate);
+        const cls = dominantClass(a.classes);
+        estimates.band.observe(limits.model, cls, shownEstimate, actual);
+        // Calibrate the dominant class on its share of the truth (the other classes' estimates taken as they are).
+        const own = a.classes[cls] ?? 0;
+        const f = factor(cls);
+        if (cls !== 'unmeasured' && own > 0 && f > 0) {
+          const others = shownEstimate - own;
+          calibration.observe(calibrationKey(limits.model, cls), own / f, { input: Math.max(0, actual - others), output: 0, cacheRead: 0, cacheWrite: 0 });
+        }
+        estimates.base = { model: limits.model, messages: request.messages, system: request.system, tools: request.tools, note: request.trailingNote, reported };
+      }
+      // The whole-request factor (raw estimate against the report), for byte estimates of a kind not seen yet.
+      let raw = toolsParts(request.tools).reduce((t, p) => t + p.raw, 0) + (request.trailingNote ? ledger.countText(request.trailingNote, family).tokens : 0);
+      for (const p of systemRaw(request.system)) raw += p.raw;
+      for (const m of request.messages) raw += rawTokens(m);
+      calibration.observe(limits.model, raw, u);
+      if (request.tools.length) lastPrefix = { model: request.model, contextWindow: limits.contextWindow, system: request.system, tools: request.tools };
       const prompt = u.input + u.cacheRead + u.cacheWrite;
       if (prompt > 0) lastCacheShare = u.cacheRead / prompt;
     },

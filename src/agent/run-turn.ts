@@ -177,7 +177,8 @@ async function gate(
   const decision = await config.gate.preflight({ messages: ctx.messages, system: request.system, tools: request.tools, reason }, signal);
   if (decision.messages) ctx.messages = decision.messages;
   if (decision.compaction) emit({ type: 'compaction', report: decision.compaction });
-  if (decision.messages || decision.compaction) emit({ type: 'context_usage', usage: config.gate.measure(ctx.messages) });
+  // Always: the gate has just counted what is about to be sent (tokenizer counts, not byte estimates).
+  emit({ type: 'context_usage', usage: config.gate.measure(ctx.messages) });
   return decision;
 }
 

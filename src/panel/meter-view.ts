@@ -53,7 +53,7 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
     outputTitle: `Reserved for output: ${formatTokens(num(b.maxOutput))} tokens + ${formatTokens(num(b.buffer))} safety buffer`,
     markers: { compact: num(b.markers.compact), block: num(b.markers.block) },
     confirmed: b.confirmed,
-    accuracy: b.accuracy,
+    accuracy: accuracyText(b),
     cacheLabel: cache === null || !Number.isFinite(cache) ? null : `cache ${formatPercent(cache)} of input`,
     deferredLabel:
       b.deferred.count > 0
@@ -90,6 +90,13 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
     windowLabel: null,
     extras: withStatus,
   });
+}
+
+/** "31.2k confirmed + 1.4k est. (±0.3k)", "confirmed", or "estimated ±12 %". */
+export function accuracyText(b: Pick<BudgetViewModel, 'confirmed' | 'confirmedTokens' | 'estimatedTokens' | 'bandTokens' | 'accuracy'>): string {
+  if (!b.confirmed || b.confirmedTokens === null || b.confirmedTokens === undefined) return b.accuracy;
+  if (b.estimatedTokens <= 0) return 'confirmed';
+  return `${formatTokens(b.confirmedTokens)} confirmed + ${formatTokens(b.estimatedTokens)} est. (±${formatTokens(Math.max(1, b.bandTokens))})`;
 }
 
 function segment(key: MeterSegment['key'], tokens: number, window: number): MeterSegment {
