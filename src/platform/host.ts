@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
+import { sizeWarning } from '../agent/session-gate';
 import { readProviderSettings } from '../config/settings';
 import { selectModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { ChatViewProvider } from '../panel/chat-view-provider';
@@ -66,10 +67,30 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   /** After anything that replaces the context view: the transcript, the meter and the history. */
   const reload = async () => {
     // The meter first: loadTranscript re-sends the whole panel, meter included.
+    const usage = remeasure();
+    await panel.loadTranscript(session.messages);
+    offerCompaction(usage);
+  };
+
+  /** Measures against the configured model's window now and updates the meter and the status bar. */
+  const remeasure = () => {
     const usage = session.measure();
     showUsage(usage);
     if (usage.budget) panel.pushBudget(usage.budget);
-    await panel.loadTranscript(session.messages);
+    return usage;
+  };
+
+  /**
+   * After a model switch or on resume: when the context is already at the compact threshold of the
+   * (new) window, say so and offer to compact now rather than at the next request.
+   */
+  const offerCompaction = (usage: ReturnType<SessionHost['measure']>) => {
+    const warning = sizeWarning(usage, readContextSettings().settings.thresholds);
+    if (!warning || session.state().running) return;
+    const compactNow = vscode.l10n.t('Compact Now');
+    void vscode.window.showWarningMessage(`Headroom: ${warning}`, compactNow).then((choice) => {
+      if (choice === compactNow) void panel.receive({ type: 'context/compact' });
+    });
   };
 
   const panel: ChatViewProvider = new ChatViewProvider({
@@ -92,7 +113,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
         workspaceName: vscode.workspace.name ?? null,
         storageAvailable: state.storage === 'workspace',
         trusted: vscode.workspace.isTrusted,
-        session: { id: state.sessionId, title: state.title, messageCount: state.messageCount },
+        session: { id: state.sessionId, title: state.title, messageCount: state.messageCount, transcriptCount: state.transcriptCount },
         config: { provider: settings.provider, model: settings.model, hasApiKey, baseUrl: settings.baseUrl },
       };
     },
@@ -165,7 +186,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   );
   // The status bar shows the stored session's figure as soon as the host is up.
   void session.init().then(
-    () => showUsage(session.measure()),
+    () => offerCompaction(remeasure()),
     (err) => log.error(`Could not open the session: ${errorMessage(err)}`),
   );
   disposables.push(approvals.onDidRequest((p) => panel.showApproval(p.id, p.request)));
@@ -173,7 +194,10 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   disposables.push(approvals.onDidSettle((s) => panel.settleApproval(s.id, s.decision)));
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('headroom')) void panel.postSnapshot();
+      if (!e.affectsConfiguration('headroom')) return;
+      void panel.postSnapshot();
+      // A model or window change is measured at once against the new window.
+      if (!session.state().running) offerCompaction(remeasure());
     }),
   );
   disposables.push(context.secrets.onDidChange(() => void panel.postSnapshot()));

@@ -19,7 +19,10 @@ export type ConfigView = z.infer<typeof ConfigView>;
 export const SessionView = z.object({
   id: z.string(),
   title: z.string(),
+  /** Messages in the context (what the next request carries). */
   messageCount: z.number().int().nonnegative(),
+  /** Messages in the stored transcript (compaction and clear keep them). */
+  transcriptCount: z.number().int().nonnegative().optional(),
 });
 export type SessionView = z.infer<typeof SessionView>;
 
