@@ -5,7 +5,7 @@
 import type { ContextUsage } from '../agent/events';
 import type { BudgetViewModel } from '../context/budget';
 import type { GuardStatus } from '../context/guard';
-import { formatPercent, formatTokens } from '../protocol/format';
+import { formatPercent, formatTokens, formatUsd } from '../protocol/format';
 import type { MeterSegment, MeterView } from '../protocol/view-models';
 
 export const SEGMENT_LABELS: Record<MeterSegment['key'], string> = {
@@ -26,6 +26,8 @@ export interface MeterExtras {
   lastCompaction?: { freedTokens: number; at: number } | null;
   /** Why auto-compaction is paused by the loop breaker; null when it is not. */
   pausedReason?: string | null;
+  /** What the session's requests cost in US dollars; `unpriced`: some requests had no known prices. */
+  cost?: { turn: number; session: number; saved: number; unpriced: boolean };
 }
 
 const num = (n: number | null | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
@@ -62,7 +64,46 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
     freedTokens: extras.lastCompaction?.freedTokens ?? num(b.lastCompactionFreed),
     windowLabel: WINDOW_SOURCES[b.limitSource] ?? null,
     extras,
+    details: meterDetails(b),
   });
+}
+
+/**
+ * What the meter's details view lists (hover, the keyboard-reachable Details view and Headroom: Show
+ * Context Breakdown): each component with tokens and share of the window, the reservation, what is
+ * free, the thresholds, where the window comes from and how sure the figure is.
+ */
+export function meterDetails(b: BudgetViewModel): Array<{ label: string; value: string }> {
+  const window = num(b.window);
+  const share = (tokens: number) => (window > 0 ? tokens / window : 0);
+  const rows = b.components.map((c) => ({ label: SEGMENT_LABELS[c.name], value: `${formatTokens(num(c.tokens))} tokens (${formatPercent(share(num(c.tokens)))})` }));
+  const reserved = num(b.maxOutput) + num(b.buffer);
+  const free = window - num(b.used) - reserved;
+  const eff = num(b.effectiveWindow);
+  const at = (marker: number) => {
+    const tokens = marker * window;
+    return `${formatPercent(eff > 0 ? tokens / eff : 0)} (${formatTokens(tokens)})`;
+  };
+  rows.push(
+    { label: 'Reserved for output', value: `${formatTokens(num(b.maxOutput))} + ${formatTokens(num(b.buffer))} buffer (${formatPercent(share(reserved))})` },
+    { label: 'Free', value: `${formatTokens(Math.max(0, free))} tokens (${formatPercent(share(Math.max(0, free)))})` },
+    {
+      label: 'Thresholds',
+      value: `note ${at(b.markers.note)} · summary prepared ${at(b.markers.background)} · compact ${at(b.markers.compact)} · block ${at(b.markers.block)} of the ${formatTokens(eff)}-token effective window`,
+    },
+    { label: 'Window', value: `${formatTokens(window)} tokens for ${b.model || 'this model'}: ${WINDOW_SOURCES[b.limitSource] ?? 'window of unknown origin'}` },
+    { label: 'Estimate', value: estimateText(b) },
+  );
+  return rows;
+}
+
+function estimateText(b: BudgetViewModel): string {
+  const band = formatTokens(Math.max(1, num(b.bandTokens)));
+  if (b.confirmed && b.confirmedTokens !== null && b.confirmedTokens !== undefined) {
+    if (b.estimatedTokens <= 0) return `${formatTokens(b.confirmedTokens)} tokens as the provider counted the last request`;
+    return `${formatTokens(b.confirmedTokens)} tokens as the provider counted the last request, plus ${formatTokens(b.estimatedTokens)} estimated since (±${band}, from the errors observed so far)`;
+  }
+  return `estimated: ${formatTokens(num(b.used))} ±${band} tokens (${b.accuracy}; from the errors observed so far)`;
 }
 
 /**
@@ -119,6 +160,7 @@ interface Parts {
   freedTokens: number;
   windowLabel: string | null;
   extras: MeterExtras;
+  details?: Array<{ label: string; value: string }>;
 }
 
 function finish(p: Parts): MeterView {
@@ -146,7 +188,18 @@ function finish(p: Parts): MeterView {
     freed: p.freedTokens > 0 && at !== undefined ? { label: `freed ${formatTokens(p.freedTokens)}`, at } : null,
     status: p.extras.status ?? statusFromMarkers(fraction, p.markers),
     pausedReason: p.extras.pausedReason ?? null,
+    costLabel: costLabel(p.extras.cost),
+    details: p.details,
   };
+}
+
+/** "$0.042 this turn · $1.27 session · cache saved $0.31" (null before any priced request). */
+export function costLabel(cost: MeterExtras['cost']): string | null {
+  if (!cost || (cost.session <= 0 && !cost.unpriced)) return null;
+  if (cost.session <= 0) return 'cost unknown (no prices for this model)';
+  const parts = [`${formatUsd(cost.turn)} this turn`, `${formatUsd(cost.session)} session${cost.unpriced ? ' (some requests unpriced)' : ''}`];
+  if (cost.saved > 0) parts.push(`cache saved ${formatUsd(cost.saved)}`);
+  return parts.join(' · ');
 }
 
 function statusFromMarkers(fraction: number, m: { compact: number; block: number }): MeterView['status'] {

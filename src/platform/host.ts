@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { sizeWarning } from '../agent/session-gate';
+import { meterDetails } from '../panel/meter-view';
 import { readProviderSettings } from '../config/settings';
 import { selectModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { ChatViewProvider } from '../panel/chat-view-provider';
@@ -65,10 +66,10 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   const showUsage = (usage: ReturnType<SessionHost['measure']>) => statusBar.update(usage, readContextSettings().settings.thresholds);
 
   /** After anything that replaces the context view: the transcript, the meter and the history. */
-  const reload = async () => {
+  const reload = async (sameSession = false) => {
     // The meter first: loadTranscript re-sends the whole panel, meter included.
     const usage = remeasure();
-    await panel.loadTranscript(session.messages);
+    await panel.loadTranscript(session.messages, sameSession);
     offerCompaction(usage);
   };
 
@@ -136,7 +137,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     },
     clear: async () => {
       await session.clear();
-      await reload();
+      await reload(true);
     },
     newSession: async () => {
       await session.newSession();
@@ -155,11 +156,11 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     saveSnapshot: (name) => session.saveSnapshot(name),
     restoreSnapshot: async (id) => {
       await session.restoreSnapshot(id);
-      await reload();
+      await reload(true);
     },
     undoCompaction: async () => {
       await session.undoCompaction();
-      await reload();
+      await reload(true);
     },
     openResult: (refId) => results.open(refId, resultTitle(session.storedResults().find((r) => r.refId === refId))),
     approve: (id, decision) => void approvals.respond(id, decision),
@@ -310,16 +311,15 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
 }
 
 function breakdownMarkdown(usage: ReturnType<SessionHost['measure']>): string {
-  const rows = usage.budget
-    ? Object.entries(usage.budget.components ?? {}).map(([k, v]) => `| ${k} | ${Number(v).toLocaleString('en-US')} |`)
-    : [];
+  // The same rows as the panel's Details view (one home: meterDetails).
+  const rows = usage.budget ? meterDetails(usage.budget).map((r) => `| ${r.label} | ${r.value.replace(/\|/g, '\\|')} |`) : [];
   return [
     '# Headroom context breakdown',
     '',
     `Used **${usage.used.toLocaleString('en-US')}** of **${usage.effectiveWindow.toLocaleString('en-US')}** effective tokens (window ${usage.contextWindow.toLocaleString('en-US')}), ${(usage.ratio * 100).toFixed(1)} % — status \`${usage.status}\`.`,
     '',
-    '| component | tokens |',
-    '|---|---:|',
+    '| | |',
+    '|---|---|',
     ...rows,
     '',
   ].join('\n');
