@@ -101,7 +101,7 @@ function detailsView(rows: NonNullable<MeterView['details']>, open: boolean): HT
     h('summary', { 'aria-label': 'Context details: components, thresholds, window and estimate' }, 'Details'),
     h('dl', {}, ...rows.flatMap((r) => [h('dt', {}, r.label), h('dd', {}, r.value)])),
   );
-  el.addEventListener('toggle', () => (detailsOpen = (el as HTMLDetailsElement).open));
+  el.addEventListener('toggle', () => (detailsOpen = el.open));
   return el;
 }
 

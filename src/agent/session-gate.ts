@@ -11,7 +11,13 @@ import type { ContextUsage } from './events';
 
 /** Limits that differ in any of these are another window. */
 export function sameLimits(a: ModelLimits, b: ModelLimits): boolean {
-  return a.model === b.model && a.provider === b.provider && a.contextWindow === b.contextWindow && a.maxOutput === b.maxOutput && a.buffer === b.buffer;
+  return (
+    a.model === b.model &&
+    a.provider === b.provider &&
+    a.contextWindow === b.contextWindow &&
+    a.maxOutput === b.maxOutput &&
+    a.buffer === b.buffer
+  );
 }
 
 export class SessionGate {

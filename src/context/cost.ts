@@ -14,7 +14,13 @@ const writePrice = (p: Prices) => Math.max(n(p.cacheWrite), n(p.input));
 
 /** Dollars one request cost. */
 export function costOf(usage: Pick<Usage, 'input' | 'output' | 'cacheRead' | 'cacheWrite'>, prices: Prices): number {
-  return (n(usage.input) * n(prices.input) + n(usage.output) * n(prices.output) + n(usage.cacheRead) * n(prices.cacheRead) + n(usage.cacheWrite) * writePrice(prices)) / 1e6;
+  return (
+    (n(usage.input) * n(prices.input) +
+      n(usage.output) * n(prices.output) +
+      n(usage.cacheRead) * n(prices.cacheRead) +
+      n(usage.cacheWrite) * writePrice(prices)) /
+    1e6
+  );
 }
 
 /**
@@ -22,7 +28,9 @@ export function costOf(usage: Pick<Usage, 'input' | 'output' | 'cacheRead' | 'ca
  * the premium paid for cache writes. Negative when a request only wrote the cache.
  */
 export function cacheSavings(usage: Pick<Usage, 'cacheRead' | 'cacheWrite'>, prices: Prices): number {
-  return (n(usage.cacheRead) * (n(prices.input) - n(prices.cacheRead)) - n(usage.cacheWrite) * (writePrice(prices) - n(prices.input))) / 1e6;
+  return (
+    (n(usage.cacheRead) * (n(prices.input) - n(prices.cacheRead)) - n(usage.cacheWrite) * (writePrice(prices) - n(prices.input))) / 1e6
+  );
 }
 
 /** Running totals of a session: this turn, the whole session and the cache savings. */

@@ -18,7 +18,14 @@ const BAND_CLASSES: readonly BandClass[] = [...CONTENT_CLASSES, 'unmeasured'];
 export const UNMEASURED_BAND = 1.8;
 
 /** Band assumed for a class before any sample. */
-export const PRIOR_BAND: Readonly<Record<ContentClass, number>> = { prose: 0.45, code: 0.2, dense: 0.2, cjk: 0.2, repetitive: 0.95, tools: 0.35 };
+export const PRIOR_BAND: Readonly<Record<ContentClass, number>> = {
+  prose: 0.45,
+  code: 0.2,
+  dense: 0.2,
+  cjk: 0.2,
+  repetitive: 0.95,
+  tools: 0.35,
+};
 /**
  * The narrowest band a class can get from samples. Runs of one character are over-read anywhere from
  * ×2 ('a') to ×16 ('-') depending on the character, so no sample of one run vouches for the next.

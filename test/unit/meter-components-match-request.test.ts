@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createCompactionChain, type CompactionChain } from '../../src/agent/compaction';
+import { createCompactionChain } from '../../src/agent/compaction';
 import type { ContextUsage } from '../../src/agent/events';
 import { COMPONENT_NAMES, type BudgetComponents } from '../../src/context/budget';
 import { PRIOR_BAND } from '../../src/context/estimate-band';
@@ -10,7 +10,10 @@ import { prose } from '../fixtures/agent/fill';
 import { o200kCounter } from '../fixtures/context/o200k-counter';
 import { analyzeAnthropic } from '../fixtures/fake-provider/anthropic-wire';
 
-const AGENTS_MD = Array.from({ length: 60 }, (_, i) => `- Rule ${i}: keep functions pure, name files in kebab-case and test every fix (${i}).`).join('\n');
+const AGENTS_MD = Array.from(
+  { length: 60 },
+  (_, i) => `- Rule ${i}: keep functions pure, name files in kebab-case and test every fix (${i}).`,
+).join('\n');
 
 /**
  * The fake provider's own count of a request, split the way the meter splits it, from the wire body
@@ -42,21 +45,24 @@ describe('meter: every component is measured where it lives and matches the requ
   afterEach(async () => h?.close());
 
   it('rules, deferred-tool stubs and the summary each show up in their own component, within the band', async () => {
-    let chain: CompactionChain | undefined;
     const files: Record<string, string> = {};
     for (let i = 0; i < 5; i++) files[`src/f${i}.ts`] = prose(600, i);
     h = await createHarness({
       window: 32_000,
       files,
       external: externalTools(6),
-      gate: { ledger: new TokenLedger(await o200kCounter()), compact: (input, signal) => chain!.hook(input, signal) },
+      // The chain is made below, once the harness's provider exists; the hook runs only during turns.
+      gate: { ledger: new TokenLedger(await o200kCounter()), compact: (input, signal) => chain.hook(input, signal) },
     });
-    chain = createCompactionChain({ summarizer: h.provider, summarizerModel: MODEL, results: h.results });
+    const chain = createCompactionChain({ summarizer: h.provider, summarizerModel: MODEL, results: h.results });
     h.system = buildSystemSections({ rules: [{ path: 'AGENTS.md', text: AGENTS_MD }] });
     assert.ok(h.registry.selection().deferred.length >= 3, 'external tools are deferred');
 
     for (let i = 0; i < 5; i++) {
-      h.server.script.push({ toolCalls: [{ id: `r${i}`, name: 'read_file', arguments: { path: `src/f${i}.ts` } }] }, { text: `Read f${i}: ${prose(2000, i + 9)}` });
+      h.server.script.push(
+        { toolCalls: [{ id: `r${i}`, name: 'read_file', arguments: { path: `src/f${i}.ts` } }] },
+        { text: `Read f${i}: ${prose(2000, i + 9)}` },
+      );
       await h.turn(`Please read src/f${i}.ts and tell me about it. ${prose(200, i + 3)}`);
     }
     // The model asks for a compaction: the summarizer is called, then the main request goes out.
@@ -92,11 +98,17 @@ describe('meter: every component is measured where it lives and matches the requ
     const blocks = analyzeAnthropic(sent.body).blocks.length;
     for (const name of COMPONENT_NAMES) {
       const slack = Math.max(shown.errorBand, PRIOR_BAND.code) * truth[name] + 4 * blocks;
-      assert.ok(Math.abs(byName[name] - truth[name]) <= slack, `${name}: shown ${byName[name]}, sent ${truth[name]} (±${slack.toFixed(0)})`);
+      assert.ok(
+        Math.abs(byName[name] - truth[name]) <= slack,
+        `${name}: shown ${byName[name]}, sent ${truth[name]} (±${slack.toFixed(0)})`,
+      );
     }
     const trueTotal = COMPONENT_NAMES.reduce((s, n) => s + truth[n], 0);
     assert.equal(sent.inputTokens, trueTotal, 'the independent count is the whole request');
-    assert.ok(Math.abs(shown.used - trueTotal) <= shown.errorBand * trueTotal, `total: shown ${shown.used}, sent ${trueTotal} ±${(shown.errorBand * 100).toFixed(1)} %`);
+    assert.ok(
+      Math.abs(shown.used - trueTotal) <= shown.errorBand * trueTotal,
+      `total: shown ${shown.used}, sent ${trueTotal} ±${(shown.errorBand * 100).toFixed(1)} %`,
+    );
   });
 
   it('the bar, the breakdown and the gate projection are one total', async () => {

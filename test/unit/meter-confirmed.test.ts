@@ -33,8 +33,12 @@ describe('meter: the provider-confirmed base and an honest error band', function
     assert.equal(b.confirmed, true);
     assert.equal(b.confirmedTokens, sent.inputTokens, 'the base is what the provider counted for that request');
     assert.ok(b.estimatedTokens > 0, 'the reply is estimated on top');
-    assert.equal(b.used, b.confirmedTokens! + b.estimatedTokens);
-    assert.equal(b.components.reduce((s, c) => s + c.tokens, 0), b.used, 'the breakdown adds up to the figure shown');
+    assert.equal(b.used, (b.confirmedTokens ?? 0) + b.estimatedTokens);
+    assert.equal(
+      b.components.reduce((s, c) => s + c.tokens, 0),
+      b.used,
+      'the breakdown adds up to the figure shown',
+    );
     assert.match(meterFromUsage(usage).accuracy, /^[\d.]+k? confirmed \+ [\d.]+k? est\. \(±[\d.]+k?\)$/);
 
     // Before any report (or once the view no longer holds the reported request) the figure is an estimate.

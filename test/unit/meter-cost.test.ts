@@ -7,13 +7,21 @@ import type { HostToWebview, MeterView } from '../../src/protocol/messages';
 import { usageEvent, user } from './panel-factories';
 
 const turnStart: AgentEvent = { type: 'turn_start', turnId: 't', prompt: user('go') };
-const usage = (model: string, input: number, output: number, cacheRead = 0, cacheWrite = 0): AgentEvent => ({ type: 'usage', model, usage: { input, output, cacheRead, cacheWrite } });
+const usage = (model: string, input: number, output: number, cacheRead = 0, cacheWrite = 0): AgentEvent => ({
+  type: 'usage',
+  model,
+  usage: { input, output, cacheRead, cacheWrite },
+});
 const end: AgentEvent = { type: 'turn_end', turnId: 't', reason: 'done', messages: [] };
 
 function setup() {
   const posted: HostToWebview[] = [];
-  const p = new ChatPresenter((m) => posted.push(m), () => 1_000);
-  const meter = (): MeterView => posted.filter((m): m is Extract<HostToWebview, { type: 'context/usage' }> => m.type === 'context/usage').at(-1)!.meter;
+  const p = new ChatPresenter(
+    (m) => posted.push(m),
+    () => 1_000,
+  );
+  const meter = (): MeterView =>
+    posted.filter((m): m is Extract<HostToWebview, { type: 'context/usage' }> => m.type === 'context/usage').at(-1)!.meter;
   return { p, run: (...events: AgentEvent[]) => events.forEach((e) => p.handle(e)), meter };
 }
 
@@ -31,7 +39,13 @@ describe('meter: what the session costs and what the cache saved', () => {
 
   it('shows this turn, the session and the cache savings; a new turn starts its own count', () => {
     const s = setup();
-    s.run(turnStart, usageEvent({ messages: 1_000 }), usage('claude-sonnet-4-5', 1_000, 500, 30_000, 2_000), usage('claude-sonnet-4-5', 2_000, 100), end);
+    s.run(
+      turnStart,
+      usageEvent({ messages: 1_000 }),
+      usage('claude-sonnet-4-5', 1_000, 500, 30_000, 2_000),
+      usage('claude-sonnet-4-5', 2_000, 100),
+      end,
+    );
     // 0.027 + (2000 × 3 + 100 × 15) / 1e6 = 0.0345
     assert.equal(s.meter().costLabel, '$0.035 this turn · $0.035 session · cache saved $0.08');
     s.run(turnStart, usage('claude-sonnet-4-5', 10_000, 1_000), end);
@@ -55,7 +69,16 @@ describe('meter: what the session costs and what the cache saved', () => {
     s.run(turnStart, usageEvent({ messages: 1_000 }), usage('claude-haiku-4-5', 100, 10));
     s.run({
       type: 'compaction',
-      report: { beforeTokens: 90_000, afterTokens: 20_000, beforeMessages: 50, afterMessages: 6, strategies: ['summary'], durationMs: 4_200, trigger: 'threshold', cost: { input: 80_000, output: 2_000, cacheRead: 0, cacheWrite: 0 } },
+      report: {
+        beforeTokens: 90_000,
+        afterTokens: 20_000,
+        beforeMessages: 50,
+        afterMessages: 6,
+        strategies: ['summary'],
+        durationMs: 4_200,
+        trigger: 'threshold',
+        cost: { input: 80_000, output: 2_000, cacheRead: 0, cacheWrite: 0 },
+      },
     });
     const card = s.p.transcript.items.find((i) => i.kind === 'compaction')!;
     assert.ok(card.kind === 'compaction');

@@ -18,7 +18,10 @@ describe('meter: it explains itself (hover, details view, Show Context Breakdown
     assert.equal(row('Deferred tool stubs'), '20 tokens (<1 %)');
     assert.match(row('Reserved for output'), /^64k \+ 4k buffer \(34 %\)$/);
     assert.match(row('Free'), /^\d[\d.]*k tokens \(\d+ %\)$/);
-    assert.match(row('Thresholds'), /note 80 % \(106k\) · summary prepared 85 % .* compact 95 % .* block 98 % .* of the 132k-token effective window/);
+    assert.match(
+      row('Thresholds'),
+      /note 80 % \(106k\) · summary prepared 85 % .* compact 95 % .* block 98 % .* of the 132k-token effective window/,
+    );
     assert.equal(row('Window'), '200k tokens for claude-sonnet-4-5: window from the model table');
     assert.match(row('Estimate'), /48k tokens as the provider counted the last request, plus 1\.6k estimated since \(±400/);
     assert.equal(m.accuracy, '48k confirmed + 1.6k est. (±400)');

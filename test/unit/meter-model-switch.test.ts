@@ -36,7 +36,7 @@ describe('meter: a model switch is measured at once against the new window', () 
     assert.equal(cleared.used, 0);
   });
 
-  it('keeps the same gate while the limits stay the same, and a new model never shows the old model\'s confirmed figure', () => {
+  it("keeps the same gate while the limits stay the same, and a new model never shows the old model's confirmed figure", () => {
     const estimates = new EstimateState();
     let built = 0;
     const gates = new SessionGate((limits) => (built++, createContextGate({ limits, estimates })));
@@ -56,9 +56,17 @@ describe('meter: a model switch is measured at once against the new window', () 
 
   it('the rolling window drops what fell out of it from the live view, at a safe cut', () => {
     const now = 10_000_000;
-    const timed: Message[] = [user('old', now - 3_600_000), assistant('old answer', [], now - 3_599_000), user('new', now - 60_000), assistant('new answer', [], now - 59_000)];
+    const timed: Message[] = [
+      user('old', now - 3_600_000),
+      assistant('old answer', [], now - 3_599_000),
+      user('new', now - 60_000),
+      assistant('new answer', [], now - 59_000),
+    ];
     const s = selectWindow(timed, { windowMs: 30 * 60_000, now });
     assert.equal(s.startIndex, 2);
-    assert.deepEqual(s.messages.map((m) => m.role), ['user', 'assistant']);
+    assert.deepEqual(
+      s.messages.map((m) => m.role),
+      ['user', 'assistant'],
+    );
   });
 });

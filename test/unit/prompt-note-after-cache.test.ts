@@ -13,14 +13,19 @@ describe('prompt: the per-request context note never breaks the prompt cache', f
     const run = await runHighUsage({ window: 32_000, fromRatio: 0.85, toRatio: 0.95 });
     const band = run.requests.filter((r) => r.ratio >= 0.85);
     assert.ok(band.length >= 8, `requests in the band: ${band.length}`);
-    assert.ok(band.every((r) => r.note), 'every request in the band carries the note');
+    assert.ok(
+      band.every((r) => r.note),
+      'every request in the band carries the note',
+    );
     const { share } = cacheReadShare(band);
     assert.ok(share >= 0.85, `cache-read share ${share.toFixed(3)}`);
   });
 
   it('Anthropic: the note is the last block of the final user turn, after the tail breakpoint', () => {
     for (const messages of [[user('hi')], [user('read it'), toolResult('c1', 'read_file', 'contents')]]) {
-      const body = toAnthropicParams(request(messages, { cacheTail: true, trailingNote: NOTE, system: [{ id: 'base', text: 'S', cacheBreakpoint: true }] }));
+      const body = toAnthropicParams(
+        request(messages, { cacheTail: true, trailingNote: NOTE, system: [{ id: 'base', text: 'S', cacheBreakpoint: true }] }),
+      );
       assert.doesNotMatch(JSON.stringify(body.system), /Context:/);
       const last = body.messages[body.messages.length - 1];
       const blocks = last.content as Array<{ type: string; text?: string; cache_control?: unknown }>;
