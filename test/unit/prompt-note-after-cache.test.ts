@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { toAnthropicParams } from '../../src/providers/anthropic-convert';
+import { toLmMessages } from '../../src/providers/lm-chat-convert';
 import { toOpenAIParams } from '../../src/providers/openai-convert';
+import { toResponsesParams } from '../../src/providers/openai-responses-convert';
 import { cacheReadShare, runHighUsage } from '../fixtures/agent/high-usage';
 import { request, toolResult, user } from '../fixtures/fake-provider/factories';
 
@@ -39,5 +41,17 @@ describe('prompt: the per-request context note never breaks the prompt cache', f
     const body = toOpenAIParams(request([user('read it'), toolResult('c1', 'read_file', 'contents')], { trailingNote: NOTE }), 'openai');
     assert.deepEqual(body.messages[body.messages.length - 1], { role: 'user', content: NOTE });
     assert.doesNotMatch(JSON.stringify(body.messages.slice(0, -1)), /Context:/);
+  });
+
+  it('OpenAI Responses and the VS Code LM API: the note is the last input', () => {
+    const messages = [user('read it'), toolResult('c1', 'read_file', 'contents')];
+    const body = toResponsesParams(request(messages, { trailingNote: NOTE }), false);
+    const input = body.input as Array<{ role?: string; content?: unknown }>;
+    assert.equal(input[input.length - 1].role, 'user');
+    assert.match(JSON.stringify(input[input.length - 1].content), /Context: 91 % used/);
+    assert.doesNotMatch(JSON.stringify(input.slice(0, -1)), /Context:/);
+    const lm = toLmMessages('S', messages, NOTE);
+    const last = lm[lm.length - 1];
+    assert.deepEqual(last.parts[last.parts.length - 1], { kind: 'text', text: NOTE });
   });
 });
