@@ -1,3 +1,4 @@
+// figures: cache_read_share cache_read_share_high_usage
 /**
  * cache_read_share_high_usage: a session through the production prompt path (buildSystemSections, the
  * loop's notes and request builder) from 80 % to 98 % of the effective window, where every request
