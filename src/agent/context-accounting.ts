@@ -161,8 +161,11 @@ export function createContextAccounting(deps: {
       }
       const now = fixedParts(system, tools);
       const then = fixedParts(base.system, base.tools);
-      const prose = now.system + now.rules + now.deferredTools - (then.system + then.rules + then.deferredTools) - noteTokens(base.note);
-      const toolChange = now.tools - then.tools;
+      // Only growth is added: what left the fixed parts since (tools dropped for a final turn, the note)
+      // is not subtracted, because our estimate of it may exceed what the provider counted for it and
+      // the figure must not fall below the truth.
+      const prose = Math.max(0, now.system + now.rules + now.deferredTools - (then.system + then.rules + then.deferredTools));
+      const toolChange = Math.max(0, now.tools - then.tools);
       add('prose', prose);
       add('tools', toolChange);
       delta += prose + toolChange;

