@@ -1,4 +1,9 @@
+// figures: cache_read_share cache_read_share_high_usage
 /**
+ * cache_read_share_high_usage: a session through the production prompt path (buildSystemSections, the
+ * loop's notes and request builder) from 80 % to 98 % of the effective window, where every request
+ * carries a changing "[Context: N % used]" note; value: cache reads ÷ all input tokens over that band.
+ *
  * cache_read_share: a 50-request scripted agent conversation (tool calls and results of varied size)
  * through the Anthropic adapter against the fake provider, with breakpoints after the stable system
  * sections and on the conversation tail. Value: input tokens read from cache ÷ all input tokens over
@@ -8,6 +13,7 @@ import { AnthropicProvider } from '../src/providers/anthropic';
 import type { Message, SystemSection, ToolDefinition, Usage } from '../src/providers/types';
 import { startFakeProvider } from '../test/fixtures/fake-provider';
 import { run, toolResult, user } from '../test/fixtures/fake-provider/factories';
+import { cacheReadShare, runHighUsage } from '../test/fixtures/agent/high-usage';
 import { r3, report } from './util';
 
 const REQUESTS = 50;
@@ -76,4 +82,23 @@ async function main(): Promise<void> {
   });
 }
 
-void main();
+async function highUsage(): Promise<void> {
+  const run = await runHighUsage({ window: 64_000, fromRatio: 0.8, toRatio: 0.98 });
+  const band = run.requests.filter((r) => r.ratio >= 0.8);
+  const { share, input, read } = cacheReadShare(band);
+  report({
+    bench: 'cache_read_share_high_usage',
+    value: r3(share),
+    unit: 'ratio',
+    target: 0.85,
+    better: 'higher',
+    requests: band.length,
+    withNote: band.filter((r) => r.note).length,
+    inputTokens: input,
+    cacheReadTokens: read,
+    fromRatio: r3(band[0]?.ratio ?? 0),
+    toRatio: r3(band.at(-1)?.ratio ?? 0),
+  });
+}
+
+void main().then(highUsage);

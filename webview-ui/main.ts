@@ -119,7 +119,7 @@ function renderTop(): void {
         'div',
         { class: 'hr-session-line', 'data-testid': 'session-line' },
         h('span', { class: 'hr-session-title', title: s.session.title }, s.session.title),
-        h('span', { class: 'hr-muted' }, ` · ${s.session.messageCount} messages · `),
+        h('span', { class: 'hr-muted', 'data-testid': 'session-counts' }, ` · ${sessionCounts(s.session)} · `),
         modelButton(s.config.model || s.config.provider),
         s.trusted ? null : h('span', { class: 'hr-warn', 'data-testid': 'restricted' }, ` · ${RESTRICTED_BANNER}`),
         s.storageNote
@@ -304,3 +304,11 @@ window.addEventListener('error', (e) => send({ type: 'webview/error', message: S
 renderTop();
 renderMain();
 send({ type: 'webview/ready', protocolVersion: PROTOCOL_VERSION });
+
+/** "13 in context · 54 in transcript": the context view and the kept transcript are different things. */
+function sessionCounts(s: { messageCount: number; transcriptCount?: number }): string {
+  const inContext = `${s.messageCount} in context`;
+  return s.transcriptCount !== undefined && s.transcriptCount !== s.messageCount
+    ? `${inContext} · ${s.transcriptCount} in transcript`
+    : inContext;
+}

@@ -3,7 +3,7 @@
  * the compact and block markers, the figures, and Compact / Clear / History beside it. Hovering or
  * focusing the bar shows each component's tokens; screen readers get the same list.
  */
-import { formatPercent, formatTokens } from '../src/protocol/format';
+import { formatPercent } from '../src/protocol/format';
 import type { MeterView } from '../src/protocol/messages';
 import { h } from './dom';
 
@@ -85,15 +85,11 @@ export function renderMeter(
     'ul',
     { class: 'hr-breakdown', id: 'hr-breakdown', 'aria-label': 'Context breakdown', 'data-testid': 'breakdown' },
     ...m.segments.map((s) =>
-      h(
-        'li',
-        { 'data-key': s.key },
-        h('span', { class: `hr-swatch hr-seg-${s.key}`, 'aria-hidden': 'true' }),
-        `${s.label}: ${formatTokens(s.tokens)}`,
-      ),
+      h('li', { 'data-key': s.key }, h('span', { class: `hr-swatch hr-seg-${s.key}`, 'aria-hidden': 'true' }), s.title),
     ),
     h('li', { 'data-key': 'output' }, h('span', { class: 'hr-swatch hr-seg-output', 'aria-hidden': 'true' }), m.output.title),
     h('li', { 'data-key': 'free' }, h('span', { class: 'hr-swatch hr-seg-free', 'aria-hidden': 'true' }), m.free.title),
+    h('li', { 'data-key': 'accuracy', class: 'hr-muted' }, m.accuracy),
   );
   const freed = m.freed && now - m.freed.at < FREED_VISIBLE_MS ? m.freed.label : null;
   const facts = h(
@@ -104,6 +100,7 @@ export function renderMeter(
     m.cacheLabel ? h('span', { class: 'hr-fact', 'data-testid': 'meter-cache' }, m.cacheLabel) : null,
     m.deferredLabel ? h('span', { class: 'hr-fact', 'data-testid': 'meter-deferred' }, m.deferredLabel) : null,
     m.windowLabel ? h('span', { class: 'hr-fact', 'data-testid': 'meter-window-source' }, m.windowLabel) : null,
+    m.costLabel ? h('span', { class: 'hr-fact', 'data-testid': 'meter-cost' }, m.costLabel) : null,
     freed ? h('span', { class: 'hr-fact hr-freed', role: 'status', 'data-testid': 'meter-freed' }, freed) : null,
   );
   return h(
@@ -114,7 +111,23 @@ export function renderMeter(
     m.pausedReason
       ? h('p', { class: 'hr-paused', role: 'status', 'data-testid': 'meter-paused' }, `Auto-compaction paused: ${m.pausedReason}`)
       : null,
+    m.details?.length ? detailsView(m.details, detailsOpen) : null,
   );
+}
+
+/** Whether the details view was left open (kept across re-renders of the meter). */
+let detailsOpen = false;
+
+/** The meter explained, reachable by keyboard (a native disclosure: Tab to "Details", Enter or Space). */
+function detailsView(rows: NonNullable<MeterView['details']>, open: boolean): HTMLElement {
+  const el = h(
+    'details',
+    { class: 'hr-meter-details', 'data-testid': 'meter-details', open: open || undefined },
+    h('summary', { 'aria-label': 'Context details: components, thresholds, window and estimate' }, 'Details'),
+    h('dl', {}, ...rows.flatMap((r) => [h('dt', {}, r.label), h('dd', {}, r.value)])),
+  );
+  el.addEventListener('toggle', () => (detailsOpen = el.open));
+  return el;
 }
 
 function segment(cls: string, fraction: number, title: string, key: string): HTMLElement {

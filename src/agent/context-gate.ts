@@ -3,19 +3,14 @@
  * calibration, guard). Before each request it projects system + tool definitions + messages against
  * the effective window; at the compact or block threshold (or after a provider overflow error) it
  * runs the compaction hook and re-checks, so a still-blocked request becomes a forced final turn.
- * Tool results are admitted against the same live projection. Never throws.
+ * Tool results are admitted against the same live projection. What a request counts (per component,
+ * per content class, on the provider-confirmed base) is `context-accounting.ts`. Never throws.
  */
 import { ContextBudget, type BudgetComponents } from '../context/budget';
-import { Calibration, type TokensByClass } from '../context/calibration';
+import { Calibration } from '../context/calibration';
+import { EstimateState } from '../context/confirmed-base';
 import { admit, awarenessNote, preflight, type GuardOptions, type GuardStatus, type PreflightResult } from '../context/guard';
-import {
-  estimateText,
-  familyTokens,
-  MESSAGE_OVERHEAD,
-  TOOL_RESULT_OVERHEAD,
-  toolDefinitionParts,
-  type MessageCount,
-} from '../context/message-tokens';
+import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD } from '../context/message-tokens';
 import type { ModelLimits } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
@@ -23,6 +18,7 @@ import type { AgentPrefix } from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { CompactPort, HeadroomPort } from '../tools/ports';
+import { createContextAccounting, sumOf } from './context-accounting';
 import type { CompactionReport, ContextUsage } from './events';
 import { dropOldestTurns } from './fallback-compaction';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
@@ -106,6 +102,11 @@ export interface ContextGateOptions {
   exactCountTimeoutMs?: number;
   /** …unless the worst case of those estimates could reach the compact threshold: then up to this long (default 30000 ms). */
   exactCountMaxWaitMs?: number;
+  /**
+   * The confirmed base and observed estimate errors, shared across the gates of one session (a gate is
+   * built per turn). A fresh one when omitted.
+   */
+  estimates?: EstimateState;
   /** Deferral state for the meter. */
   deferred?: () => { count: number; savedTokens: number };
   onTrace?: GuardOptions['onTrace'];
@@ -114,11 +115,13 @@ export interface ContextGateOptions {
 export interface DefaultContextGate extends ContextGate {
   readonly calibration: Calibration;
   readonly ledger: TokenLedger;
+  /** The limits this gate measures against. */
+  readonly limits: ModelLimits;
   /** Asks for a compaction before the next request, whatever the thresholds say (the model's `compact_context`). */
   requestCompaction(focus?: string): void;
   /** Tokens of the context as last measured (0 before any measurement). */
   readonly lastUsed: number;
-  /** Calibrated tokens of one message, as the gate counts it (per-class factor applied). */
+  /** Calibrated tokens of one message (memoized counts; the factor of its content class). */
   tokensOf(message: Message): number;
 }
 
@@ -133,69 +136,21 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   const guardOptions: GuardOptions = { thresholds, offloadThresholdBytes: Infinity, onTrace: options.onTrace };
   let lastSystem: readonly SystemSection[] = [];
   let lastTools: readonly ToolDefinition[] = [];
+  const estimates = options.estimates ?? new EstimateState();
   let lastCacheShare: number | undefined;
   let lastPrefix: AgentPrefix | undefined;
   let lastUsed = 0;
   let requested: { focus?: string } | undefined;
 
-  /** A count scaled by the calibration factor of its content class (never by another class's). */
-  const scaledCount = (c: Pick<MessageCount, 'tokens' | 'contentClass'>) =>
-    Math.ceil(c.tokens * calibration.factorFor(limits.model, c.contentClass));
-  const countOf = (m: Message) => ledger.count(m, family);
-  const tokensOf = (m: Message) => scaledCount(countOf(m));
-  // System sections and tool definitions are re-measured after every message: memoized per array
-  // (the loop passes the same arrays until the next request) until their count is exact.
-  const fixedCounts = new WeakMap<object, MessageCount>();
-  const memoCount = (key: object, count: () => MessageCount): MessageCount => {
-    const hit = fixedCounts.get(key);
-    if (hit?.exact) return hit;
-    const c = count();
-    fixedCounts.set(key, c);
-    return c;
-  };
-  const NONE: MessageCount = { hash: '', family, tokens: 0, exact: true };
-  const systemCount = (system: readonly SystemSection[]) =>
-    system.length
-      ? memoCount(system, () =>
-          ledger.countTexts(
-            system.map((s) => s.text),
-            family,
-          ),
-        )
-      : NONE;
-  const toolsCount = (tools: readonly ToolDefinition[]) => {
-    if (!tools.length) return NONE;
-    return memoCount(tools, () => {
-      const parts = toolDefinitionParts(tools);
-      return ledger.countTexts(parts.texts, family, parts.fixed);
-    });
-  };
+  const accounting = createContextAccounting({ limits, ledger, calibration, estimates });
+  const { tokensOf, components, account } = accounting;
 
   /** A tool result's tokens as the request will count them until its exact count arrives (safe estimate, its class's factor). */
   function resultTokens(text: string, toolName: string): number {
     const estimate = estimateText(text);
     const name = estimateText(toolName);
     const raw = familyTokens(estimate, family) + familyTokens(name, family) + TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD;
-    return scaledCount({ tokens: raw, contentClass: estimate.contentClass });
-  }
-
-  /** Calibrated components of a request. */
-  function components(messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]): BudgetComponents {
-    let conversation = 0;
-    let results = 0;
-    for (const m of messages) {
-      if (m.role === 'toolResult') results += tokensOf(m);
-      else conversation += tokensOf(m);
-    }
-    return {
-      system: scaledCount(systemCount(system)),
-      rules: 0,
-      tools: scaledCount(toolsCount(tools)),
-      deferredTools: 0,
-      summary: 0,
-      messages: conversation,
-      toolResults: results,
-    };
+    return Math.ceil(raw * calibration.factorFor(limits.model, estimate.contentClass));
   }
 
   /**
@@ -233,18 +188,18 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   async function countExactly(input: PreflightInput): Promise<void> {
     const all = Promise.all(input.messages.map((m) => ledger.countExact(m, family)));
     if (await settlesWithin(all, options.exactCountTimeoutMs ?? 2000)) return;
-    const c = components(input.messages, input.system, input.tools);
-    const estimated = c.system + c.rules + c.tools + c.deferredTools + c.summary + c.messages + c.toolResults;
+    const estimated = sumOf(components(input.messages, input.system, input.tools));
     if (estimated >= thresholds.compact * limits.effectiveWindow) await settlesWithin(all, options.exactCountMaxWaitMs ?? 30_000);
   }
 
   return {
     ledger,
     calibration,
-    tokensOf,
+    limits,
     get lastUsed() {
       return lastUsed;
     },
+    tokensOf,
 
     requestCompaction(focus?: string): void {
       requested = { focus };
@@ -256,7 +211,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
         lastTools = input.tools;
         await countExactly(input);
         let messages = input.messages;
-        let c = components(messages, input.system, input.tools);
+        let c = account(messages, input.system, input.tools).components;
         let r = check(c, false);
         let compaction: CompactionReport | undefined;
         let replaced: Message[] | undefined;
@@ -298,7 +253,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
             replaced = out.messages;
             const beforeMessages = messages.length;
             messages = out.messages;
-            c = components(messages, input.system, input.tools);
+            c = account(messages, input.system, input.tools).components;
             r = check(c, true);
             compaction = {
               beforeTokens: before,
@@ -342,7 +297,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
 
     admit(sizes: ResultSizes, view: readonly Message[]): AdmitDecision {
       try {
-        const r = check(components(view, lastSystem, lastTools), false);
+        const r = check(account(view, lastSystem, lastTools).components, false);
         return admit({ bytes: sizes.bytes, tokens: resultTokens(sizes.text, sizes.toolName) }, r.projection, guardOptions).decision;
       } catch {
         return 'offload';
@@ -354,7 +309,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
         remainingTokens: () => {
           try {
             // What `admit` accepts: the projection with the result stays below the compact threshold.
-            const r = check(components(view, lastSystem, lastTools), false);
+            const r = check(account(view, lastSystem, lastTools).components, false);
             return Math.max(0, Math.ceil(thresholds.compact * r.projection.limit) - r.projection.total - 1);
           } catch {
             return 0;
@@ -374,11 +329,14 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
     },
 
     measure(view: readonly Message[]): ContextUsage {
-      const c = components(view, lastSystem, lastTools);
+      const a = account(view, lastSystem, lastTools);
       const deferred = safe(options.deferred);
-      const budget = new ContextBudget(limits, c, {
+      const budget = new ContextBudget(limits, a.components, {
         thresholds,
-        errorBand: calibration.errorBand(limits.model),
+        errorBand: a.estimated > 0 ? estimates.band.tokens(limits.model, a.classes) / Math.max(1, sumOf(a.components)) : 0,
+        confirmedTokens: a.confirmed,
+        estimatedTokens: a.estimated,
+        bandTokens: estimates.band.tokens(limits.model, a.classes),
         cacheReadShare: lastCacheShare,
         deferredCount: deferred?.count,
         deferredSavedTokens: deferred?.savedTokens,
@@ -397,18 +355,10 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
 
     observe(request: ProviderRequest, reply: AssistantMessage): void {
       if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
-      const byClass: TokensByClass = {};
-      const add = (c: MessageCount) => {
-        const cls = c.contentClass ?? 'prose';
-        byClass[cls] = (byClass[cls] ?? 0) + c.tokens;
-      };
-      add(systemCount(request.system));
-      add(toolsCount(request.tools));
-      for (const m of request.messages) add(countOf(m));
-      calibration.observeClasses(limits.model, byClass, reply.usage);
+      const u = reply.usage;
+      accounting.learn(request, u);
       if (request.tools.length)
         lastPrefix = { model: request.model, contextWindow: limits.contextWindow, system: request.system, tools: request.tools };
-      const u = reply.usage;
       const prompt = u.input + u.cacheRead + u.cacheWrite;
       if (prompt > 0) lastCacheShare = u.cacheRead / prompt;
     },

@@ -16,3 +16,4 @@ export { dropOldestTurns, droppedNote, type DropResult } from './fallback-compac
 export { withDynamicNotes, FINAL_TURN_NOTE, type DynamicNotes } from './system-notes';
 export { AgentSession, userMessage, type AgentSessionOptions, type SessionPersistence } from './session';
 export { storePersistence, type TurnAppender } from './store-persistence';
+export { SessionGate, sameLimits, sizeWarning } from './session-gate';

@@ -96,8 +96,8 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
         request = buildRequest(config, ctx, system, []);
       } else {
         if (iteration >= maxIterations) return end('max_iterations');
-        const system = withDynamicNotes(ctx.system, { deferral, awareness: decision.note });
-        request = buildRequest(config, ctx, system, tools);
+        const system = withDynamicNotes(ctx.system, { deferral });
+        request = buildRequest(config, ctx, system, tools, decision.note);
       }
 
       let reply = await streamResponse(config.provider, request, signal, emit);
@@ -106,8 +106,8 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
         // The provider counted more than we did: compact and retry once.
         decision = await gate(config, ctx, { tools, system: request.system }, 'overflow', signal, emit);
         if (decision.status !== 'block' && decision.status !== 'final') {
-          const system = withDynamicNotes(ctx.system, { deferral, awareness: decision.note });
-          request = buildRequest(config, ctx, system, tools);
+          const system = withDynamicNotes(ctx.system, { deferral });
+          request = buildRequest(config, ctx, system, tools, decision.note);
           reply = await streamResponse(config.provider, request, signal, emit);
           observe(config, request, reply, emit);
         }
@@ -202,17 +202,28 @@ async function gate(
   const decision = await config.gate.preflight({ messages: ctx.messages, system: request.system, tools: request.tools, reason }, signal);
   if (decision.messages) ctx.messages = decision.messages;
   if (decision.compaction) emit({ type: 'compaction', report: decision.compaction });
-  if (decision.messages || decision.compaction) emit({ type: 'context_usage', usage: config.gate.measure(ctx.messages) });
+  // Always: the gate has just counted what is about to be sent (tokenizer counts, not byte estimates).
+  emit({ type: 'context_usage', usage: config.gate.measure(ctx.messages) });
   return decision;
 }
 
+/** The request as sent; `note` (the context status) goes after the last cache breakpoint. */
 function buildRequest(
   config: TurnConfig,
   ctx: TurnContext,
   system: ProviderRequest['system'],
   tools: ProviderRequest['tools'],
+  note?: string,
 ): ProviderRequest {
-  return { ...config.request, model: config.model, system, messages: [...ctx.messages], tools, maxOutputTokens: config.maxOutputTokens };
+  return {
+    ...config.request,
+    model: config.model,
+    system,
+    messages: [...ctx.messages],
+    tools,
+    maxOutputTokens: config.maxOutputTokens,
+    ...(note ? { trailingNote: note } : {}),
+  };
 }
 
 /** Reports the request's usage and feeds it to calibration. */

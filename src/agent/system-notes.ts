@@ -1,12 +1,15 @@
 /**
- * The dynamic, uncached system sections the loop appends after the static ones: the deferral note,
- * the 80 % awareness note and the forced-final-turn note. Pure.
+ * The dynamic, uncached system sections the loop appends after the static ones: the deferral note and
+ * the forced-final-turn note. Both change only when the tool list changes too (tools come first in the
+ * prompt, so the cached prefix is rebuilt then anyway). The context-status note, which changes from one
+ * request to the next, is not a system section: it travels as the request's `trailingNote`, after the
+ * last cache breakpoint. Pure.
  */
+import { SECTION_IDS } from '../context/prompt-components';
 import type { SystemSection } from '../providers/types';
 
-export const DEFERRAL_SECTION_ID = 'deferred-tools';
-export const AWARENESS_SECTION_ID = 'context-status';
-export const FINAL_SECTION_ID = 'context-full';
+export const DEFERRAL_SECTION_ID = SECTION_IDS.deferral;
+export const FINAL_SECTION_ID = SECTION_IDS.final;
 
 /** Tells the model why this request has no tools and what to do with it. */
 export const FINAL_TURN_NOTE =
@@ -17,20 +20,17 @@ export const FINAL_TURN_NOTE =
 export interface DynamicNotes {
   /** From the deferral policy: "[N tools deferred to save context. Use tool_search to find them.]". */
   deferral?: string;
-  /** From the gate, at or over the note threshold. */
-  awareness?: string;
   /** Set for the forced final turn. */
   final?: boolean;
 }
 
 /**
- * `base` followed by the dynamic notes, never marked as cache breakpoints (they change between
- * requests, so they come last and stay out of the cached prefix).
+ * `base` followed by the dynamic notes, never marked as cache breakpoints (they come last and stay
+ * out of the cached system prefix).
  */
 export function withDynamicNotes(base: readonly SystemSection[], notes: DynamicNotes): SystemSection[] {
   const out = [...base];
   if (notes.deferral && !notes.final) out.push({ id: DEFERRAL_SECTION_ID, text: notes.deferral });
-  if (notes.awareness && !notes.final) out.push({ id: AWARENESS_SECTION_ID, text: notes.awareness });
   if (notes.final) out.push({ id: FINAL_SECTION_ID, text: FINAL_TURN_NOTE });
   return out;
 }

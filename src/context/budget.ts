@@ -37,7 +37,13 @@ export const COMPONENT_NAMES = [
 export interface BudgetMeta {
   /** True when `used` is the provider-reported figure of the last request with nothing added since. */
   confirmed?: boolean;
-  /** Relative error of the estimate (e.g. 0.05 for ±5 %), from calibration. */
+  /** Provider-reported input the figure rests on (the last request, still in the view); absent: all estimated. */
+  confirmedTokens?: number;
+  /** Tokens estimated on top of `confirmedTokens` (all of `used` without a confirmed base). */
+  estimatedTokens?: number;
+  /** The estimate's error band in tokens (from observed errors): the truth lies within `used ± bandTokens`. */
+  bandTokens?: number;
+  /** Relative error of the estimate (e.g. 0.05 for ±5 %): `bandTokens / used`. */
   errorBand?: number;
   /** Share of the last request's input served from cache, 0..1. */
   cacheReadShare?: number;
@@ -67,8 +73,15 @@ export interface BudgetViewModel {
   reserved: { output: number; buffer: number; outputFraction: number; bufferFraction: number };
   /** Threshold markers as fractions of the window. */
   markers: { note: number; background: number; compact: number; block: number };
+  /** True when a provider-reported figure is the base of `used`. */
   confirmed: boolean;
-  /** 'confirmed' or 'estimated ±x %'. */
+  /** The provider-reported base (null: all estimated). */
+  confirmedTokens: number | null;
+  /** Tokens estimated on top of the base (may be negative when something left the view since). */
+  estimatedTokens: number;
+  /** The truth lies within `used ± bandTokens` (0 when nothing is estimated). */
+  bandTokens: number;
+  /** 'confirmed' (nothing estimated on top), 'confirmed + estimated' or 'estimated ±x %'. */
   accuracy: string;
   errorBand: number;
   cacheReadShare: number | null;
@@ -130,7 +143,13 @@ export class ContextBudget {
     const eff = this.effectiveWindow;
     const t = this.meta.thresholds ?? DEFAULT_THRESHOLDS;
     const band = clean(this.meta.errorBand);
-    const confirmed = this.meta.confirmed === true;
+    const confirmedTokens =
+      this.meta.confirmedTokens !== undefined && Number.isFinite(this.meta.confirmedTokens)
+        ? Math.round(clean(this.meta.confirmedTokens))
+        : null;
+    const confirmed = this.meta.confirmed === true || confirmedTokens !== null;
+    const estimatedTokens = Number.isFinite(this.meta.estimatedTokens) ? Math.round(this.meta.estimatedTokens!) : confirmed ? 0 : this.used;
+    const bandTokens = estimatedTokens > 0 ? Math.round(clean(this.meta.bandTokens ?? band * this.used)) : 0;
     return {
       model: this.limits.model,
       window: w,
@@ -155,7 +174,10 @@ export class ContextBudget {
         block: (t.block * eff) / w,
       },
       confirmed,
-      accuracy: confirmed ? 'confirmed' : accuracyLabel(band),
+      confirmedTokens,
+      estimatedTokens,
+      bandTokens,
+      accuracy: !confirmed ? accuracyLabel(band) : estimatedTokens > 0 ? 'confirmed + estimated' : 'confirmed',
       errorBand: band,
       cacheReadShare: this.meta.cacheReadShare === undefined ? null : Math.min(1, clean(this.meta.cacheReadShare)),
       deferred: { count: Math.round(clean(this.meta.deferredCount)), savedTokens: Math.round(clean(this.meta.deferredSavedTokens)) },

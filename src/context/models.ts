@@ -220,3 +220,8 @@ export function defaultModelFor(provider: ProviderId): string | undefined {
   if (provider === 'openai') return 'gpt-4.1';
   return undefined;
 }
+
+/** A model's prices, when the table knows it (OpenAI-compatible servers and unknown models: undefined). */
+export function pricesFor(model: string): ModelPrice | undefined {
+  return findModel(model)?.price;
+}

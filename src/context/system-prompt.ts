@@ -4,6 +4,7 @@
  * notes (context status, deferred tools) are appended by the loop after these. Pure.
  */
 import type { SystemSection } from '../providers/types';
+import { SECTION_IDS } from './prompt-components';
 
 /** A rules or memory file as read from the workspace. */
 export interface RulesFile {
@@ -29,7 +30,7 @@ export const BASE_INSTRUCTIONS = `You are Headroom, an AI coding agent working i
 /** Builds the system sections for one request. */
 export function buildSystemSections(input: { rules: RulesFile[]; workspaceName?: string }): SystemSection[] {
   const sections: SystemSection[] = [
-    { id: 'base', text: BASE_INSTRUCTIONS + (input.workspaceName ? `\nWorkspace: ${input.workspaceName}` : '') },
+    { id: SECTION_IDS.base, text: BASE_INSTRUCTIONS + (input.workspaceName ? `\nWorkspace: ${input.workspaceName}` : '') },
   ];
   const rules = input.rules
     .filter((r) => r.text.trim())
@@ -42,7 +43,7 @@ export function buildSystemSections(input: { rules: RulesFile[]; workspaceName?:
           : r.text;
       return `## ${r.path}\n${text.trim()}`;
     });
-  if (rules.length) sections.push({ id: 'rules', text: `# Project rules and memory (follow them)\n\n${rules.join('\n\n')}` });
+  if (rules.length) sections.push({ id: SECTION_IDS.rules, text: `# Project rules and memory (follow them)\n\n${rules.join('\n\n')}` });
   // One cache breakpoint after the last stable section.
   sections[sections.length - 1] = { ...sections[sections.length - 1], cacheBreakpoint: true };
   return sections;

@@ -7,7 +7,9 @@ import type { AgentEvent, ContextUsage } from '../agent/events';
 import type { BudgetViewModel } from '../context/budget';
 import type { Message } from '../providers/types';
 import { Transcript } from '../protocol/chat-ops';
-import { formatTokens } from '../protocol/format';
+import { costOf, CostTally } from '../context/cost';
+import { pricesFor } from '../context/models';
+import { formatDuration, formatTokens, formatUsd } from '../protocol/format';
 import type { HostToWebview } from '../protocol/messages';
 import type { ChatItem, ChatItemOf, ChatOp, MeterView } from '../protocol/view-models';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
@@ -36,6 +38,9 @@ export class ChatPresenter {
   private source: Source | undefined;
   private meter: MeterView | null = null;
   private extras: MeterExtras = {};
+  /** What this session's requests cost (this turn, the session, cache savings). */
+  private readonly costs = new CostTally();
+  private lastModel: string | undefined;
 
   /**
    * @param emit receives every message for the webview, in order (the host batches them).
@@ -55,8 +60,15 @@ export class ChatPresenter {
     return { items: [...this.transcript.items], meter: this.meter, running: this.running };
   }
 
-  /** Replaces the transcript (a session was opened, cleared or restored). Posts nothing: send a snapshot after. */
-  load(messages: readonly Message[]): void {
+  /**
+   * Replaces the transcript (a session was opened, cleared or restored). Posts nothing: send a snapshot
+   * after. The session's cost starts over when another session is loaded.
+   */
+  load(messages: readonly Message[], sameSession = false): void {
+    if (!sameSession) {
+      this.costs.reset();
+      this.extras = { ...this.extras, cost: undefined };
+    }
     this.transcript.reset(messagesToItems(messages));
     this.assistantId = undefined;
     this.retryId = undefined;
@@ -117,6 +129,7 @@ export class ChatPresenter {
   private readonly handlers: { [T in AgentEvent['type']]: (e: Extract<AgentEvent, { type: T }>) => void } = {
     turn_start: (e) => {
       this.prompt = userText(e.prompt);
+      this.costs.beginTurn();
       this.setRunning(true);
     },
     message_start: (e) => {
@@ -177,8 +190,12 @@ export class ChatPresenter {
         item: withResult(base, e.result, started === undefined ? undefined : this.now() - started),
       });
     },
-    usage: () => {
-      // The meter follows context_usage (which includes calibration); raw usage is for the log.
+    usage: (e) => {
+      // The meter's figure follows context_usage (confirmed base + estimate); usage is what it cost.
+      this.lastModel = e.model;
+      this.costs.add(e.usage, pricesFor(e.model));
+      this.extras = { ...this.extras, cost: this.costView() };
+      this.pushMeter();
     },
     context_usage: (e) => {
       this.source = { usage: e.usage };
@@ -189,13 +206,23 @@ export class ChatPresenter {
       const r = e.report;
       const freed = Math.max(0, r.beforeTokens - r.afterTokens);
       const how = r.strategies.length ? ` (${r.strategies.join(', ')})` : '';
+      // The summarizer's tokens, at the session model's prices (the summarizer model is usually the same).
+      const prices = this.lastModel ? pricesFor(this.lastModel) : undefined;
+      const cost = r.cost && prices ? costOf(r.cost, prices) : undefined;
+      if (r.cost && prices) {
+        this.costs.add(r.cost, prices);
+        this.extras = { ...this.extras, cost: this.costView() };
+      }
+      const took = ` Took ${formatDuration(r.durationMs)}${cost !== undefined ? `, cost ${formatUsd(cost)}` : r.cost ? '' : ', no model call'}.`;
       this.op({
         op: 'append',
         item: {
           kind: 'compaction',
           id: this.nextId('c'),
           freedTokens: freed,
-          text: `${TRIGGER[r.trigger]}: ${formatTokens(r.beforeTokens)} → ${formatTokens(r.afterTokens)} tokens, freed ${formatTokens(freed)}${how}. ${r.beforeMessages} → ${r.afterMessages} messages in context; the full transcript is kept.`,
+          durationMs: Math.max(0, r.durationMs),
+          ...(cost !== undefined ? { cost } : {}),
+          text: `${TRIGGER[r.trigger]}: ${formatTokens(r.beforeTokens)} → ${formatTokens(r.afterTokens)} tokens, freed ${formatTokens(freed)}${how}. ${r.beforeMessages} → ${r.afterMessages} messages in context; the full transcript is kept.${took}`,
         },
       });
       this.extras = { ...this.extras, lastCompaction: { freedTokens: freed, at: this.now() } };
@@ -258,6 +285,10 @@ export class ChatPresenter {
   private clearFailures(): void {
     for (const id of this.failures) if (this.transcript.get(id)) this.op({ op: 'remove', id });
     this.failures.clear();
+  }
+
+  private costView(): NonNullable<MeterExtras['cost']> {
+    return { turn: this.costs.turn, session: this.costs.session, saved: this.costs.saved, unpriced: this.costs.unpriced > 0 };
   }
 
   private pushMeter(): void {

@@ -145,9 +145,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.presenter.setPausedReason(reason);
   }
 
-  /** Replaces the transcript (session opened, cleared, restored, compaction undone) and re-sends the panel. */
-  async loadTranscript(messages: readonly Message[]): Promise<void> {
-    this.presenter.load(messages);
+  /**
+   * Replaces the transcript (session opened, cleared, restored, compaction undone) and re-sends the
+   * panel. `sameSession`: the session's cost so far still counts (clear, restore, undo).
+   */
+  async loadTranscript(messages: readonly Message[], sameSession = false): Promise<void> {
+    this.presenter.load(messages, sameSession);
     await this.postSnapshot();
   }
 

@@ -5,7 +5,7 @@
 import type { ContextUsage } from '../agent/events';
 import type { BudgetViewModel } from '../context/budget';
 import type { GuardStatus } from '../context/guard';
-import { formatPercent, formatTokens } from '../protocol/format';
+import { formatPercent, formatTokens, formatUsd } from '../protocol/format';
 import type { MeterSegment, MeterView } from '../protocol/view-models';
 
 export const SEGMENT_LABELS: Record<MeterSegment['key'], string> = {
@@ -26,6 +26,8 @@ export interface MeterExtras {
   lastCompaction?: { freedTokens: number; at: number } | null;
   /** Why auto-compaction is paused by the loop breaker; null when it is not. */
   pausedReason?: string | null;
+  /** What the session's requests cost in US dollars; `unpriced`: some requests had no known prices. */
+  cost?: { turn: number; session: number; saved: number; unpriced: boolean };
 }
 
 const num = (n: number | null | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
@@ -53,7 +55,7 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
     outputTitle: `Reserved for output: ${formatTokens(num(b.maxOutput))} tokens + ${formatTokens(num(b.buffer))} safety buffer`,
     markers: { compact: num(b.markers.compact), block: num(b.markers.block) },
     confirmed: b.confirmed,
-    accuracy: b.accuracy,
+    accuracy: accuracyText(b),
     cacheLabel: cache === null || !Number.isFinite(cache) ? null : `cache ${formatPercent(cache)} of input`,
     deferredLabel:
       b.deferred.count > 0
@@ -62,7 +64,55 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
     freedTokens: extras.lastCompaction?.freedTokens ?? num(b.lastCompactionFreed),
     windowLabel: WINDOW_SOURCES[b.limitSource] ?? null,
     extras,
+    details: meterDetails(b),
   });
+}
+
+/**
+ * What the meter's details view lists (hover, the keyboard-reachable Details view and Headroom: Show
+ * Context Breakdown): each component with tokens and share of the window, the reservation, what is
+ * free, the thresholds, where the window comes from and how sure the figure is.
+ */
+export function meterDetails(b: BudgetViewModel): Array<{ label: string; value: string }> {
+  const window = num(b.window);
+  const share = (tokens: number) => (window > 0 ? tokens / window : 0);
+  const rows = b.components.map((c) => ({
+    label: SEGMENT_LABELS[c.name],
+    value: `${formatTokens(num(c.tokens))} tokens (${formatPercent(share(num(c.tokens)))})`,
+  }));
+  const reserved = num(b.maxOutput) + num(b.buffer);
+  const free = window - num(b.used) - reserved;
+  const eff = num(b.effectiveWindow);
+  const at = (marker: number) => {
+    const tokens = marker * window;
+    return `${formatPercent(eff > 0 ? tokens / eff : 0)} (${formatTokens(tokens)})`;
+  };
+  rows.push(
+    {
+      label: 'Reserved for output',
+      value: `${formatTokens(num(b.maxOutput))} + ${formatTokens(num(b.buffer))} buffer (${formatPercent(share(reserved))})`,
+    },
+    { label: 'Free', value: `${formatTokens(Math.max(0, free))} tokens (${formatPercent(share(Math.max(0, free)))})` },
+    {
+      label: 'Thresholds',
+      value: `note ${at(b.markers.note)} · summary prepared ${at(b.markers.background)} · compact ${at(b.markers.compact)} · block ${at(b.markers.block)} of the ${formatTokens(eff)}-token effective window`,
+    },
+    {
+      label: 'Window',
+      value: `${formatTokens(window)} tokens for ${b.model || 'this model'}: ${WINDOW_SOURCES[b.limitSource] ?? 'window of unknown origin'}`,
+    },
+    { label: 'Estimate', value: estimateText(b) },
+  );
+  return rows;
+}
+
+function estimateText(b: BudgetViewModel): string {
+  const band = formatTokens(Math.max(1, num(b.bandTokens)));
+  if (b.confirmed && b.confirmedTokens !== null && b.confirmedTokens !== undefined) {
+    if (b.estimatedTokens <= 0) return `${formatTokens(b.confirmedTokens)} tokens as the provider counted the last request`;
+    return `${formatTokens(b.confirmedTokens)} tokens as the provider counted the last request, plus ${formatTokens(b.estimatedTokens)} estimated since (±${band}, from the errors observed so far)`;
+  }
+  return `estimated: ${formatTokens(num(b.used))} ±${band} tokens (${b.accuracy}; from the errors observed so far)`;
 }
 
 /**
@@ -92,6 +142,15 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
   });
 }
 
+/** "31.2k confirmed + 1.4k est. (±0.3k)", "confirmed", or "estimated ±12 %". */
+export function accuracyText(
+  b: Pick<BudgetViewModel, 'confirmed' | 'confirmedTokens' | 'estimatedTokens' | 'bandTokens' | 'accuracy'>,
+): string {
+  if (!b.confirmed || b.confirmedTokens === null || b.confirmedTokens === undefined) return b.accuracy;
+  if (b.estimatedTokens <= 0) return 'confirmed';
+  return `${formatTokens(b.confirmedTokens)} confirmed + ${formatTokens(b.estimatedTokens)} est. (±${formatTokens(Math.max(1, b.bandTokens))})`;
+}
+
 function segment(key: MeterSegment['key'], tokens: number, window: number): MeterSegment {
   const fraction = window > 0 ? tokens / window : 0;
   return {
@@ -118,6 +177,7 @@ interface Parts {
   freedTokens: number;
   windowLabel: string | null;
   extras: MeterExtras;
+  details?: Array<{ label: string; value: string }>;
 }
 
 function finish(p: Parts): MeterView {
@@ -145,7 +205,21 @@ function finish(p: Parts): MeterView {
     freed: p.freedTokens > 0 && at !== undefined ? { label: `freed ${formatTokens(p.freedTokens)}`, at } : null,
     status: p.extras.status ?? statusFromMarkers(fraction, p.markers),
     pausedReason: p.extras.pausedReason ?? null,
+    costLabel: costLabel(p.extras.cost),
+    details: p.details,
   };
+}
+
+/** "$0.042 this turn · $1.27 session · cache saved $0.31" (null before any priced request). */
+export function costLabel(cost: MeterExtras['cost']): string | null {
+  if (!cost || (cost.session <= 0 && !cost.unpriced)) return null;
+  if (cost.session <= 0) return 'cost unknown (no prices for this model)';
+  const parts = [
+    `${formatUsd(cost.turn)} this turn`,
+    `${formatUsd(cost.session)} session${cost.unpriced ? ' (some requests unpriced)' : ''}`,
+  ];
+  if (cost.saved > 0) parts.push(`cache saved ${formatUsd(cost.saved)}`);
+  return parts.join(' · ');
 }
 
 function statusFromMarkers(fraction: number, m: { compact: number; block: number }): MeterView['status'] {

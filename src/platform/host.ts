@@ -7,6 +7,8 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { readAutoApproveSettings, readProviderSettings } from '../config/settings';
+import { sizeWarning } from '../agent/session-gate';
+import { meterDetails } from '../panel/meter-view';
 import { selectModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { ChatViewProvider } from '../panel/chat-view-provider';
 import { PROTOCOL_VERSION, type SnapshotView } from '../protocol/messages';
@@ -68,12 +70,32 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   const showUsage = (usage: ReturnType<SessionHost['measure']>) => statusBar.update(usage, readContextSettings().settings.thresholds);
 
   /** After anything that replaces the context view: the transcript, the meter and the history. */
-  const reload = async () => {
+  const reload = async (sameSession = false) => {
     // The meter first: loadTranscript re-sends the whole panel, meter included.
+    const usage = remeasure();
+    await panel.loadTranscript(session.messages, sameSession);
+    offerCompaction(usage);
+  };
+
+  /** Measures against the configured model's window now and updates the meter and the status bar. */
+  const remeasure = () => {
     const usage = session.measure();
     showUsage(usage);
     if (usage.budget) panel.pushBudget(usage.budget);
-    await panel.loadTranscript(session.messages);
+    return usage;
+  };
+
+  /**
+   * After a model switch or on resume: when the context is already at the compact threshold of the
+   * (new) window, say so and offer to compact now rather than at the next request.
+   */
+  const offerCompaction = (usage: ReturnType<SessionHost['measure']>) => {
+    const warning = sizeWarning(usage, readContextSettings().settings.thresholds);
+    if (!warning || session.state().running) return;
+    const compactNow = vscode.l10n.t('Compact Now');
+    void vscode.window.showWarningMessage(`Headroom: ${warning}`, compactNow).then((choice) => {
+      if (choice === compactNow) void panel.receive({ type: 'context/compact' });
+    });
   };
 
   const panel: ChatViewProvider = new ChatViewProvider({
@@ -96,7 +118,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
         workspaceName: vscode.workspace.name ?? null,
         storageAvailable: state.storage === 'workspace',
         trusted: vscode.workspace.isTrusted,
-        session: { id: state.sessionId, title: state.title, messageCount: state.messageCount },
+        session: { id: state.sessionId, title: state.title, messageCount: state.messageCount, transcriptCount: state.transcriptCount },
         config: { provider: settings.provider, model: settings.model, hasApiKey, baseUrl: settings.baseUrl },
       };
     },
@@ -119,7 +141,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     },
     clear: async () => {
       await session.clear();
-      await reload();
+      await reload(true);
     },
     newSession: async () => {
       await session.newSession();
@@ -140,11 +162,11 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     saveSnapshot: (name) => session.saveSnapshot(name),
     restoreSnapshot: async (id) => {
       await session.restoreSnapshot(id);
-      await reload();
+      await reload(true);
     },
     undoCompaction: async () => {
       await session.undoCompaction();
-      await reload();
+      await reload(true);
     },
     openResult: (refId) => results.open(refId, resultTitle(session.storedResults().find((r) => r.refId === refId))),
     approve: (id, decision) => void approvals.respond(id, decision),
@@ -174,7 +196,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   );
   // The status bar shows the stored session's figure as soon as the host is up.
   void session.init().then(
-    () => showUsage(session.measure()),
+    () => offerCompaction(remeasure()),
     (err) => log.error(`Could not open the session: ${errorMessage(err)}`),
   );
   disposables.push(approvals.onDidRequest((p) => panel.showApproval(p.id, p.request)));
@@ -182,7 +204,10 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   disposables.push(approvals.onDidSettle((s) => panel.settleApproval(s.id, s.decision)));
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('headroom')) void panel.postSnapshot();
+      if (!e.affectsConfiguration('headroom')) return;
+      void panel.postSnapshot();
+      // A model or window change is measured at once against the new window.
+      if (!session.state().running) offerCompaction(remeasure());
     }),
   );
   disposables.push(context.secrets.onDidChange(() => void panel.postSnapshot()));
@@ -326,16 +351,15 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
 }
 
 function breakdownMarkdown(usage: ReturnType<SessionHost['measure']>): string {
-  const rows = usage.budget
-    ? Object.entries(usage.budget.components ?? {}).map(([k, v]) => `| ${k} | ${Number(v).toLocaleString('en-US')} |`)
-    : [];
+  // The same rows as the panel's Details view (one home: meterDetails).
+  const rows = usage.budget ? meterDetails(usage.budget).map((r) => `| ${r.label} | ${r.value.replace(/\|/g, '\\|')} |`) : [];
   return [
     '# Headroom context breakdown',
     '',
     `Used **${usage.used.toLocaleString('en-US')}** of **${usage.effectiveWindow.toLocaleString('en-US')}** effective tokens (window ${usage.contextWindow.toLocaleString('en-US')}), ${(usage.ratio * 100).toFixed(1)} % — status \`${usage.status}\`.`,
     '',
-    '| component | tokens |',
-    '|---|---:|',
+    '| | |',
+    '|---|---|',
     ...rows,
     '',
   ].join('\n');

@@ -13,6 +13,7 @@ import {
   AgentSession,
   createContextGate,
   scheduledCompactPort,
+  SessionGate,
   storePersistence,
   type AgentEvent,
   type CompactionReport,
@@ -23,10 +24,12 @@ import { LedgerRecorder, ledgerText, parseLedgerState, rehydrationBlock, WorkLed
 import type { Provider } from '../providers/provider';
 import { adoptLegacyHistory, mayHoldLegacyHistory } from '../context/compaction';
 import { Calibration } from '../context/calibration';
+import { EstimateState } from '../context/confirmed-base';
 import { resolveModelLimits, supportsReasoning, type ModelLimits, type ServerReportedWindow } from '../context/models';
 import { ServerWindowCache } from '../providers/server-discovery';
 import type { ContextSettings } from '../context/settings';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
+import { selectWindow } from '../context/turns';
 import type { TokenizerFamily } from '../context/models';
 import { TokenLedger } from '../context/token-ledger';
 import { refreshOnExactCounts } from '../agent/exact-count-refresh';
@@ -72,7 +75,10 @@ export interface SessionHostDeps {
 export interface SessionState {
   sessionId: string;
   title: string;
+  /** Messages in the context view (what the next request carries). */
   messageCount: number;
+  /** Messages in the stored transcript (compaction and clear keep them all). */
+  transcriptCount: number;
   storage: 'workspace' | 'read-only' | 'memory';
   storageNote?: string;
   running: boolean;
@@ -84,13 +90,16 @@ export class SessionHost extends Disposable {
   private readonly worker: TokenWorkerClient;
   private readonly ledger: TokenLedger;
   private calibration = new Calibration();
+  /** The confirmed base and observed estimate errors, kept across the per-turn gates. */
+  private readonly estimates = new EstimateState();
   /** The key for the next turn, released before it starts (turn wiring is synchronous), and for where. */
   private released: ReleasedKey & { provider: ProviderId; baseUrl: string | undefined } = { provider: 'anthropic', baseUrl: undefined };
   private readonly policy = new DeferralPolicy();
   private session: AgentSession | undefined;
   private sessionSub: vscode.Disposable | undefined;
   private summary: SessionSummary | undefined;
-  private gate: DefaultContextGate | undefined;
+  /** The gate follows the configured model: a switch rebuilds it at once. */
+  private readonly gates = new SessionGate((limits) => this.makeGate(limits));
   private chain: CompactionChain | undefined;
   /** The current session's work ledger, fed from its events (issue 14). */
   private recorder = new LedgerRecorder(new WorkLedger());
@@ -174,6 +183,7 @@ export class SessionHost extends Disposable {
       sessionId: this.summary?.id ?? 'memory',
       title: this.summary?.title ?? 'New session',
       messageCount: this.session?.messages.length ?? 0,
+      transcriptCount: (this.summary && this.store?.sessions.get(this.summary.id)?.messageCount) ?? this.session?.messages.length ?? 0,
       storage: !this.store ? 'memory' : this.store.readOnly ? 'read-only' : 'workspace',
       storageNote: this.storeNote,
       running: this.session?.isRunning ?? false,
@@ -205,6 +215,7 @@ export class SessionHost extends Disposable {
     if (!session.isRunning) {
       await this.releaseKey();
       await this.discoverServerWindow();
+      this.applyRollingWindow();
     }
     const done = session.prompt(text);
     this.fireState();
@@ -389,7 +400,7 @@ export class SessionHost extends Disposable {
     await this.releaseKey();
     await this.discoverServerWindow();
     const limits = this.limits();
-    const gate = (this.gate = this.makeGate(limits));
+    const gate = this.gates.for(limits);
     const view = [...this.messages];
     const before = gate.measure(view);
     const tokensOf = (m: Message) => gate.tokensOf(m);
@@ -565,8 +576,8 @@ export class SessionHost extends Disposable {
 
   /** Current context usage as the gate measures it (for the meter between turns). */
   measure() {
-    this.gate ??= this.makeGate(this.limits());
-    return this.gate.measure(this.messages);
+    this.applyRollingWindow();
+    return this.gates.for(this.limits()).measure(this.messages);
   }
 
   async flush(): Promise<void> {
@@ -588,11 +599,29 @@ export class SessionHost extends Disposable {
     return { ledger, summaryCount: Number.isInteger(count) && count > 0 ? count : 0 };
   }
 
+  /**
+   * The rolling time window, applied live (not only when a session is reopened): messages older than
+   * the window leave the context view at a safe cut. The transcript keeps them. Not during a turn.
+   */
+  private applyRollingWindow(): void {
+    const windowMs = this.contextSettings().rollingWindowMs;
+    const session = this.session;
+    if (!windowMs || !session || session.isRunning) return;
+    const selection = selectWindow(session.messages, { windowMs, now: Date.now() });
+    if (selection.startIndex > 0) {
+      this.deps.log.info(
+        `rolling window: ${selection.startIndex} message(s) older than ${Math.round(windowMs / 60_000)} min left the context`,
+      );
+      session.replaceMessages(selection.messages);
+    }
+  }
+
   private attach(
     summary: SessionSummary | undefined,
     messages: Message[],
     state: { ledger: LedgerState | undefined; summaryCount: number },
   ): void {
+    this.gates.reset();
     this.chain?.discardPrepared();
     this.chain = undefined;
     this._onDidChangePause.fire(null);
@@ -635,19 +664,21 @@ export class SessionHost extends Disposable {
       prepare: (input) => chain.prepare(input),
       ledger: this.ledger,
       calibration: this.calibration,
+      estimates: this.estimates,
       thresholds: settings.thresholds,
       deferred: () => {
         const s = this.policy.select();
         return { count: s.deferred.length, savedTokens: s.savedTokens };
       },
-      onTrace: settings.debug ? (t) => this.deps.log.debug(`[guard] ${JSON.stringify(t)}`) : undefined,
+      // info: the level a LogOutputChannel shows by default (debug lines would stay hidden).
+      onTrace: settings.debug ? (t) => this.deps.log.info(`[guard] ${JSON.stringify(t)}`) : undefined,
     });
   }
 
   private turnConfig() {
     const { provider, model, baseUrl } = readProviderSettings();
     const limits = this.limits();
-    const gate = (this.gate = this.makeGate(limits));
+    const gate = this.gates.for(limits);
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
     const history = this.historySource();

@@ -18,6 +18,17 @@ export function formatPercent(fraction: number): string {
   return p === 0 ? '<1 %' : `${p} %`;
 }
 
+/** 0.0421 → "$0.042", 1.274 → "$1.27", 0.0004 → "<$0.001", 0 → "$0". */
+export function formatUsd(dollars: number): string {
+  if (!Number.isFinite(dollars)) return '?';
+  const sign = dollars < 0 ? '−' : '';
+  const a = Math.abs(dollars);
+  if (a === 0) return '$0';
+  if (a < 0.001) return `${sign}<$0.001`;
+  if (a < 1) return `${sign}$${trim(a.toFixed(3))}`;
+  return `${sign}$${a.toFixed(2)}`;
+}
+
 /** 1_234_567 → "1.2 MB". */
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '?';

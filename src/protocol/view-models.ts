@@ -19,7 +19,10 @@ export type ConfigView = z.infer<typeof ConfigView>;
 export const SessionView = z.object({
   id: z.string(),
   title: z.string(),
+  /** Messages in the context (what the next request carries). */
   messageCount: z.number().int().nonnegative(),
+  /** Messages in the stored transcript (compaction and clear keep them). */
+  transcriptCount: z.number().int().nonnegative().optional(),
 });
 export type SessionView = z.infer<typeof SessionView>;
 
@@ -97,6 +100,9 @@ export const CompactionItem = z.object({
   id,
   text: z.string(),
   freedTokens: z.number(),
+  /** How long the compaction took, and what its summary request cost in US dollars (absent: unknown or no model call). */
+  durationMs: z.number().nonnegative().optional(),
+  cost: z.number().nonnegative().optional(),
 });
 export const ChatItem = z.discriminatedUnion('kind', [UserItem, AssistantItem, ToolItem, ApprovalItem, NoticeItem, CompactionItem]);
 export type ChatItem = z.infer<typeof ChatItem>;
@@ -149,6 +155,10 @@ export const MeterView = z.object({
   status: z.enum(['ok', 'note', 'compact', 'block', 'final']),
   /** Why auto-compaction is paused (the loop breaker), when it is. */
   pausedReason: z.string().nullable(),
+  /** "$0.042 this turn · $1.27 session · cache saved $0.31"; null before any priced request. */
+  costLabel: z.string().nullable().optional(),
+  /** The details view: each component (tokens, %), reservation, free, thresholds, the window's source, the estimate's band. */
+  details: z.array(z.object({ label: z.string(), value: z.string() })).optional(),
 });
 export type MeterView = z.infer<typeof MeterView>;
 

@@ -87,6 +87,13 @@ function markLastCacheable(messages: WireMessage[]): boolean {
   return false;
 }
 
+/** Adds the per-request note after the tail breakpoint: a last text block of the final user turn. */
+function appendTrailingNote(messages: WireMessage[], note: string): void {
+  const last = messages[messages.length - 1];
+  if (last?.role === 'user' && Array.isArray(last.content)) (last.content as WireBlock[]).push({ type: 'text', text: note });
+  else messages.push({ role: 'user', content: [{ type: 'text', text: note }] });
+}
+
 /**
  * Builds the request body. Cache breakpoints: one on the conversation tail when `req.cacheTail`, and
  * the rest (up to 4 in all) after system sections with `cacheBreakpoint`, keeping the latest ones
@@ -96,6 +103,7 @@ function markLastCacheable(messages: WireMessage[]): boolean {
 export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreateParamsStreaming {
   const messages = toAnthropicMessages(req.messages);
   const tailMarked = req.cacheTail ? markLastCacheable(messages) : false;
+  if (req.trailingNote) appendTrailingNote(messages, req.trailingNote);
   const system: Anthropic.TextBlockParam[] = req.system.filter((s) => s.text).map((s) => ({ type: 'text', text: s.text }));
   const wanted = req.system
     .filter((s) => s.text)

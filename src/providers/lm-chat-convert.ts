@@ -28,8 +28,11 @@ function userText(parts: Array<TextPart | ImagePart>): string {
   return parts.map((p) => (p.type === 'text' ? p.text : `[image omitted (${p.mediaType}): this model API takes no images]`)).join('\n');
 }
 
-/** Converts the system prompt and neutral messages; tool results of one round share one user message. */
-export function toLmMessages(system: string, messages: Message[]): LmMessage[] {
+/**
+ * Converts the system prompt and neutral messages; tool results of one round share one user message.
+ * `note` (the per-request context status) goes last, into the final user message.
+ */
+export function toLmMessages(system: string, messages: Message[], note?: string): LmMessage[] {
   const out: LmMessage[] = [];
   const push = (role: LmMessage['role'], parts: LmPart[]) => {
     const last = out[out.length - 1];
@@ -52,6 +55,7 @@ export function toLmMessages(system: string, messages: Message[]): LmMessage[] {
       if (parts.length) push('assistant', parts);
     }
   }
+  if (note) push('user', [{ kind: 'text', text: note }]);
   return out;
 }
 

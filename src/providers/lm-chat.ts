@@ -48,6 +48,7 @@ export class LmChatProvider implements Provider {
         .filter(Boolean)
         .join('\n\n'),
       req.messages,
+      req.trailingNote,
     );
     let calls = 0;
     try {

@@ -93,7 +93,11 @@ export function toOpenAIParams(req: ProviderRequest, provider: ProviderId): Open
     .join('\n\n');
   const params: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
     model: req.model,
-    messages: toOpenAIMessages(system, req.messages),
+    // The per-request note comes last, after the stable prefix the automatic cache matches.
+    messages: [
+      ...toOpenAIMessages(system, req.messages),
+      ...(req.trailingNote ? [{ role: 'user' as const, content: req.trailingNote }] : []),
+    ],
     stream: true,
     stream_options: { include_usage: true },
   };

@@ -129,7 +129,11 @@ export function toResponsesParams(req: ProviderRequest, reasons: boolean): Param
     .join('\n\n');
   const params: Params = {
     model: req.model,
-    input: toResponsesInput(req.messages, req.model),
+    // The per-request note comes last, after the stable prefix the automatic cache matches.
+    input: [
+      ...toResponsesInput(req.messages, req.model),
+      ...(req.trailingNote ? [{ role: 'user' as const, content: content([{ type: 'text', text: req.trailingNote }]) }] : []),
+    ],
     stream: true,
     store: false,
     max_output_tokens: req.maxOutputTokens,

@@ -149,6 +149,11 @@ export interface ProviderRequest {
   toolChoice?: 'none';
   /** OpenAI `prompt_cache_key`; a stable id per session. */
   promptCacheKey?: string;
+  /**
+   * A note that changes from request to request (the context status). Sent after the last cache
+   * breakpoint, as trailing text of the final user turn, so it never invalidates the cached prefix.
+   */
+  trailingNote?: string;
   /** Enable extended thinking with this token budget (Anthropic) / reasoning effort (OpenAI). */
   reasoningBudget?: number;
   temperature?: number;

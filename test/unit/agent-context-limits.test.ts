@@ -16,19 +16,24 @@ describe('agent loop: awareness note, compaction and the forced final turn', () 
     await h.turn('hello');
   }
 
-  it('adds the uncached awareness note from 80 % of the effective window on', async () => {
+  it('adds the uncached awareness note from 80 % of the effective window on, after the last cache breakpoint', async () => {
     h = await createHarness({ window: 32_000 });
+    h.config.request = { cacheTail: true };
     await warmUp();
-    assert.doesNotMatch(JSON.stringify(h.server.requests[0].body.system), /Context: \d+ % used/);
+    assert.doesNotMatch(JSON.stringify(h.server.requests[0].body), /Context: \d+ % used/);
     await fillTo(h, 0.85);
     h.server.script.push({ text: 'ok' });
     const r = await h.turn('next');
     assert.equal(r.reason, 'done');
     const req = h.server.requests[1];
-    const system = req.body.system as Array<{ text: string }>;
-    const last = system[system.length - 1];
-    assert.match(last.text, /^\[Context: (8\d|9\d) % used\. compact_context frees space\.\]$/);
-    assert.ok(!req.cacheMarkers.includes(`system[${system.length - 1}]`), 'the note is never cached');
+    assert.doesNotMatch(JSON.stringify(req.body.system), /Context: \d+ % used/, 'not in the system prompt');
+    const messages = req.body.messages as Array<{ role: string; content: Array<{ type: string; text?: string; cache_control?: unknown }> }>;
+    const last = messages[messages.length - 1];
+    const note = last.content[last.content.length - 1];
+    assert.equal(last.role, 'user');
+    assert.match(note.text ?? '', /^\[Context: (8\d|9\d) % used\. compact_context frees space\.\]$/);
+    assert.equal(note.cache_control, undefined, 'the note is never cached');
+    assert.ok(last.content[last.content.length - 2].cache_control, 'the tail breakpoint sits right before the note');
     assert.ok(req.tools.length > 0, 'tools are still offered');
   });
 

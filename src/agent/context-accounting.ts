@@ -1,0 +1,197 @@
+/**
+ * The context's accounting, per component and per content class, with the provider-confirmed base
+ * (DESIGN §3): what the gate projects and the meter shows. Each system section and message is counted
+ * where it lives (context/prompt-components); every count is calibrated by the factor of its content
+ * class (`Calibration.factorFor`: a factor learned on prose never lowers code, CJK or base64); after a response the provider's figure for that request is the base and only what was added
+ * since is estimated, with a band from the errors observed so far. Pure (no vscode); never throws if
+ * the ledger does not.
+ */
+import { COMPONENT_NAMES, type BudgetComponents } from '../context/budget';
+import { reportedInputTokens, type Calibration, type TokensByClass } from '../context/calibration';
+import { baseApplies, scaleToTotal, type EstimateState } from '../context/confirmed-base';
+import { dominantClass, isRepetitive, messageSampleText, type BandClass, type ClassTokens } from '../context/estimate-band';
+import { toolDefinitionParts, type MessageCount } from '../context/message-tokens';
+import type { ModelLimits } from '../context/models';
+import { messageComponent, sectionComponent, type MessageComponent, type SectionComponent } from '../context/prompt-components';
+import type { TokenLedger } from '../context/token-ledger';
+import type { Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
+
+/** One system section (or all tool definitions) as counted: where it belongs and how it is calibrated. */
+interface FixedPart {
+  component: SectionComponent | 'tools';
+  /** Its raw count (with its content class). */
+  count: MessageCount;
+}
+
+/** A request's components with the confirmed base applied. */
+export interface Accounting {
+  components: BudgetComponents;
+  /** Provider-reported tokens the figure rests on (absent: all estimated). */
+  confirmed?: number;
+  /** Tokens estimated on top of the confirmed base (all of it without one; negative when something was dropped). */
+  estimated: number;
+  /** The estimated part's tokens by content class (for the error band). */
+  classes: ClassTokens;
+}
+
+export const sumOf = (c: BudgetComponents): number => COMPONENT_NAMES.reduce((s, n) => s + c[n], 0);
+const add = (classes: ClassTokens, cls: BandClass, tokens: number) => (classes[cls] = (classes[cls] ?? 0) + Math.max(0, tokens));
+
+export interface ContextAccounting {
+  /** Calibrated tokens of one message (memoized counts; the factor of its content class). */
+  tokensOf: (message: Message) => number;
+  /** Calibrated components of a request, each measured where it lives (no confirmed base). */
+  components: (messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]) => BudgetComponents;
+  /** The components with the confirmed base applied, and how much of them is estimated. */
+  account: (messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]) => Accounting;
+  /**
+   * Called with the provider's usage for a request that completed: records the error of what was
+   * shown (band), calibrates the dominant class, and makes the request the confirmed base.
+   */
+  learn: (request: ProviderRequest, usage: Usage) => void;
+}
+
+export function createContextAccounting(deps: {
+  limits: ModelLimits;
+  ledger: TokenLedger;
+  calibration: Calibration;
+  estimates: EstimateState;
+}): ContextAccounting {
+  const { limits, ledger, calibration, estimates } = deps;
+  const family = limits.family;
+
+  /** A count scaled by the calibration factor of its content class (never by another class's). */
+  const scaled = (c: Pick<MessageCount, 'tokens' | 'contentClass'>) =>
+    Math.ceil(c.tokens * calibration.factorFor(limits.model, c.contentClass));
+  const countOf = (m: Message) => ledger.count(m, family);
+  const tokensOf = (m: Message) => scaled(countOf(m));
+  /** What the error of an estimate depends on: its content, or that it is still a safe estimate. */
+  const bandOf = (c: MessageCount, exactClass?: BandClass): BandClass =>
+    c.exact ? (exactClass ?? c.contentClass ?? 'prose') : 'unmeasured';
+  const repetitive = new WeakMap<Message, boolean>();
+  /** A message's band class (runs of one character are a class of their own: no sample vouches for the next). */
+  const messageBand = (m: Message): BandClass => {
+    const c = countOf(m);
+    if (!c.exact) return 'unmeasured';
+    let r = repetitive.get(m);
+    if (r === undefined) repetitive.set(m, (r = isRepetitive(messageSampleText(m))));
+    return r ? 'repetitive' : bandOf(c);
+  };
+  // System sections and tool definitions are re-measured after every message: memoized per array
+  // (the loop passes the same arrays until the next request) until their count is exact.
+  const fixedCounts = new WeakMap<object, { parts: FixedPart[]; exact: boolean }>();
+  const memoCount = (key: object, count: () => { parts: FixedPart[]; exact: boolean }): FixedPart[] => {
+    const hit = fixedCounts.get(key);
+    if (hit?.exact) return hit.parts;
+    const c = count();
+    fixedCounts.set(key, c);
+    return c.parts;
+  };
+  /** Raw count of each system section, with its component. */
+  const systemRaw = (system: readonly SystemSection[]): FixedPart[] =>
+    memoCount(system, () => {
+      let exact = true;
+      const parts = system.map((s): FixedPart => {
+        const count = ledger.countText(s.text, family);
+        exact &&= count.exact;
+        return { component: sectionComponent(s), count };
+      });
+      return { parts, exact };
+    });
+  const toolsParts = (tools: readonly ToolDefinition[]): FixedPart[] => {
+    if (!tools.length) return [];
+    return memoCount(tools, () => {
+      const parts = toolDefinitionParts(tools);
+      const count = ledger.countTexts(parts.texts, family, parts.fixed);
+      return { parts: [{ component: 'tools', count }], exact: count.exact };
+    });
+  };
+  const fixedBand = (p: FixedPart) => bandOf(p.count, p.component === 'tools' ? 'tools' : undefined);
+
+  /** Calibrated system sections and tool definitions (`fixed` is the part of them the messages do not hold). */
+  function fixedParts(
+    system: readonly SystemSection[],
+    tools: readonly ToolDefinition[],
+  ): Pick<BudgetComponents, SectionComponent | 'tools'> {
+    const out = { system: 0, rules: 0, deferredTools: 0, tools: 0 };
+    for (const p of [...systemRaw(system), ...toolsParts(tools)]) out[p.component] += scaled(p.count);
+    return out;
+  }
+
+  /** Calibrated components of a request, each measured where it lives. */
+  function components(messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]): BudgetComponents {
+    const inMessages: Record<MessageComponent, number> = { summary: 0, messages: 0, toolResults: 0 };
+    for (const m of messages) inMessages[messageComponent(m)] += tokensOf(m);
+    return { ...fixedParts(system, tools), ...inMessages };
+  }
+
+  const noteTokens = (note: string | undefined) => (note ? scaled(ledger.countText(note, family)) : 0);
+
+  /**
+   * The request's components with the confirmed base applied: when the view still holds the last
+   * reported request, that request counts as the provider said and only what was added since is
+   * estimated (the components are scaled to the total so the breakdown adds up to it).
+   */
+  function account(messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]): Accounting {
+    const c = components(messages, system, tools);
+    const classes: ClassTokens = {};
+    const add = (cls: BandClass, tokens: number) => (classes[cls] = (classes[cls] ?? 0) + Math.max(0, tokens));
+    const base = estimates.base;
+    if (baseApplies(base, messages, limits.model)) {
+      // The messages of the base are counted by the provider; new messages and changed fixed parts are not.
+      let delta = 0;
+      for (let i = base.messages.length; i < messages.length; i++) {
+        const t = tokensOf(messages[i]);
+        add(messageBand(messages[i]), t);
+        delta += t;
+      }
+      const now = fixedParts(system, tools);
+      const then = fixedParts(base.system, base.tools);
+      // Only growth is added: what left the fixed parts since (tools dropped for a final turn, the note)
+      // is not subtracted, because our estimate of it may exceed what the provider counted for it and
+      // the figure must not fall below the truth.
+      const prose = Math.max(0, now.system + now.rules + now.deferredTools - (then.system + then.rules + then.deferredTools));
+      const toolChange = Math.max(0, now.tools - then.tools);
+      add('prose', prose);
+      add('tools', toolChange);
+      delta += prose + toolChange;
+      return { components: scaleToTotal(c, base.reported + delta), confirmed: base.reported, estimated: delta, classes };
+    }
+    for (const m of messages) add(messageBand(m), tokensOf(m));
+    for (const p of [...systemRaw(system), ...toolsParts(tools)]) add(fixedBand(p), scaled(p.count));
+    return { components: c, estimated: sumOf(c), classes };
+  }
+
+  function learn(request: ProviderRequest, u: Usage): void {
+    const reported = reportedInputTokens(u);
+    if (reported > 0) {
+      // What the meter would have shown for this exact request, before learning from it.
+      const a = account(request.messages, request.system, request.tools);
+      const note = noteTokens(request.trailingNote);
+      add(a.classes, 'prose', note);
+      const shownEstimate = a.estimated + note;
+      const actual = reported - (sumOf(a.components) + note - shownEstimate);
+      estimates.band.observe(limits.model, dominantClass(a.classes), shownEstimate, actual);
+      estimates.base = {
+        model: limits.model,
+        messages: request.messages,
+        system: request.system,
+        tools: request.tools,
+        note: request.trailingNote,
+        reported,
+      };
+    }
+    // Calibration per content class, on the raw counts of everything the request held.
+    const byClass: TokensByClass = {};
+    const addRaw = (c: MessageCount) => {
+      const cls = c.contentClass ?? 'prose';
+      byClass[cls] = (byClass[cls] ?? 0) + c.tokens;
+    };
+    for (const p of [...systemRaw(request.system), ...toolsParts(request.tools)]) addRaw(p.count);
+    for (const m of request.messages) addRaw(countOf(m));
+    if (request.trailingNote) addRaw(ledger.countText(request.trailingNote, family));
+    calibration.observeClasses(limits.model, byClass, u);
+  }
+
+  return { tokensOf, components, account, learn };
+}

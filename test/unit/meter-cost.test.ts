@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import type { AgentEvent } from '../../src/agent/events';
+import { cacheSavings, costOf } from '../../src/context/cost';
+import { MODEL_TABLE, pricesFor } from '../../src/context/models';
+import { ChatPresenter } from '../../src/panel/chat-presenter';
+import type { HostToWebview, MeterView } from '../../src/protocol/messages';
+import { usageEvent, user } from './panel-factories';
+
+const turnStart: AgentEvent = { type: 'turn_start', turnId: 't', prompt: user('go') };
+const usage = (model: string, input: number, output: number, cacheRead = 0, cacheWrite = 0): AgentEvent => ({
+  type: 'usage',
+  model,
+  usage: { input, output, cacheRead, cacheWrite },
+});
+const end: AgentEvent = { type: 'turn_end', turnId: 't', reason: 'done', messages: [] };
+
+function setup() {
+  const posted: HostToWebview[] = [];
+  const p = new ChatPresenter(
+    (m) => posted.push(m),
+    () => 1_000,
+  );
+  const meter = (): MeterView =>
+    posted.filter((m): m is Extract<HostToWebview, { type: 'context/usage' }> => m.type === 'context/usage').at(-1)!.meter;
+  return { p, run: (...events: AgentEvent[]) => events.forEach((e) => p.handle(e)), meter };
+}
+
+describe('meter: what the session costs and what the cache saved', () => {
+  it('prices every model in the table, Anthropic cache reads at a tenth and writes at 1.25 × input', () => {
+    for (const row of MODEL_TABLE) assert.ok(row.price.input > 0 && row.price.output > 0, `${row.match} has prices`);
+    const p = pricesFor('claude-sonnet-4-5-20250929')!;
+    assert.deepEqual(p, { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+    const u = { input: 1_000, output: 500, cacheRead: 30_000, cacheWrite: 2_000 };
+    assert.ok(Math.abs(costOf(u, p) - 0.027) < 1e-12);
+    // 30k tokens read at 0.30 instead of 3.00, minus the 0.75 premium on 2k written.
+    assert.ok(Math.abs(cacheSavings(u, p) - 0.0795) < 1e-12);
+    assert.equal(pricesFor('my-local-llama'), undefined);
+  });
+
+  it('shows this turn, the session and the cache savings; a new turn starts its own count', () => {
+    const s = setup();
+    s.run(
+      turnStart,
+      usageEvent({ messages: 1_000 }),
+      usage('claude-sonnet-4-5', 1_000, 500, 30_000, 2_000),
+      usage('claude-sonnet-4-5', 2_000, 100),
+      end,
+    );
+    // 0.027 + (2000 × 3 + 100 × 15) / 1e6 = 0.0345
+    assert.equal(s.meter().costLabel, '$0.035 this turn · $0.035 session · cache saved $0.08');
+    s.run(turnStart, usage('claude-sonnet-4-5', 10_000, 1_000), end);
+    assert.equal(s.meter().costLabel, '$0.045 this turn · $0.08 session · cache saved $0.08');
+    s.p.load([], true);
+    s.run(turnStart, usage('claude-sonnet-4-5', 1_000, 0), end);
+    assert.match(s.meter().costLabel ?? '', /\$0\.083 session/, 'a clear keeps the session total');
+    s.p.load([]);
+    s.run(turnStart, usage('claude-sonnet-4-5', 1_000, 0), end);
+    assert.match(s.meter().costLabel ?? '', /\$0\.003 session/, 'another session starts from zero');
+  });
+
+  it('says the cost is unknown for a model without prices instead of showing $0', () => {
+    const s = setup();
+    s.run(turnStart, usageEvent({ messages: 1_000 }), usage('my-local-llama', 5_000, 100), end);
+    assert.equal(s.meter().costLabel, 'cost unknown (no prices for this model)');
+  });
+
+  it('a compaction card says how long it took and what its summary cost', () => {
+    const s = setup();
+    s.run(turnStart, usageEvent({ messages: 1_000 }), usage('claude-haiku-4-5', 100, 10));
+    s.run({
+      type: 'compaction',
+      report: {
+        beforeTokens: 90_000,
+        afterTokens: 20_000,
+        beforeMessages: 50,
+        afterMessages: 6,
+        strategies: ['summary'],
+        durationMs: 4_200,
+        trigger: 'threshold',
+        cost: { input: 80_000, output: 2_000, cacheRead: 0, cacheWrite: 0 },
+      },
+    });
+    const card = s.p.transcript.items.find((i) => i.kind === 'compaction')!;
+    assert.ok(card.kind === 'compaction');
+    assert.equal(card.durationMs, 4_200);
+    assert.ok(Math.abs((card.cost ?? 0) - 0.09) < 1e-12, String(card.cost)); // 80k × $1 + 2k × $5 per MTok
+    assert.match(card.text, /Took 4\.2 s, cost \$0\.09\.$/);
+    assert.match(s.meter().costLabel ?? '', /\$0\.09\d* this turn/, 'the summary counts towards the session cost');
+  });
+});
