@@ -100,10 +100,18 @@ export function createContextAccounting(deps: {
     });
   const toolsParts = (tools: readonly ToolDefinition[]): FixedPart[] => {
     if (!tools.length) return [];
+    // One count per tool, each scaled by its own class's factor: as one count, a tool whose description
+    // is prose took the factor learned on the other tools' JSON schemas (0.7 against 1.06 for prose in
+    // the harsh soak) and a newly activated tool was under-counted by 30 %, enough to overflow a 4k window.
     return memoCount(tools, () => {
-      const parts = toolDefinitionParts(tools);
-      const count = ledger.countTexts(parts.texts, family, parts.fixed);
-      return { parts: [{ component: 'tools', count }], exact: count.exact };
+      let exact = true;
+      const parts = tools.map((t): FixedPart => {
+        const p = toolDefinitionParts([t]);
+        const count = ledger.countTexts(p.texts, family, p.fixed);
+        exact &&= count.exact;
+        return { component: 'tools', count };
+      });
+      return { parts, exact };
     });
   };
   const fixedBand = (p: FixedPart) => bandOf(p.count, p.component === 'tools' ? 'tools' : undefined);
