@@ -138,6 +138,23 @@ describe('a scripted session in a real VS Code with the fake provider', function
     assert.ok(new Set(labels).size >= 3, `the meter moved during the turn: ${JSON.stringify(labels)}`);
   });
 
+  it('the meter rests on the provider-confirmed figure, shows the cost, and its Details open from the keyboard (screenshot meter-details.png)', async () => {
+    const accuracy = (await frame.locator('[data-testid=meter-accuracy]').textContent()) ?? '';
+    assert.match(accuracy, /confirmed/, `after a reply the figure rests on the provider's count: "${accuracy}"`);
+    const cost = (await frame.locator('[data-testid=meter-cost]').textContent()) ?? '';
+    assert.match(cost, /this turn|cost unknown/, `the meter says what the turn cost: "${cost}"`);
+    const summary = frame.locator('[data-testid=meter-details] summary');
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    const details = frame.locator('[data-testid=meter-details]');
+    await frame.waitForFunction(() => document.querySelector<HTMLDetailsElement>('[data-testid=meter-details]')?.open === true);
+    const text = (await details.textContent()) ?? '';
+    for (const row of ['System prompt', 'Messages', 'Tools', 'Reserved for output', 'Thresholds', 'Window', 'Estimate'])
+      assert.ok(text.toLowerCase().includes(row.toLowerCase()), `Details lists "${row}": ${text.slice(0, 400)}`);
+    await page.screenshot({ path: screenshotPath('meter-details') });
+    await page.keyboard.press('Enter');
+  });
+
   it('shows the context percentage in the status bar, matching the meter, and opens the panel from it', async () => {
     const item = page.locator('.statusbar-item[aria-label^="Headroom context"]');
     await item.waitFor({ timeout: 20_000 });
