@@ -14,13 +14,12 @@ import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD } fr
 import type { ModelLimits } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
-import type { AgentPrefix } from '../context/compaction';
+import { dropOldestTurns, type AgentPrefix } from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { CompactPort, HeadroomPort } from '../tools/ports';
 import { createContextAccounting, sumOf } from './context-accounting';
 import type { CompactionReport, ContextUsage } from './events';
-import { dropOldestTurns } from './fallback-compaction';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
 
 /** What a compaction hook is given: the view, a token counter for its messages, and the target. */
@@ -36,6 +35,8 @@ export interface CompactInput {
   focus?: string;
   /** The model's effective window in tokens (what "freed N %" is measured against). */
   effectiveWindow?: number;
+  /** The model's whole context window: a summary request (input and its own output) must fit it. */
+  contextWindow?: number;
   /**
    * The agent's request prefix (model, system sections and tools of the last request sent), so the
    * summary request can reuse it and be served from the prompt cache. Absent before any request.
@@ -241,6 +242,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
                 trigger,
                 focus: asked?.focus,
                 effectiveWindow: limits.effectiveWindow,
+                contextWindow: limits.contextWindow,
                 prefix: lastPrefix,
                 force,
               },
@@ -275,7 +277,14 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
           const growth = Math.max(0, thresholds.compact - thresholds.background) * limits.effectiveWindow;
           const targetTokens = Math.max(0, Math.floor(compactTarget * limits.effectiveWindow - fixed - growth));
           try {
-            options.prepare({ messages, tokensOf, targetTokens, trigger: 'threshold', effectiveWindow: limits.effectiveWindow });
+            options.prepare({
+              messages,
+              tokensOf,
+              targetTokens,
+              trigger: 'threshold',
+              effectiveWindow: limits.effectiveWindow,
+              contextWindow: limits.contextWindow,
+            });
           } catch {
             // Preparing is an optimization.
           }

@@ -12,7 +12,6 @@ export {
   type ContextGateOptions,
   type DefaultContextGate,
 } from './context-gate';
-export { dropOldestTurns, droppedNote, type DropResult } from './fallback-compaction';
 export { withDynamicNotes, FINAL_TURN_NOTE, type DynamicNotes } from './system-notes';
 export { AgentSession, userMessage, type AgentSessionOptions, type SessionPersistence } from './session';
 export { storePersistence, type TurnAppender } from './store-persistence';

@@ -7,3 +7,6 @@ export * from './summary-request';
 export * from './history-parts';
 export * from './summary-merge';
 export * from './summary-cached';
+export * from './drop-oldest-turns';
+export * from './drop-with-history';
+export * from './summary-budget';
