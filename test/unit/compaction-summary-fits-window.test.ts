@@ -7,8 +7,6 @@ import { createHarness, danglingCalls, type Harness } from '../fixtures/agent/ha
 import { a, r, u, filler } from '../fixtures/compaction/factories';
 import { startFakeProvider } from '../fixtures/fake-provider/index';
 
-const WINDOW = 8_000;
-
 /** A history far over an 8k window: mixed prose, code and log output, each turn with a tool call. */
 function history(turns: number): Message[] {
   const out: Message[] = [];
@@ -33,8 +31,12 @@ describe('compaction: the summary request itself never exceeds the window (issue
     h = undefined;
   });
 
-  for (const protocol of ['openai', 'anthropic'] as const) {
-    it(`${protocol}: an 8k session whose history is far over the window compacts by chunked summaries, with no refused request`, async () => {
+  for (const [protocol, WINDOW] of [
+    ['openai', 8_000],
+    ['anthropic', 8_000],
+    ['openai', 4_096],
+  ] as const) {
+    it(`${protocol}, ${WINDOW} tokens: a session whose history is far over the window compacts by chunked summaries, with no refused request`, async () => {
       // The fake counts with a harsher tokenizer than Headroom's and refuses input + max_tokens over the window.
       const server = await startFakeProvider({ window: WINDOW, tokenizer: 'harsh' });
       const reports: ChainResult[] = [];
