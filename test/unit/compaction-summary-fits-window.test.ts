@@ -7,7 +7,7 @@ import { createHarness, danglingCalls, type Harness } from '../fixtures/agent/ha
 import { a, r, u, filler } from '../fixtures/compaction/factories';
 import { startFakeProvider } from '../fixtures/fake-provider/index';
 
-/** A history far over an 8k window: mixed prose, code and log output, each turn with a tool call. */
+/** A history far over a small window: mixed prose, code and log output, each turn with a tool call. */
 function history(turns: number): Message[] {
   const out: Message[] = [];
   for (let i = 0; i < turns; i++) {
