@@ -9,17 +9,26 @@
 import { ContextBudget, type BudgetComponents } from '../context/budget';
 import { Calibration } from '../context/calibration';
 import { EstimateState } from '../context/confirmed-base';
-import { admit, awarenessNote, preflight, type GuardOptions, type GuardStatus, type PreflightResult } from '../context/guard';
+import { admit, awarenessNote, preflight, type GuardOptions, type PreflightResult } from '../context/guard';
 import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD } from '../context/message-tokens';
 import type { ModelLimits } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
-import { dropOldestTurns, type AgentPrefix } from '../context/compaction';
+import {
+  compactionReport,
+  compactionTarget,
+  dropOldestTurns,
+  preparedSummaryTarget,
+  statusAt,
+  type AgentPrefix,
+  type CompactionReport,
+  type CompactionTrigger,
+} from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { CompactPort, HeadroomPort } from '../tools/ports';
 import { createContextAccounting, sumOf } from './context-accounting';
-import type { CompactionReport, ContextUsage } from './events';
+import type { ContextUsage } from './events';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
 
 /** What a compaction hook is given: the view, a token counter for its messages, and the target. */
@@ -30,7 +39,7 @@ export interface CompactInput {
   /** Tokens the compacted messages should fit in (system and tools already subtracted). */
   targetTokens: number;
   /** `manual`: the user asked (button, command, `/compact`); the gate itself never passes it. */
-  trigger: 'threshold' | 'overflow' | 'tool' | 'manual';
+  trigger: CompactionTrigger;
   /** What the summary should keep (from `compact_context` / `/compact <focus>`). */
   focus?: string;
   /** The model's effective window in tokens (what "freed N %" is measured against). */
@@ -97,7 +106,7 @@ export interface ContextGateOptions {
    * room for the growth until the compact threshold. Must not throw (guarded).
    */
   prepare?: (input: CompactInput) => void;
-  /** Share of the effective window a compaction aims for (default 0.3, DESIGN §7). */
+  /** Share of the effective window a compaction aims for (default `DEFAULT_COMPACT_TARGET_SHARE`, DESIGN §7). */
   compactTarget?: number;
   /** How long a request waits for tokenizer counts before going on with byte estimates (default 2000 ms)… */
   exactCountTimeoutMs?: number;
@@ -124,6 +133,11 @@ export interface DefaultContextGate extends ContextGate {
   readonly lastUsed: number;
   /** Calibrated tokens of one message (memoized counts; the factor of its content class). */
   tokensOf(message: Message): number;
+  /**
+   * Tokens the messages of `view` should be compacted into for `trigger` (`compactionTarget`), with the
+   * system prompt and tools of the last request. Never throws.
+   */
+  compactionTarget(view: readonly Message[], trigger: CompactionTrigger): number;
 }
 
 export function createContextGate(options: ContextGateOptions): DefaultContextGate {
@@ -133,7 +147,6 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   const calibration = options.calibration ?? new Calibration();
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
   const compactHook = options.compact ?? dropOldestTurnsHook;
-  const compactTarget = options.compactTarget ?? 0.3;
   const guardOptions: GuardOptions = { thresholds, offloadThresholdBytes: Infinity, onTrace: options.onTrace };
   let lastSystem: readonly SystemSection[] = [];
   let lastTools: readonly ToolDefinition[] = [];
@@ -154,15 +167,16 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
     return Math.ceil(raw * calibration.factorFor(limits.model, estimate.contentClass));
   }
 
-  /**
-   * Tokens the compacted conversation should fit in: `compactTarget` of the effective window minus what
-   * is always sent, but never less than that share of the room the conversation has below the compact
-   * threshold — in a small window (8k) the system prompt and tool definitions alone can exceed 30 %,
-   * and a target of 0 would compact the current turn's own work away, again and again.
-   */
-  function compactionTarget(fixed: number): number {
-    const room = Math.max(0, thresholds.compact * limits.effectiveWindow - fixed);
-    return Math.max(0, Math.floor(Math.max(compactTarget * limits.effectiveWindow - fixed, compactTarget * room)));
+  /** The compaction target (`context/compaction/target.ts`) for the components of a request. */
+  function targetFor(c: BudgetComponents, trigger: CompactionTrigger): number {
+    return compactionTarget({
+      effectiveWindow: limits.effectiveWindow,
+      fixedTokens: fixedOf(c),
+      conversationTokens: c.messages + c.toolResults,
+      trigger,
+      thresholds,
+      share: options.compactTarget,
+    });
   }
 
   function check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {
@@ -206,6 +220,14 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
       requested = { focus };
     },
 
+    compactionTarget(view: readonly Message[], trigger: CompactionTrigger): number {
+      try {
+        return targetFor(account(view, lastSystem, lastTools).components, trigger);
+      } catch {
+        return 0;
+      }
+    },
+
     async preflight(input: PreflightInput, signal: AbortSignal): Promise<PreflightDecision> {
       try {
         lastSystem = input.system;
@@ -226,11 +248,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
         if (needs && !signal.aborted) {
           const started = Date.now();
           const before = r.projection.total;
-          const fixed = c.system + c.tools + c.rules + c.deferredTools;
-          let targetTokens = compactionTarget(fixed);
-          // After an overflow our figures are not to be trusted, and a model that asks wants space now:
-          // either way free at least half.
-          if (trigger !== 'threshold') targetTokens = Math.min(targetTokens, Math.floor((c.messages + c.toolResults) / 2));
+          const targetTokens = targetFor(c, trigger);
           let out: CompactOutput | undefined;
           try {
             const force = trigger === 'overflow' || r.status === 'block';
@@ -257,25 +275,25 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
             messages = out.messages;
             c = account(messages, input.system, input.tools).components;
             r = check(c, true);
-            compaction = {
+            compaction = compactionReport(out, {
+              trigger,
               beforeTokens: before,
               afterTokens: r.projection.total,
               beforeMessages,
               afterMessages: messages.length,
-              strategies: out.strategies,
               durationMs: Date.now() - started,
-              trigger,
-              ...(out.summary !== undefined ? { summary: out.summary } : {}),
-              ...(out.cost ? { cost: out.cost } : {}),
-            };
+            });
           } else {
             r = check(c, true);
           }
         }
         if (!needs && options.prepare && input.reason === 'request' && r.prepareSummary && !signal.aborted) {
-          const fixed = c.system + c.tools + c.rules + c.deferredTools;
-          const growth = Math.max(0, thresholds.compact - thresholds.background) * limits.effectiveWindow;
-          const targetTokens = Math.max(0, Math.floor(compactTarget * limits.effectiveWindow - fixed - growth));
+          const targetTokens = preparedSummaryTarget({
+            effectiveWindow: limits.effectiveWindow,
+            fixedTokens: fixedOf(c),
+            thresholds,
+            share: options.compactTarget,
+          });
           try {
             options.prepare({
               messages,
@@ -357,7 +375,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
         effectiveWindow: limits.effectiveWindow,
         contextWindow: limits.contextWindow,
         ratio,
-        status: statusOf(ratio, thresholds),
+        status: statusAt(ratio, thresholds),
         budget: budget.toViewModel(),
       };
     },
@@ -393,11 +411,9 @@ export function scheduledCompactPort(gate: DefaultContextGate): CompactPort {
   };
 }
 
-function statusOf(ratio: number, t: Thresholds): GuardStatus {
-  if (ratio >= t.block) return 'block';
-  if (ratio >= t.compact) return 'compact';
-  if (ratio >= t.note) return 'note';
-  return 'ok';
+/** Tokens sent with every request besides the conversation. */
+function fixedOf(c: BudgetComponents): number {
+  return c.system + c.tools + c.rules + c.deferredTools;
 }
 
 function safe<T>(fn: (() => T) | undefined): T | undefined {

@@ -10,3 +10,6 @@ export * from './summary-cached';
 export * from './drop-oldest-turns';
 export * from './drop-with-history';
 export * from './summary-budget';
+export * from './target';
+export * from './context-status';
+export * from './report';
