@@ -6,7 +6,7 @@
 import type { Provider } from '../../providers/provider';
 import type { Message, Usage } from '../../providers/types';
 import type { ResultPort } from '../../tools/ports';
-import type { CompactHook, CompactInput } from '../context-gate';
+import type { CompactHook, CompactInput } from '../compact-hook';
 import type { BackgroundSummary } from './background-summary';
 import type { PauseState } from './loop-breaker';
 import type { ResultArchive } from './result-archive';

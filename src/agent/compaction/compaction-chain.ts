@@ -8,7 +8,7 @@
  */
 import { planSummary, summaryBudget } from '../../context/compaction';
 import type { Message } from '../../providers/types';
-import type { CompactHook, CompactInput } from '../context-gate';
+import type { CompactHook, CompactInput } from '../compact-hook';
 import { BackgroundSummary } from './background-summary';
 import type { ChainResult, ChainServices, CompactionChain, CompactionChainOptions } from './chain-types';
 import { CompactionPass, readLedger, readPins } from './compaction-pass';

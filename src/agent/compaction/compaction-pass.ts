@@ -9,7 +9,7 @@
  */
 import { applyClearPlan, dropWithHistory, historyMessage, parseHistoryMessage, planClearToolResults } from '../../context/compaction';
 import type { Message, Usage } from '../../providers/types';
-import type { CompactInput } from '../context-gate';
+import type { CompactInput } from '../compact-hook';
 import { DEFAULT_INSTRUCTIONS_SHARE, type ChainResult, type ChainServices, type PassScope } from './chain-types';
 import { errorText } from './result-archive';
 import { SummaryStep } from './summary-step';
