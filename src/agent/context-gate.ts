@@ -9,66 +9,27 @@
 import { ContextBudget, type BudgetComponents } from '../context/budget';
 import { Calibration } from '../context/calibration';
 import { EstimateState } from '../context/confirmed-base';
-import { admit, awarenessNote, preflight, type GuardOptions, type GuardStatus, type PreflightResult } from '../context/guard';
+import { admit, awarenessNote, preflight, type GuardOptions, type PreflightResult } from '../context/guard';
 import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD } from '../context/message-tokens';
 import type { ModelLimits } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
-import type { AgentPrefix } from '../context/compaction';
-import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
+import {
+  compactionReport,
+  compactionTarget,
+  preparedSummaryTarget,
+  statusAt,
+  type AgentPrefix,
+  type CompactionReport,
+  type CompactionTrigger,
+} from '../context/compaction';
+import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { CompactPort, HeadroomPort } from '../tools/ports';
+import { dropOldestTurnsHook, type CompactHook, type CompactInput, type CompactOutput } from './compact-hook';
 import { createContextAccounting, sumOf } from './context-accounting';
-import type { CompactionReport, ContextUsage } from './events';
-import { dropOldestTurns } from './fallback-compaction';
+import type { ContextUsage } from './events';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
-
-/** What a compaction hook is given: the view, a token counter for its messages, and the target. */
-export interface CompactInput {
-  messages: readonly Message[];
-  /** Calibrated tokens of one message (memoized). */
-  tokensOf: (message: Message) => number;
-  /** Tokens the compacted messages should fit in (system and tools already subtracted). */
-  targetTokens: number;
-  /** `manual`: the user asked (button, command, `/compact`); the gate itself never passes it. */
-  trigger: 'threshold' | 'overflow' | 'tool' | 'manual';
-  /** What the summary should keep (from `compact_context` / `/compact <focus>`). */
-  focus?: string;
-  /** The model's effective window in tokens (what "freed N %" is measured against). */
-  effectiveWindow?: number;
-  /**
-   * The agent's request prefix (model, system sections and tools of the last request sent), so the
-   * summary request can reuse it and be served from the prompt cache. Absent before any request.
-   */
-  prefix?: AgentPrefix;
-  /**
-   * True when the request cannot be sent without compacting (at the block threshold, or refused by the
-   * provider): the pass runs even while the loop breaker pauses automatic compaction, because the
-   * alternative is a forced final answer (or a failed turn) without compaction having been tried.
-   */
-  force?: boolean;
-}
-
-export interface CompactOutput {
-  messages: Message[];
-  strategies: string[];
-  /** The model summary the compacted view carries, when one was made. */
-  summary?: string;
-  /** Tokens the summarizer used, when a model was called. */
-  cost?: Usage;
-}
-
-/**
- * Compacts the view (issue 7's chain plugs in here). Resolves undefined when it could not; may reject
- * (treated as undefined). The result must keep every tool call with its result.
- */
-export type CompactHook = (input: CompactInput, signal: AbortSignal) => Promise<CompactOutput | undefined>;
-
-/** The deterministic fallback: drop the oldest turns at safe boundaries. */
-export const dropOldestTurnsHook: CompactHook = (input) => {
-  const r = dropOldestTurns(input.messages, input.tokensOf, input.targetTokens);
-  return Promise.resolve(r.dropped > 0 ? { messages: r.messages, strategies: ['drop_oldest_turns'] } : undefined);
-};
 
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -96,7 +57,7 @@ export interface ContextGateOptions {
    * room for the growth until the compact threshold. Must not throw (guarded).
    */
   prepare?: (input: CompactInput) => void;
-  /** Share of the effective window a compaction aims for (default 0.3, DESIGN §7). */
+  /** Share of the effective window a compaction aims for (default `DEFAULT_COMPACT_TARGET_SHARE`, DESIGN §7). */
   compactTarget?: number;
   /** How long a request waits for tokenizer counts before going on with byte estimates (default 2000 ms)… */
   exactCountTimeoutMs?: number;
@@ -123,6 +84,11 @@ export interface DefaultContextGate extends ContextGate {
   readonly lastUsed: number;
   /** Calibrated tokens of one message (memoized counts; the factor of its content class). */
   tokensOf(message: Message): number;
+  /**
+   * Tokens the messages of `view` should be compacted into for `trigger` (`compactionTarget`), with the
+   * system prompt and tools of the last request. Never throws.
+   */
+  compactionTarget(view: readonly Message[], trigger: CompactionTrigger): number;
 }
 
 export function createContextGate(options: ContextGateOptions): DefaultContextGate {
@@ -132,7 +98,6 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   const calibration = options.calibration ?? new Calibration();
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
   const compactHook = options.compact ?? dropOldestTurnsHook;
-  const compactTarget = options.compactTarget ?? 0.3;
   const guardOptions: GuardOptions = { thresholds, offloadThresholdBytes: Infinity, onTrace: options.onTrace };
   let lastSystem: readonly SystemSection[] = [];
   let lastTools: readonly ToolDefinition[] = [];
@@ -153,15 +118,16 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
     return Math.ceil(raw * calibration.factorFor(limits.model, estimate.contentClass));
   }
 
-  /**
-   * Tokens the compacted conversation should fit in: `compactTarget` of the effective window minus what
-   * is always sent, but never less than that share of the room the conversation has below the compact
-   * threshold — in a small window (8k) the system prompt and tool definitions alone can exceed 30 %,
-   * and a target of 0 would compact the current turn's own work away, again and again.
-   */
-  function compactionTarget(fixed: number): number {
-    const room = Math.max(0, thresholds.compact * limits.effectiveWindow - fixed);
-    return Math.max(0, Math.floor(Math.max(compactTarget * limits.effectiveWindow - fixed, compactTarget * room)));
+  /** The compaction target (`context/compaction/target.ts`) for the components of a request. */
+  function targetFor(c: BudgetComponents, trigger: CompactionTrigger): number {
+    return compactionTarget({
+      effectiveWindow: limits.effectiveWindow,
+      fixedTokens: fixedOf(c),
+      conversationTokens: c.messages + c.toolResults,
+      trigger,
+      thresholds,
+      share: options.compactTarget,
+    });
   }
 
   function check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {
@@ -205,6 +171,14 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
       requested = { focus };
     },
 
+    compactionTarget(view: readonly Message[], trigger: CompactionTrigger): number {
+      try {
+        return targetFor(account(view, lastSystem, lastTools).components, trigger);
+      } catch {
+        return 0;
+      }
+    },
+
     async preflight(input: PreflightInput, signal: AbortSignal): Promise<PreflightDecision> {
       try {
         lastSystem = input.system;
@@ -225,11 +199,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
         if (needs && !signal.aborted) {
           const started = Date.now();
           const before = r.projection.total;
-          const fixed = c.system + c.tools + c.rules + c.deferredTools;
-          let targetTokens = compactionTarget(fixed);
-          // After an overflow our figures are not to be trusted, and a model that asks wants space now:
-          // either way free at least half.
-          if (trigger !== 'threshold') targetTokens = Math.min(targetTokens, Math.floor((c.messages + c.toolResults) / 2));
+          const targetTokens = targetFor(c, trigger);
           let out: CompactOutput | undefined;
           try {
             const force = trigger === 'overflow' || r.status === 'block';
@@ -241,6 +211,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
                 trigger,
                 focus: asked?.focus,
                 effectiveWindow: limits.effectiveWindow,
+                contextWindow: limits.contextWindow,
                 prefix: lastPrefix,
                 force,
               },
@@ -255,27 +226,34 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
             messages = out.messages;
             c = account(messages, input.system, input.tools).components;
             r = check(c, true);
-            compaction = {
+            compaction = compactionReport(out, {
+              trigger,
               beforeTokens: before,
               afterTokens: r.projection.total,
               beforeMessages,
               afterMessages: messages.length,
-              strategies: out.strategies,
               durationMs: Date.now() - started,
-              trigger,
-              ...(out.summary !== undefined ? { summary: out.summary } : {}),
-              ...(out.cost ? { cost: out.cost } : {}),
-            };
+            });
           } else {
             r = check(c, true);
           }
         }
         if (!needs && options.prepare && input.reason === 'request' && r.prepareSummary && !signal.aborted) {
-          const fixed = c.system + c.tools + c.rules + c.deferredTools;
-          const growth = Math.max(0, thresholds.compact - thresholds.background) * limits.effectiveWindow;
-          const targetTokens = Math.max(0, Math.floor(compactTarget * limits.effectiveWindow - fixed - growth));
+          const targetTokens = preparedSummaryTarget({
+            effectiveWindow: limits.effectiveWindow,
+            fixedTokens: fixedOf(c),
+            thresholds,
+            share: options.compactTarget,
+          });
           try {
-            options.prepare({ messages, tokensOf, targetTokens, trigger: 'threshold', effectiveWindow: limits.effectiveWindow });
+            options.prepare({
+              messages,
+              tokensOf,
+              targetTokens,
+              trigger: 'threshold',
+              effectiveWindow: limits.effectiveWindow,
+              contextWindow: limits.contextWindow,
+            });
           } catch {
             // Preparing is an optimization.
           }
@@ -348,7 +326,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
         effectiveWindow: limits.effectiveWindow,
         contextWindow: limits.contextWindow,
         ratio,
-        status: statusOf(ratio, thresholds),
+        status: statusAt(ratio, thresholds),
         budget: budget.toViewModel(),
       };
     },
@@ -384,11 +362,9 @@ export function scheduledCompactPort(gate: DefaultContextGate): CompactPort {
   };
 }
 
-function statusOf(ratio: number, t: Thresholds): GuardStatus {
-  if (ratio >= t.block) return 'block';
-  if (ratio >= t.compact) return 'compact';
-  if (ratio >= t.note) return 'note';
-  return 'ok';
+/** Tokens sent with every request besides the conversation. */
+function fixedOf(c: BudgetComponents): number {
+  return c.system + c.tools + c.rules + c.deferredTools;
 }
 
 function safe<T>(fn: (() => T) | undefined): T | undefined {

@@ -5,6 +5,7 @@
 import type { ErrorKind } from '../common/errors';
 import type { BudgetViewModel } from '../context/budget';
 import type { GuardStatus } from '../context/guard';
+import type { CompactionReport } from '../context/compaction/report';
 import type { AssistantMessage, Message, ProviderError, ToolCallPart, Usage, UserMessage } from '../providers/types';
 import type { ToolResult } from '../tools/tool-result';
 
@@ -34,21 +35,8 @@ export interface ContextUsage {
   budget?: BudgetViewModel;
 }
 
-/** What a compaction did (shown in the chat; issue 7 fills in more). */
-export interface CompactionReport {
-  beforeTokens: number;
-  afterTokens: number;
-  beforeMessages: number;
-  afterMessages: number;
-  strategies: string[];
-  durationMs: number;
-  /** Why it ran: the threshold, a provider overflow error, the model's tool, the user. */
-  trigger: 'threshold' | 'overflow' | 'tool' | 'manual';
-  /** The model summary the compacted view now starts with (persist it with the compaction record). */
-  summary?: string;
-  /** Tokens the summarizer used (absent when no model was called). */
-  cost?: Usage;
-}
+/** What a compaction did (shown in the chat): assembled by `compactionReport` in `context/compaction`. */
+export type { CompactionReport };
 
 export type AgentEvent =
   | { type: 'turn_start'; turnId: string; prompt: UserMessage }

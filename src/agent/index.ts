@@ -2,17 +2,8 @@
 export * from './events';
 export * from './turn-config';
 export { runTurn, DEFAULT_MAX_ITERATIONS } from './run-turn';
-export {
-  createContextGate,
-  dropOldestTurnsHook,
-  scheduledCompactPort,
-  type CompactHook,
-  type CompactInput,
-  type CompactOutput,
-  type ContextGateOptions,
-  type DefaultContextGate,
-} from './context-gate';
-export { dropOldestTurns, droppedNote, type DropResult } from './fallback-compaction';
+export { createContextGate, scheduledCompactPort, type ContextGateOptions, type DefaultContextGate } from './context-gate';
+export { dropOldestTurnsHook, type CompactHook, type CompactInput, type CompactOutput } from './compact-hook';
 export { withDynamicNotes, FINAL_TURN_NOTE, type DynamicNotes } from './system-notes';
 export { AgentSession, userMessage, type AgentSessionOptions, type SessionPersistence } from './session';
 export { storePersistence, type TurnAppender } from './store-persistence';

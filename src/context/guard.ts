@@ -12,12 +12,13 @@
  */
 import type { BudgetComponents } from './budget';
 import type { ModelLimits } from './models';
+import { statusAt, type ThresholdStatus } from './compaction/context-status';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './settings';
 
 /** `ok` → send; `note` → send with the awareness note (≥ background: also prepare a summary);
  * `compact` → compact before sending; `block` → compaction required, do not send as is;
  * `final` → compaction did not help: force a final turn with tools restricted. */
-export type GuardStatus = 'ok' | 'note' | 'compact' | 'block' | 'final';
+export type GuardStatus = ThresholdStatus | 'final';
 
 /** The counters of reference 001. All in tokens; negative or non-finite values count as 0. */
 export interface PreflightRequest {
@@ -128,23 +129,16 @@ export function project(request: PreflightRequest, limits: ModelLimits): Project
   };
 }
 
-function statusFor(ratio: number, t: Thresholds): GuardStatus {
-  if (ratio >= t.block) return 'block';
-  if (ratio >= t.compact) return 'compact';
-  if (ratio >= t.note) return 'note';
-  return 'ok';
-}
-
 /** Evaluates a request before it is sent. */
 export function preflight(request: PreflightRequest, limits: ModelLimits, options: GuardOptions = {}): PreflightResult {
   const t = options.thresholds ?? DEFAULT_THRESHOLDS;
   const projection = project(request, limits);
   const baseRatio = projection.base / projection.limit;
-  let status = statusFor(projection.ratio, t);
+  let status: GuardStatus = statusAt(projection.ratio, t);
 
   // Only the tool schemas push the projection over: said so (the caller may defer tools), but the
   // margin rule is the same as everywhere else.
-  const schemaOnly = status === 'block' && statusFor(baseRatio, t) !== 'block';
+  const schemaOnly = status === 'block' && statusAt(baseRatio, t) !== 'block';
   if (status === 'block' && request.compactionAttempted) status = 'final';
   const reason = schemaOnly ? schemaReason(status, projection) : reasonFor(status, projection);
   const result: PreflightResult = { status, projection, prepareSummary: projection.ratio >= t.background, schemaOnly, reason };

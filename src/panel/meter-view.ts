@@ -4,6 +4,7 @@
  */
 import type { ContextUsage } from '../agent/events';
 import type { BudgetViewModel } from '../context/budget';
+import { statusAt } from '../context/compaction/context-status';
 import type { GuardStatus } from '../context/guard';
 import { formatPercent, formatTokens, formatUsd } from '../protocol/format';
 import type { MeterSegment, MeterView } from '../protocol/view-models';
@@ -203,7 +204,8 @@ function finish(p: Parts): MeterView {
     deferredLabel: p.deferredLabel,
     windowLabel: p.windowLabel,
     freed: p.freedTokens > 0 && at !== undefined ? { label: `freed ${formatTokens(p.freedTokens)}`, at } : null,
-    status: p.extras.status ?? statusFromMarkers(fraction, p.markers),
+    // Without a status from the gate: from the markers (fractions of the window; 0 = no marker).
+    status: p.extras.status ?? statusAt(fraction, { compact: p.markers.compact || undefined, block: p.markers.block || undefined }),
     pausedReason: p.extras.pausedReason ?? null,
     costLabel: costLabel(p.extras.cost),
     details: p.details,
@@ -220,10 +222,4 @@ export function costLabel(cost: MeterExtras['cost']): string | null {
   ];
   if (cost.saved > 0) parts.push(`cache saved ${formatUsd(cost.saved)}`);
   return parts.join(' · ');
-}
-
-function statusFromMarkers(fraction: number, m: { compact: number; block: number }): MeterView['status'] {
-  if (m.block > 0 && fraction >= m.block) return 'block';
-  if (m.compact > 0 && fraction >= m.compact) return 'compact';
-  return 'ok';
 }

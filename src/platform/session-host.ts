@@ -22,7 +22,7 @@ import {
 import { createCompactionChain, snapshotSummary, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { LedgerRecorder, ledgerText, parseLedgerState, rehydrationBlock, WorkLedger, type LedgerState } from '../agent/ledger';
 import type { Provider } from '../providers/provider';
-import { adoptLegacyHistory, mayHoldLegacyHistory } from '../context/compaction';
+import { adoptLegacyHistory, compactionReport, mayHoldLegacyHistory } from '../context/compaction';
 import { Calibration } from '../context/calibration';
 import { EstimateState } from '../context/confirmed-base';
 import { resolveModelLimits, supportsReasoning, type ModelLimits, type ServerReportedWindow } from '../context/models';
@@ -387,7 +387,7 @@ export class SessionHost extends Disposable {
 
   /**
    * Manual compaction (button, command, `/compact focus`): one pass of the chain (clear old results →
-   * summary → drop oldest turns) aimed at 30 % of the effective window. Non-destructive: the transcript
+   * summary → drop oldest turns) aimed at the compaction target (`context/compaction/target.ts`). Non-destructive: the transcript
    * keeps everything, the compacted view is saved as a snapshot, and it can be undone. A manual pass
    * that reaches its target also resumes automatic compaction paused by the loop breaker.
    */
@@ -404,13 +404,17 @@ export class SessionHost extends Disposable {
     const view = [...this.messages];
     const before = gate.measure(view);
     const tokensOf = (m: Message) => gate.tokensOf(m);
-    const messageTokens = view.reduce((sum, m) => sum + tokensOf(m), 0);
-    const overhead = before.used - messageTokens;
-    // Aim for 30 % of the effective window, and at least half of what the messages hold now: someone who
-    // presses Compact below 30 % still expects it to compact (as the gate does for non-threshold triggers).
-    const targetTokens = Math.max(0, Math.min(Math.floor(0.3 * limits.effectiveWindow) - overhead, Math.floor(messageTokens / 2)));
+    const targetTokens = gate.compactionTarget(view, 'manual');
     const result = await this.compactionChain().run(
-      { messages: view, tokensOf, trigger: 'manual', focus, effectiveWindow: limits.effectiveWindow, targetTokens },
+      {
+        messages: view,
+        tokensOf,
+        trigger: 'manual',
+        focus,
+        effectiveWindow: limits.effectiveWindow,
+        contextWindow: limits.contextWindow,
+        targetTokens,
+      },
       new AbortController().signal,
     );
     this._onDidChangePause.fire(this.chain?.paused?.reason ?? null);
@@ -419,17 +423,14 @@ export class SessionHost extends Disposable {
     this.session?.replaceMessages(result.messages);
     const after = gate.measure(result.messages);
     this.fireState();
-    return {
+    return compactionReport(result, {
+      trigger: 'manual',
       beforeTokens: before.used,
       afterTokens: after.used,
       beforeMessages: result.beforeMessages,
       afterMessages: result.afterMessages,
-      strategies: result.strategies,
       durationMs: result.durationMs,
-      trigger: 'manual',
-      ...(result.summary !== undefined ? { summary: result.summary } : {}),
-      cost: result.cost,
-    };
+    });
   }
 
   /** The session's compaction chain (one per session: it holds the loop breaker and background work). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createCompactionChain, type ChainResult } from '../../src/agent/compaction';
 import { BackgroundSummary } from '../../src/agent/compaction/background-summary';
-import type { CompactInput } from '../../src/agent/context-gate';
+import type { CompactInput } from '../../src/agent/compact-hook';
 import { parseHistoryMessage } from '../../src/context/compaction';
 import type { Message } from '../../src/providers/types';
 import { createMemoryResultPort } from '../../src/tools/memory-results';

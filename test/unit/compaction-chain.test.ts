@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createCompactionChain } from '../../src/agent/compaction';
-import type { CompactInput } from '../../src/agent/context-gate';
+import type { CompactInput } from '../../src/agent/compact-hook';
 import { HISTORY_HEADER, isCleared, isHistoryMessage, parseHistoryMessage } from '../../src/context/compaction';
 import type { Message, ToolResultMessage } from '../../src/providers/types';
 import { createMemoryResultPort } from '../../src/tools/memory-results';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createCompactionChain } from '../../src/agent/compaction';
 import { planChunks, summarizeInChunks } from '../../src/agent/compaction/chunked-summary';
-import type { CompactInput } from '../../src/agent/context-gate';
+import type { CompactInput } from '../../src/agent/compact-hook';
 import { buildMergeRequest, buildSummaryRequest, parseHistoryMessage } from '../../src/context/compaction';
 import type { Message, ProviderRequest } from '../../src/providers/types';
 import type { Provider } from '../../src/providers/provider';

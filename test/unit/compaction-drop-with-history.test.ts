@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { dropWithHistory } from '../../src/agent/compaction';
-import { historyMessage, isHistoryMessage, parseHistoryMessage } from '../../src/context/compaction';
+import { dropWithHistory, historyMessage, isHistoryMessage, parseHistoryMessage } from '../../src/context/compaction';
 import type { Message } from '../../src/providers/types';
 import { danglingCalls } from '../fixtures/agent/harness';
 import { a, r, session, textOf, tokensOf, total, u } from '../fixtures/compaction/factories';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createCompactionChain, LoopBreaker, type PauseState } from '../../src/agent/compaction';
-import type { CompactInput } from '../../src/agent/context-gate';
+import type { CompactInput } from '../../src/agent/compact-hook';
 import type { Message } from '../../src/providers/types';
 import { createMemoryResultPort } from '../../src/tools/memory-results';
 import { a, filler, r, session, tokensOf, u } from '../fixtures/compaction/factories';

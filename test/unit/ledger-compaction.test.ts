@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createCompactionChain } from '../../src/agent/compaction';
-import type { CompactInput } from '../../src/agent/context-gate';
+import type { CompactInput } from '../../src/agent/compact-hook';
 import { ledgerText, rehydrationBlock, WorkLedger } from '../../src/agent/ledger';
 import { historyText, isHistoryMessage, parseHistoryMessage } from '../../src/context/compaction';
 import type { Message } from '../../src/providers/types';

@@ -4,9 +4,10 @@
  * summary, the pins and every user instruction of what was dropped, so a fallback forgets no
  * instruction. Always possible, even with a full window. Pure; never throws.
  */
-import { historyMessage, historyPartsFor, isHistoryMessage, parseHistoryMessage } from '../../context/compaction';
+import { historyMessage, isHistoryMessage, parseHistoryMessage } from './history-message';
+import { historyPartsFor } from './history-parts';
 import type { Message } from '../../providers/types';
-import { dropOldestTurns } from '../fallback-compaction';
+import { dropOldestTurns } from './drop-oldest-turns';
 
 export interface DropWithHistoryOptions {
   pins: string[];

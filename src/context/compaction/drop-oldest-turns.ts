@@ -4,8 +4,8 @@
  * its user message and its most recent steps. Pure; never throws. Issue 7's compaction chain runs
  * before it; this is the step that always works, even with a full window.
  */
-import { findSafeBoundary, safeCuts } from '../context/turns';
-import type { Message, UserMessage } from '../providers/types';
+import { findSafeBoundary, safeCuts } from '../turns';
+import type { Message, UserMessage } from '../../providers/types';
 
 export interface DropResult {
   messages: Message[];

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { dropOldestTurns } from '../../src/agent/fallback-compaction';
+import { dropOldestTurns } from '../../src/context/compaction';
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from '../../src/providers/types';
 import { danglingCalls, textOf } from '../fixtures/agent/harness';
 

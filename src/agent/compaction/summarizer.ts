@@ -1,0 +1,126 @@
+/**
+ * The summarizer as the compaction chain uses it: one request and its answer, and the summary of a
+ * run of turns (the "head") that fits the summarizer's window — in one request, clipped if need be, or
+ * in chunks merged hierarchically. What is summarized away is stored first, so it stays retrievable.
+ * Never throws: failures come back as sentences for the pass's notes.
+ */
+import { buildMergeRequest, buildSummaryRequest } from '../../context/compaction';
+import { byteEstimate } from '../../context/utf8';
+import { complete, type Provider } from '../../providers/provider';
+import type { Message, ProviderRequest, Usage } from '../../providers/types';
+import type { SummaryOutcome } from './background-summary';
+import { summarizeInChunks } from './chunked-summary';
+import type { ResultArchive } from './result-archive';
+
+/** The summarizer's answer, or why there is none. */
+export type SummarizerAnswer = { text: string; usage: Usage } | { failure: string };
+
+/** A run of turns to summarize and what the summary must honour. */
+export interface HeadToSummarize {
+  head: readonly Message[];
+  /** The earlier summary this one updates. */
+  previousSummary?: string;
+  /** `/compact <focus>` or `compact_context` instructions. */
+  focus?: string;
+  pins: readonly string[];
+  tokensOf: (message: Message) => number;
+}
+
+/** A head summary, or none, with the sentences that say why a step was skipped or failed. */
+export interface HeadSummary {
+  outcome?: SummaryOutcome;
+  notes: string[];
+}
+
+/** Progressively clipped forms of a summary request (the full history first). */
+const CLIPS = [{}, { toolChars: 300, assistantChars: 1500 }, { toolChars: 100, assistantChars: 400 }] as const;
+
+export interface SummarizerOptions {
+  provider: Provider;
+  /** Model named in the summary requests the chain builds itself. */
+  model: string;
+  /** Output budget of a summary (`max_tokens` of its requests). */
+  maxOutputTokens: number;
+  /** Input tokens one summary request may take (the output is reserved on top, inside the window). */
+  inputLimit: number;
+  archive: ResultArchive;
+}
+
+export class Summarizer {
+  constructor(private readonly options: SummarizerOptions) {}
+
+  get model(): string {
+    return this.options.model;
+  }
+
+  get maxOutputTokens(): number {
+    return this.options.maxOutputTokens;
+  }
+
+  get inputLimit(): number {
+    return this.options.inputLimit;
+  }
+
+  /** Asks the summarizer; a failure when it fails or returns nothing. Never rejects. */
+  async ask(request: ProviderRequest, signal: AbortSignal): Promise<SummarizerAnswer> {
+    const reply = await complete(this.options.provider, request, signal);
+    const text = reply.content
+      .map((p) => (p.type === 'text' ? p.text : ''))
+      .join('')
+      .trim();
+    if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || !text) {
+      const why = reply.error?.kind ?? (text ? reply.stopReason : 'empty');
+      return { failure: `The summary failed (${why}${reply.error ? `: ${reply.error.message}` : ''}).` };
+    }
+    return { text, usage: reply.usage };
+  }
+
+  /** Summarizes `head` (updating `previousSummary`): stores its results first, clips or chunks it to fit. */
+  async summarizeHead(what: HeadToSummarize, signal: AbortSignal): Promise<HeadSummary> {
+    // What is summarized away must stay retrievable: store it first, and the summarizer sees the ref ids.
+    const stored = await this.options.archive.storeAll(what.head);
+    const notes = [...stored.failures];
+    const refs = stored.refIds;
+    const base = {
+      model: this.options.model,
+      focus: what.focus,
+      pins: [...what.pins],
+      maxOutputTokens: this.options.maxOutputTokens,
+      previousSummary: what.previousSummary,
+    };
+    for (const clip of CLIPS) {
+      const request = buildSummaryRequest(stored.messages, { ...base, ...clip });
+      if (requestTokens(request, what.tokensOf) > this.inputLimit) continue;
+      const r = await this.ask(request, signal);
+      if ('failure' in r) return { notes: [...notes, r.failure] };
+      return { outcome: { summary: r.text, cost: r.usage, refs }, notes };
+    }
+    // Too long for one request: summarize in chunks and merge them (only if that fails are turns dropped).
+    const chunked = await summarizeInChunks(stored.messages, what.previousSummary, {
+      limit: this.inputLimit,
+      requestTokens: (req) => requestTokens(req, what.tokensOf),
+      chunkRequest: (messages) => buildSummaryRequest(messages, { ...base, previousSummary: undefined, ...CLIPS[2] }),
+      mergeRequest: (parts) => buildMergeRequest(parts, base),
+      ask: async (req) => {
+        const r = await this.ask(req, signal);
+        if (!('failure' in r)) return r;
+        notes.push(r.failure);
+        return undefined;
+      },
+    });
+    if (!chunked) {
+      notes.push("The summary request would not fit the summarizer's window, even in chunks; older turns were dropped instead.");
+      return { notes };
+    }
+    notes.push(
+      `The history did not fit the summarizer's window: summarized in ${chunked.chunks} chunks and merged (${chunked.requests} requests).`,
+    );
+    return { outcome: { summary: chunked.summary, cost: chunked.cost, refs }, notes };
+  }
+}
+
+/** Input tokens of a summary request as the chain counts them: its messages plus its system text. */
+export function requestTokens(request: ProviderRequest, tokensOf: (m: Message) => number): number {
+  const system = request.system.map((x) => x.text).join('\n');
+  return request.messages.reduce((s, m) => s + tokensOf(m), 0) + byteEstimate(Buffer.byteLength(system, 'utf8'));
+}

@@ -1,0 +1,207 @@
+/**
+ * Chain step b (DESIGN §3): an LLM summary of the turns before a safe cut, recent turns verbatim, in a
+ * history message that also carries the pins, the user instructions and the work ledger. In order of
+ * preference: a summary prepared in the background; every M-th pass a re-summarization from the
+ * originals (reference 000); a cache-preserving request over the agent's own prefix; a request of its
+ * own (clipped, or chunked when the head does not fit). One object per pass; never throws.
+ */
+import {
+  buildCachedSummaryRequest,
+  buildSummaryRequest,
+  inputLimitWithin,
+  historyMessage,
+  historyPartsFor,
+  isHistoryMessage,
+  planSummary,
+  type SummaryPlan,
+} from '../../context/compaction';
+import { byteEstimate } from '../../context/utf8';
+import type { Message, Usage } from '../../providers/types';
+import type { SummaryOutcome } from './background-summary';
+import { DEFAULT_INSTRUCTIONS_SHARE, type ChainServices, type PassScope } from './chain-types';
+import { errorText } from './result-archive';
+import { requestTokens, type Summarizer } from './summarizer';
+
+/** What step b did. */
+export interface SummaryStepResult {
+  /** The view behind a new history message; absent when no summary was applied. */
+  applied?: { messages: Message[]; summary: string; strategy: 'summary' | 'resummarize' };
+  /** Summarizer usage of the applied summary (zeros when none). */
+  cost: Usage;
+  /** Ref ids of the results stored so the summarized turns stay retrievable. */
+  refIds: string[];
+  /** Why a part was skipped or failed. */
+  notes: string[];
+}
+
+const ZERO: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+
+export class SummaryStep {
+  private readonly notes: string[] = [];
+  private readonly refIds: string[] = [];
+  private cost: Usage = { ...ZERO };
+
+  constructor(
+    private readonly chain: ChainServices,
+    private readonly summarizer: Summarizer,
+    private readonly scope: PassScope,
+  ) {}
+
+  /** Summarizes the head of `view` (the pass's view after step a). */
+  async run(view: Message[]): Promise<SummaryStepResult> {
+    const afterPrepared = await this.usePrepared(view);
+    if (afterPrepared?.done) return this.result(afterPrepared.applied);
+    const current = afterPrepared?.applied.messages ?? view;
+    const plan = planSummary(current, {
+      targetTokens: this.scope.target,
+      tokensOf: this.scope.tokensOf,
+      reserveTokens: summaryReserve(this.chain.options, this.summarizer.maxOutputTokens, this.scope),
+      keepTurns: this.chain.options.keepTurns,
+    });
+    if (!plan) {
+      this.notes.push('Nothing before a safe cut to summarize.');
+      return this.result(undefined);
+    }
+    let strategy: 'summary' | 'resummarize' = 'summary';
+    let outcome = await this.resummarize(current, plan);
+    if (outcome) strategy = 'resummarize';
+    outcome ??= await this.cachedSummary(plan);
+    outcome ??= await this.headSummary(plan);
+    if (!outcome) return this.result(undefined);
+    this.chain.countSummary();
+    this.refIds.push(...outcome.refs);
+    this.cost = addUsage(this.cost, outcome.cost);
+    const messages = this.behindHistory(current.slice(0, plan.cut), plan.tail, outcome.summary, plan.head);
+    return this.result({ messages, summary: outcome.summary, strategy });
+  }
+
+  /**
+   * A summary prepared in the background, applied when it still fits the history (never for a focused
+   * pass). `done` when it alone reaches the target; otherwise the pass summarizes further on top of it.
+   */
+  private async usePrepared(view: Message[]): Promise<{ applied: NonNullable<SummaryStepResult['applied']>; done: boolean } | undefined> {
+    const { background } = this.chain;
+    const prepared = this.scope.input.focus ? (background.discard(), undefined) : await background.take(view);
+    if (prepared === 'stale') this.notes.push('A summary prepared in the background was discarded: the history changed under it.');
+    if (!prepared || prepared === 'stale') return undefined;
+    this.chain.countSummary();
+    this.refIds.push(...prepared.refs);
+    this.cost = addUsage(this.cost, prepared.cost);
+    const messages = this.behindHistory(view.slice(0, prepared.cut), view.slice(prepared.cut), prepared.summary);
+    this.notes.push('Used the summary prepared in the background.');
+    const total = messages.reduce((s, m) => s + this.scope.tokensOf(m), 0);
+    return { applied: { messages, summary: prepared.summary, strategy: 'summary' }, done: total <= this.scope.target };
+  }
+
+  /** Reference 000: every M-th summary is rebuilt from the originals, so summaries of summaries do not drift. */
+  private async resummarize(view: Message[], plan: SummaryPlan): Promise<SummaryOutcome | undefined> {
+    const { options } = this.chain;
+    const every = options.resummarizeEvery ?? 10;
+    if (!(every > 0 && options.history && (this.chain.summaryCount + 1) % every === 0)) return undefined;
+    try {
+      const full = await options.history();
+      const keptCount = view.length - plan.cut;
+      const originals = full.slice(0, Math.max(0, full.length - keptCount)).filter((m) => !isHistoryMessage(m));
+      const request = buildSummaryRequest(originals, {
+        model: this.summarizer.model,
+        focus: this.scope.input.focus,
+        pins: this.scope.pins,
+        maxOutputTokens: this.summarizer.maxOutputTokens,
+      });
+      if (!originals.length || requestTokens(request, this.scope.tokensOf) > this.limit()) return undefined;
+      return await this.askAndStore(request, plan);
+    } catch (err) {
+      this.notes.push(`The history for re-summarization could not be read: ${errorText(err)}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Cache-preserving: the agent's own prefix (system, tools, the conversation as sent) plus one
+   * instruction, so the provider's prompt cache serves most of the input. Only with the agent's model.
+   */
+  private async cachedSummary(plan: SummaryPlan): Promise<SummaryOutcome | undefined> {
+    const { input } = this.scope;
+    const { summarizerModel, summarizerWindow } = this.chain.options;
+    if (!input.prefix || (summarizerModel && summarizerModel !== input.prefix.model)) return undefined;
+    const request = buildCachedSummaryRequest(input.messages, input.prefix, {
+      keptFrom: plan.tail[0],
+      focus: input.focus,
+      pins: this.scope.pins,
+      maxOutputTokens: this.summarizer.maxOutputTokens,
+    });
+    const prefixTokens = byteEstimate(Buffer.byteLength(JSON.stringify(request.tools), 'utf8'));
+    // It may use the whole window but its own output and a 2 % margin (not only the agent's effective window).
+    const window = input.prefix.contextWindow;
+    const limit = window ? Math.min(summarizerWindow ?? Infinity, inputLimitWithin(window, request.maxOutputTokens)) : this.limit();
+    if (requestTokens(request, this.scope.tokensOf) + prefixTokens > limit) return undefined;
+    return this.askAndStore(request, plan);
+  }
+
+  /** The summarizer's own request over the plan's head (clipped or chunked to fit). */
+  private async headSummary(plan: SummaryPlan): Promise<SummaryOutcome | undefined> {
+    const r = await this.summarizer.summarizeHead(
+      {
+        head: plan.head,
+        previousSummary: plan.previous?.summary,
+        focus: this.scope.input.focus,
+        pins: this.scope.pins,
+        tokensOf: this.scope.tokensOf,
+      },
+      this.scope.signal,
+    );
+    this.notes.push(...r.notes);
+    return r.outcome;
+  }
+
+  /** Asks for `request`; on an answer stores the plan's head, so what leaves the view stays retrievable. */
+  private async askAndStore(request: Parameters<Summarizer['ask']>[0], plan: SummaryPlan): Promise<SummaryOutcome | undefined> {
+    const r = await this.summarizer.ask(request, this.scope.signal);
+    if ('failure' in r) {
+      this.notes.push(r.failure);
+      return undefined;
+    }
+    const stored = await this.chain.archive.storeAll(plan.head);
+    this.notes.push(...stored.failures);
+    return { summary: r.text, cost: r.usage, refs: stored.refIds };
+  }
+
+  /** `kept` behind a history message for `gone` carrying `summary`, stamped at the last summarized message. */
+  private behindHistory(gone: Message[], kept: Message[], summary: string, summarized: readonly Message[] = gone): Message[] {
+    const { pins, target, tokensOf, ledger } = this.scope;
+    const instructionsShare = this.chain.options.instructionsShare ?? DEFAULT_INSTRUCTIONS_SHARE;
+    const parts = historyPartsFor(gone, kept, { pins, target, summary, tokensOf, instructionsShare, ledger });
+    return [historyMessage(parts, summarized[summarized.length - 1]?.timestamp ?? this.chain.now()), ...kept];
+  }
+
+  /** Input tokens one summarizer request may take. */
+  private limit(): number {
+    return this.summarizer.inputLimit;
+  }
+
+  private result(applied: SummaryStepResult['applied']): SummaryStepResult {
+    return { applied, cost: applied ? this.cost : { ...ZERO }, refIds: this.refIds, notes: this.notes };
+  }
+}
+
+/** Tokens set aside for the history message: the summary's output, pins, ledger and instructions. */
+export function summaryReserve(
+  options: ChainServices['options'],
+  summaryTokens: number,
+  carried: { target: number; pins: readonly string[]; ledger: string | undefined },
+): number {
+  const { target, pins, ledger } = carried;
+  const pinTokens = pins.reduce((s, p) => s + byteEstimate(Buffer.byteLength(p, 'utf8')) + 4, 0);
+  const ledgerTokens = ledger ? byteEstimate(Buffer.byteLength(ledger, 'utf8')) + 8 : 0;
+  const instructions = Math.floor(target * (options.instructionsShare ?? DEFAULT_INSTRUCTIONS_SHARE));
+  return summaryTokens + pinTokens + ledgerTokens + instructions + 100;
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
+}
