@@ -13,6 +13,8 @@ export const PROTOCOL_VERSION = 2;
 
 const msg = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 const refId = z.string().min(1).max(200);
+/** A snapshot's optional description (the panel's Save button and the palette's input box). */
+export const SnapshotName = z.string().trim().max(200);
 
 // ---------------------------------------------------------------- webview → host
 
@@ -33,7 +35,7 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('session/open', { id: refId }),
   msg('session/rename', { id: refId, title: z.string().trim().min(1).max(200) }),
   msg('session/delete', { id: refId }),
-  msg('snapshot/save', { name: z.string().trim().max(200).optional() }),
+  msg('snapshot/save', { name: SnapshotName.optional() }),
   msg('snapshot/restore', { id: refId }),
   msg('compaction/undo', {}),
   msg('approval/respond', {
