@@ -12,6 +12,7 @@ import type { HostCommands } from '../commands/command-handlers';
 import { createPaletteCommands } from '../commands/palette-commands';
 import { vscodePaletteUi } from '../commands/vscode-palette-ui';
 import { ChatViewProvider } from '../panel/chat-view-provider';
+import { toConfigView } from '../panel/config-view';
 import { intentFailure } from '../panel/intent-failures';
 import { PROTOCOL_VERSION, type SnapshotView } from '../protocol/messages';
 import { resolveApiKey, type SecretStore } from '../providers/credentials';
@@ -83,14 +84,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     log,
     snapshot: async (): Promise<SnapshotView> => {
       await session.init();
-      const settings = readProviderSettings();
-      // OpenAI-compatible servers often need no key; they need a base URL instead. VS Code's models need neither.
-      const hasApiKey =
-        settings.provider === 'vscode-lm'
-          ? true
-          : settings.provider === 'openai-compatible'
-            ? settings.baseUrl !== undefined
-            : (await resolveApiKey(settings.provider, secrets)) !== undefined;
+      const config = await toConfigView(readProviderSettings(), async (p) => (await resolveApiKey(p, secrets)) !== undefined);
       const state = session.state();
       return {
         protocolVersion: PROTOCOL_VERSION,
@@ -99,7 +93,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
         storageAvailable: state.storage === 'workspace',
         trusted: vscode.workspace.isTrusted,
         session: { id: state.sessionId, title: state.title, messageCount: state.messageCount, transcriptCount: state.transcriptCount },
-        config: { provider: settings.provider, model: settings.model, hasApiKey, baseUrl: settings.baseUrl },
+        config,
       };
     },
     actions,

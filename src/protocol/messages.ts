@@ -1,7 +1,7 @@
 /**
  * The one shared, versioned protocol between the extension host and the side panel webview.
  * Every message is an `area/verb` member of a zod discriminated union; both sides validate what they
- * receive. Browser-safe: imports nothing but zod. View models only — never SDK or vscode objects.
+ * receive. Browser-safe: imports nothing but zod and pure data. View models only — never SDK or vscode objects.
  */
 import { z } from 'zod';
 import { ChatItem, ChatOp, HistoryView, MeterView, ProviderName, SessionView, SnapshotView } from './view-models';
