@@ -29,7 +29,7 @@ export interface ModelPrice {
  */
 export interface ModelInfo {
   match: string;
-  provider: 'anthropic' | 'openai';
+  provider: ProviderId;
   contextWindow: number;
   maxOutput: number;
   family: TokenizerFamily;

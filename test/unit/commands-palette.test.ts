@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { ContextUsage } from '../../src/agent/events';
 import { HOST_COMMANDS, type HostCommand } from '../../src/commands/command-table';
 import type { HostActions } from '../../src/commands/host-actions';
@@ -11,6 +13,8 @@ import { meterDetails } from '../../src/panel/meter-view';
 import { budget, user } from './panel-factories';
 
 type Call = [string, ...unknown[]];
+
+const SRC = join(__dirname, '..', '..', 'src');
 
 /** HostActions that record every call; reads answer from `data`. No panel, no webview, no vscode. */
 function fakeActions(
@@ -247,5 +251,21 @@ describe('palette commands call the actions directly', () => {
       get: () => () => Promise.reject(new Error('There is no compaction to undo.')),
     });
     await assert.rejects(createPaletteCommands(failing, new ScriptedUi()).undoCompaction(), /no compaction to undo/);
+  });
+});
+
+describe('no host code hands the panel a fake webview message', () => {
+  it('only the panel receives webview messages: nothing in src/ outside src/panel calls panel.receive', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (full !== join(SRC, 'panel')) walk(full);
+        } else if (entry.name.endsWith('.ts') && /\.receive\(/.test(readFileSync(full, 'utf8'))) offenders.push(relative(SRC, full));
+      }
+    };
+    walk(SRC);
+    assert.deepEqual(offenders, []);
   });
 });
