@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): HeadroomApi {
       resolveWebviewView: (view) => getHost().panel.resolveWebviewView(view),
     }),
   );
-  registerCommands(context, { log, host: getHost });
+  registerCommands(context, { log, hostCommands: () => getHost().commands });
   log.info(`Headroom activated (storage: ${context.storageUri?.fsPath ?? 'none: no folder open'})`);
   return {
     get panel() {

@@ -6,17 +6,14 @@ import type { ConfigView } from '../src/protocol/messages';
 import { h } from './dom';
 import { send } from './vscode-api';
 
-const PROVIDERS = [
-  ['anthropic', 'Anthropic'],
-  ['openai', 'OpenAI'],
-  ['openai-compatible', 'OpenAI-compatible server (Ollama, LM Studio, vLLM)'],
-  ['vscode-lm', 'VS Code language models (e.g. GitHub Copilot), no key'],
-] as const;
-
 export function renderFirstRun(config: ConfigView): HTMLElement {
   const select = h('select', { id: 'hr-provider', class: 'hr-select', 'aria-label': 'Provider' });
-  for (const [value, label] of PROVIDERS) select.append(h('option', { value, selected: value === config.provider }, label));
-  select.addEventListener('change', () => send({ type: 'config/update', provider: select.value as (typeof PROVIDERS)[number][0] }));
+  // The choices come from the host's provider catalogue (the snapshot's view model).
+  for (const p of config.providers) select.append(h('option', { value: p.id, selected: p.id === config.provider }, p.label));
+  select.addEventListener('change', () => {
+    const chosen = config.providers.find((p) => p.id === select.value);
+    if (chosen) send({ type: 'config/update', provider: chosen.id });
+  });
   const url = h('input', {
     id: 'hr-base-url',
     class: 'hr-text',

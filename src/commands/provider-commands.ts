@@ -1,20 +1,16 @@
 import * as vscode from 'vscode';
+import { PROVIDER_IDS, providerEntry, type ProviderId } from '../common/provider-catalogue';
 import { defaultModelFor, modelsFor } from '../context/models';
 import { envVarFor, maskApiKey, resolveApiKey, storeApiKey, type SecretStore } from '../providers/credentials';
 import { requestOrigin } from '../providers/key-origin';
-import type { ProviderId } from '../providers/types';
 import { readProviderSettings } from '../config/settings';
 
-const PROVIDERS: Array<{ id: ProviderId; label: string; detail: string }> = [
-  { id: 'anthropic', label: 'Anthropic', detail: 'Claude models through the Anthropic Messages API' },
-  { id: 'openai', label: 'OpenAI', detail: 'GPT and o-series models through the Responses API' },
-  { id: 'openai-compatible', label: 'OpenAI-compatible server', detail: 'Ollama, LM Studio, vLLM… at a base URL you give' },
-];
+/** Providers Set API Key offers: those that take a key (VS Code's models take none). */
+const KEYED = PROVIDER_IDS.filter((id) => providerEntry(id).defaultOrigin !== undefined);
 
-/** Providers that need no key (not offered by Set API Key). */
-const KEYLESS: Array<{ id: ProviderId; label: string }> = [{ id: 'vscode-lm', label: 'VS Code language models' }];
-
-const label = (p: ProviderId) => [...PROVIDERS, ...KEYLESS].find((x) => x.id === p)?.label ?? p;
+const label = (p: ProviderId) => providerEntry(p).label;
+/** A server at a base URL the user gives: Set API Key asks for the URL, and the key is optional. */
+const atBaseUrl = (p: ProviderId) => providerEntry(p).endpoint === 'server';
 
 /** Checks a pasted key: no spaces or line breaks inside, not absurdly short. Empty means "remove". */
 export function validateApiKey(value: string): string | undefined {
@@ -47,18 +43,18 @@ export function validateBaseUrl(value: string): string | undefined {
 export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChannel): Promise<void> {
   const current = readProviderSettings();
   const items = await Promise.all(
-    PROVIDERS.map(async (p) => {
-      const key = await resolveApiKey(p.id, secrets);
+    KEYED.map(async (id) => {
+      const key = await resolveApiKey(id, secrets);
       const status = key
         ? key.source === 'env'
-          ? vscode.l10n.t('from {0}', envVarFor(p.id) ?? 'env')
+          ? vscode.l10n.t('from {0}', envVarFor(id) ?? 'env')
           : vscode.l10n.t('key stored')
         : vscode.l10n.t('no key');
       return {
-        label: p.label,
-        description: `${status}${p.id === current.provider ? ' · ' + vscode.l10n.t('current') : ''}`,
-        detail: p.detail,
-        id: p.id,
+        label: label(id),
+        description: `${status}${id === current.provider ? ' · ' + vscode.l10n.t('current') : ''}`,
+        detail: providerEntry(id).detail,
+        id,
       };
     }),
   );
@@ -70,7 +66,7 @@ export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChann
   const provider = picked.id;
 
   let baseUrl = current.baseUrl;
-  if (provider === 'openai-compatible') {
+  if (atBaseUrl(provider)) {
     const entered = await vscode.window.showInputBox({
       title: vscode.l10n.t('Base URL of the OpenAI-compatible server'),
       value: current.baseUrl ?? 'http://localhost:11434/v1',
@@ -83,10 +79,9 @@ export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChann
   }
   const value = await vscode.window.showInputBox({
     title: vscode.l10n.t('{0} API key', label(provider)),
-    prompt:
-      provider === 'openai-compatible'
-        ? vscode.l10n.t('Optional for local servers. Leave empty for none. Stored in VS Code SecretStorage, never in settings.')
-        : vscode.l10n.t('Stored in VS Code SecretStorage, never in settings or logs. Leave empty to remove the stored key.'),
+    prompt: atBaseUrl(provider)
+      ? vscode.l10n.t('Optional for local servers. Leave empty for none. Stored in VS Code SecretStorage, never in settings.')
+      : vscode.l10n.t('Stored in VS Code SecretStorage, never in settings or logs. Leave empty to remove the stored key.'),
     password: true,
     ignoreFocusOut: true,
     validateInput: validateApiKey,
@@ -131,7 +126,7 @@ const k = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_
  */
 export async function selectModel(): Promise<void> {
   const { provider, model } = readProviderSettings();
-  if (provider === 'vscode-lm') return selectLanguageModel(model);
+  if (providerEntry(provider).endpoint === 'vscode') return selectLanguageModel(provider, model);
   const other = { label: vscode.l10n.t('$(edit) Other model id…'), id: '' };
   const items = [
     ...modelsFor(provider).map((m) => ({
@@ -159,8 +154,8 @@ export async function selectModel(): Promise<void> {
   await vscode.workspace.getConfiguration('headroom').update('model', id, vscode.ConfigurationTarget.Global);
 }
 
-/** Select Model for 'vscode-lm': the chat models extensions offer through VS Code, with their input limit. */
-async function selectLanguageModel(current: string): Promise<void> {
+/** Select Model for VS Code's models: the chat models extensions offer through VS Code, with their input limit. */
+async function selectLanguageModel(provider: ProviderId, current: string): Promise<void> {
   const models = await vscode.lm.selectChatModels();
   if (!models.length) {
     void vscode.window.showWarningMessage(
@@ -177,7 +172,7 @@ async function selectLanguageModel(current: string): Promise<void> {
       id: m.id,
     })),
     {
-      title: vscode.l10n.t('Headroom: Select Model ({0})', label('vscode-lm')),
+      title: vscode.l10n.t('Headroom: Select Model ({0})', label(provider)),
       placeHolder: vscode.l10n.t('The window is the input limit VS Code reports for the model'),
     },
   );

@@ -1,29 +1,17 @@
 import * as vscode from 'vscode';
-import { defaultModelFor } from '../context/models';
-import type { ProviderId } from '../providers/types';
+import { parseProviderSettings, type ProviderSettings } from './provider-settings';
 import type { AutoApproveSettings } from '../tools/approval-policy';
 
-/** The provider/model part of Headroom's settings, read fresh each time (settings can change). */
-export interface ProviderSettings {
-  provider: ProviderId;
-  /** For 'vscode-lm', '' means the first chat model VS Code offers. */
-  model: string;
-  baseUrl: string | undefined;
-}
-
-const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai', 'openai-compatible', 'vscode-lm'];
+export type { ProviderSettings } from './provider-settings';
 
 /** Reads `headroom.provider`, `headroom.model`, `headroom.baseUrl`; bad values fall back to defaults. */
 export function readProviderSettings(): ProviderSettings {
   const cfg = vscode.workspace.getConfiguration('headroom');
-  const rawProvider = cfg.get<string>('provider');
-  const provider = (PROVIDERS as readonly string[]).includes(rawProvider ?? '')
-    ? (rawProvider as ProviderSettings['provider'])
-    : 'anthropic';
-  const configured = (cfg.get<string>('model') || '').trim();
-  const model = provider === 'vscode-lm' ? configured : configured || defaultModelFor(provider) || 'llama3.1';
-  const baseUrl = (cfg.get<string>('baseUrl') || '').trim() || undefined;
-  return { provider, model, baseUrl };
+  return parseProviderSettings({
+    provider: cfg.get<unknown>('provider'),
+    model: cfg.get<unknown>('model'),
+    baseUrl: cfg.get<unknown>('baseUrl'),
+  });
 }
 
 /** Reads `headroom.autoApprove.edits` and `headroom.autoApprove.commands`; bad values mean "ask". */

@@ -2,7 +2,7 @@
  * Built-in model table and the resolution of a model's limits (DESIGN §3 "Window resolution").
  * Pure data and functions; never throws.
  */
-import type { ProviderId } from '../providers/types';
+import { providerEntry, type CacheSupport, type ProviderId } from '../common/provider-catalogue';
 import table from './model-table.json';
 import type { ContextSettings, ModelLimitOverride } from './settings';
 import type { ContentClass } from './text-composition';
@@ -13,8 +13,7 @@ import type { ContentClass } from './text-composition';
  */
 export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude';
 
-/** Prompt caching a model supports: Anthropic-style explicit breakpoints, OpenAI automatic prefix caching, or none. */
-export type CacheSupport = 'explicit' | 'automatic' | 'none';
+export type { CacheSupport } from '../common/provider-catalogue';
 
 /** Prices in USD per million tokens. `cacheWrite` is 0 where caching is automatic and free to write. */
 export interface ModelPrice {
@@ -30,7 +29,7 @@ export interface ModelPrice {
  */
 export interface ModelInfo {
   match: string;
-  provider: 'anthropic' | 'openai';
+  provider: ProviderId;
   contextWindow: number;
   maxOutput: number;
   family: TokenizerFamily;
@@ -113,8 +112,8 @@ export function findModel(model: string): ModelInfo | undefined {
 export function familyFor(model: string, provider: ProviderId): TokenizerFamily {
   const row = findModel(model);
   if (row) return row.family;
-  if (provider === 'anthropic' || /claude/i.test(model)) return 'claude';
-  return 'o200k';
+  if (/claude/i.test(model)) return 'claude';
+  return providerEntry(provider).tokenizer;
 }
 
 /**
@@ -202,7 +201,7 @@ export function resolveModelLimits(
     buffer,
     effectiveWindow: Math.max(1, contextWindow - maxOutput - buffer),
     family: row?.family ?? familyFor(model, provider),
-    cache: row?.cache ?? (provider === 'anthropic' ? 'explicit' : provider === 'openai' ? 'automatic' : 'none'),
+    cache: row?.cache ?? providerEntry(provider).cache,
     source,
     known: row !== undefined,
     warnings,
@@ -216,9 +215,7 @@ export function modelsFor(provider: ProviderId): ModelInfo[] {
 
 /** The model used when `headroom.model` is empty; undefined for OpenAI-compatible servers (any id goes). */
 export function defaultModelFor(provider: ProviderId): string | undefined {
-  if (provider === 'anthropic') return 'claude-sonnet-4-5';
-  if (provider === 'openai') return 'gpt-4.1';
-  return undefined;
+  return modelsFor(provider).length ? providerEntry(provider).defaultModel : undefined;
 }
 
 /** A model's prices, when the table knows it (OpenAI-compatible servers and unknown models: undefined). */

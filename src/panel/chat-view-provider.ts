@@ -16,7 +16,7 @@ import type { ChatViewDeps } from './panel-deps';
 import { renderWebviewHtml } from './webview-html';
 
 export { CHAT_VIEW_ID } from './view-ids';
-export type { ChatViewDeps, PanelActions } from './panel-deps';
+export type { ChatViewDeps } from './panel-deps';
 
 /**
  * The side panel's webview view. Owns no agent state: it validates what the webview sends, hands it
@@ -35,8 +35,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   constructor(private readonly deps: ChatViewDeps) {
     super();
     this._register({ dispose: () => this.batcher.dispose() });
-    const d = deps;
-    const thenHistory = (p: Promise<void>) => p.then(() => this.refreshHistory());
+    const d = deps.actions;
     const handlers: WebviewHandlers = {
       'webview/ready': async (m) => {
         if (m.protocolVersion !== PROTOCOL_VERSION) {
@@ -47,19 +46,19 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         }
         await this.postSnapshot();
       },
-      'webview/error': (m) => d.log.error(`[webview] ${m.message}`),
+      'webview/error': (m) => deps.log.error(`[webview] ${m.message}`),
       'prompt/submit': (m) => d.submitPrompt(m.text),
       'prompt/stop': () => d.stop(),
       'context/compact': (m) => d.compact(m.focus?.trim() || undefined),
       'context/clear': () => d.clear(),
-      'session/new': () => thenHistory(d.newSession()),
+      'session/new': () => d.newSession(),
       'session/list': () => this.refreshHistory(),
-      'session/open': (m) => thenHistory(d.openSession(m.id)),
-      'session/rename': (m) => thenHistory(d.renameSession(m.id, m.title)).then(() => this.refreshSessionInfo()),
-      'session/delete': (m) => thenHistory(d.deleteSession(m.id)),
-      'snapshot/save': (m) => thenHistory(d.saveSnapshot(m.name || undefined)),
-      'snapshot/restore': (m) => thenHistory(d.restoreSnapshot(m.id)),
-      'compaction/undo': () => thenHistory(d.undoCompaction()),
+      'session/open': (m) => d.openSession(m.id),
+      'session/rename': (m) => d.renameSession(m.id, m.title),
+      'session/delete': (m) => d.deleteSession(m.id),
+      'snapshot/save': (m) => d.saveSnapshot(m.name || undefined),
+      'snapshot/restore': (m) => d.restoreSnapshot(m.id),
+      'compaction/undo': () => d.undoCompaction(),
       'approval/respond': (m) =>
         d.approve(
           m.id,
@@ -167,7 +166,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Re-reads the session list and snapshots and sends them to the history view. */
   async refreshHistory(): Promise<void> {
     try {
-      const history = toHistoryView(await this.deps.listSessions());
+      const history = toHistoryView(await this.deps.actions.listSessions());
       this.batcher.enqueue({ type: 'history/list', history });
     } catch (err) {
       this.showError(`Could not read the session history: ${errorMessage(err)}`);

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
+import { DEFAULT_PROVIDER, providerEntry } from '../common/provider-catalogue';
 import {
   AgentSession,
   createContextGate,
@@ -61,8 +62,11 @@ import { createLmToolPort } from './lm-tools';
 import { createVscodeWorkspace } from './vscode-workspace';
 import { createVscodeLmPort, pickChatModel } from './vscode-lm';
 
-/** The Language Model API port when the provider is 'vscode-lm'. */
-const lmPortFor = (provider: string, model: string) => (provider === 'vscode-lm' ? createVscodeLmPort(model) : undefined);
+/** What kind of endpoint the provider is (catalogue): a vendor API, a server at a base URL, or VS Code's models. */
+const endpointOf = (provider: ProviderId) => providerEntry(provider).endpoint;
+
+/** The Language Model API port when the provider serves VS Code's models. */
+const lmPortFor = (provider: ProviderId, model: string) => (endpointOf(provider) === 'vscode' ? createVscodeLmPort(model) : undefined);
 
 export interface SessionHostDeps {
   context: vscode.ExtensionContext;
@@ -93,7 +97,10 @@ export class SessionHost extends Disposable {
   /** The confirmed base and observed estimate errors, kept across the per-turn gates. */
   private readonly estimates = new EstimateState();
   /** The key for the next turn, released before it starts (turn wiring is synchronous), and for where. */
-  private released: ReleasedKey & { provider: ProviderId; baseUrl: string | undefined } = { provider: 'anthropic', baseUrl: undefined };
+  private released: ReleasedKey & { provider: ProviderId; baseUrl: string | undefined } = {
+    provider: DEFAULT_PROVIDER,
+    baseUrl: undefined,
+  };
   private readonly policy = new DeferralPolicy();
   private session: AgentSession | undefined;
   private sessionSub: vscode.Disposable | undefined;
@@ -364,7 +371,7 @@ export class SessionHost extends Disposable {
     const { provider, baseUrl, model } = readProviderSettings();
     const summary = await snapshotSummary(messages, {
       provider: refusal
-        ? createProvider({ provider: 'anthropic', missingKeyMessage: refusal })
+        ? createProvider({ provider: DEFAULT_PROVIDER, missingKeyMessage: refusal })
         : this.providerFor(provider, baseUrl, model),
       model: readCompactionSettings().summarizerModel || model,
     });
@@ -545,12 +552,9 @@ export class SessionHost extends Disposable {
   /** The limits of the configured model (for the meter before any turn). */
   limits(): ModelLimits {
     const { provider, model, baseUrl } = readProviderSettings();
+    const endpoint = endpointOf(provider);
     const server =
-      provider === 'openai-compatible' && baseUrl
-        ? this.serverWindows.peek(baseUrl, model)
-        : provider === 'vscode-lm'
-          ? this.lmWindow
-          : undefined;
+      endpoint === 'server' && baseUrl ? this.serverWindows.peek(baseUrl, model) : endpoint === 'vscode' ? this.lmWindow : undefined;
     return resolveModelLimits(model, provider, this.contextSettings(), server);
   }
 
@@ -560,13 +564,13 @@ export class SessionHost extends Disposable {
    */
   private async discoverServerWindow(): Promise<void> {
     const { provider, model, baseUrl } = readProviderSettings();
-    if (provider === 'vscode-lm') {
+    if (endpointOf(provider) === 'vscode') {
       // VS Code tells each chat model's input limit; that is the window to budget to.
       const chat = await pickChatModel(model).catch(() => undefined);
       this.lmWindow = chat ? { contextWindow: chat.maxInputTokens, kind: 'VS Code language model' } : undefined;
       return;
     }
-    if (provider !== 'openai-compatible' || !baseUrl) return;
+    if (endpointOf(provider) !== 'server' || !baseUrl) return;
     const found = await this.serverWindows.get(baseUrl, model);
     const note = found?.warnings.join(' ');
     if (note && note !== this.reportedServerNote) {

@@ -1,7 +1,7 @@
 /**
  * The one shared, versioned protocol between the extension host and the side panel webview.
  * Every message is an `area/verb` member of a zod discriminated union; both sides validate what they
- * receive. Browser-safe: imports nothing but zod. View models only — never SDK or vscode objects.
+ * receive. Browser-safe: imports nothing but zod and pure data. View models only — never SDK or vscode objects.
  */
 import { z } from 'zod';
 import { ChatItem, ChatOp, HistoryView, MeterView, ProviderName, SessionView, SnapshotView } from './view-models';
@@ -13,6 +13,8 @@ export const PROTOCOL_VERSION = 2;
 
 const msg = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 const refId = z.string().min(1).max(200);
+/** A snapshot's optional description (the panel's Save button and the palette's input box). */
+export const SnapshotName = z.string().trim().max(200);
 
 // ---------------------------------------------------------------- webview → host
 
@@ -33,7 +35,7 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('session/open', { id: refId }),
   msg('session/rename', { id: refId, title: z.string().trim().min(1).max(200) }),
   msg('session/delete', { id: refId }),
-  msg('snapshot/save', { name: z.string().trim().max(200).optional() }),
+  msg('snapshot/save', { name: SnapshotName.optional() }),
   msg('snapshot/restore', { id: refId }),
   msg('compaction/undo', {}),
   msg('approval/respond', {

@@ -1,14 +1,22 @@
 /**
  * View models the host sends to the side panel: plain JSON, already formatted where text is shown,
- * never SDK or vscode objects. Browser-safe: imports nothing but zod.
+ * never SDK or vscode objects. Browser-safe: imports nothing but zod and the provider catalogue (pure data).
  */
 import { z } from 'zod';
+import { PROVIDER_IDS } from '../common/provider-catalogue';
 
-export const ProviderName = z.enum(['anthropic', 'openai', 'openai-compatible', 'vscode-lm']);
+/** A provider id: one of the provider catalogue's. */
+export const ProviderName = z.enum(PROVIDER_IDS);
 export type ProviderName = z.infer<typeof ProviderName>;
+
+/** One provider the first-run view offers: its id and the option's text (from the host's catalogue). */
+export const ProviderChoice = z.object({ id: ProviderName, label: z.string() });
+export type ProviderChoice = z.infer<typeof ProviderChoice>;
 
 export const ConfigView = z.object({
   provider: z.string(),
+  /** Every provider the user can choose, in the catalogue's order. */
+  providers: z.array(ProviderChoice),
   model: z.string(),
   /** Whether an API key is available (SecretStorage or environment); null while unknown. */
   hasApiKey: z.boolean().nullable(),

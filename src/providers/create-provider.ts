@@ -23,8 +23,28 @@ export interface ProviderConfig {
   missingKeyMessage?: string;
 }
 
+/** What every adapter takes from the config. */
+type CommonOptions = Pick<ProviderConfig, 'apiKey' | 'baseUrl' | 'retry' | 'timeoutMs' | 'idleTimeouts' | 'missingKeyMessage'>;
+
+/**
+ * The provider catalogue's factory column (`common/provider-catalogue.ts`): how each provider's adapter is loaded and
+ * built. Keyed by every `ProviderId`, so a catalogue entry without an adapter does not compile. The
+ * imports are dynamic so no SDK is evaluated before the first request.
+ */
+const ADAPTERS: { readonly [P in ProviderId]: (common: CommonOptions, config: ProviderConfig) => Promise<Provider> } = {
+  anthropic: (common) => import('./anthropic').then((m) => new m.AnthropicProvider(common)),
+  openai: (common, config) =>
+    import('./openai-responses').then((m) => new m.OpenAIResponsesProvider({ ...common, reasons: config.reasons })),
+  'openai-compatible': (common) => import('./openai').then((m) => new m.OpenAIProvider({ provider: 'openai-compatible', ...common })),
+  'vscode-lm': (_common, config) => {
+    const lm = config.lm;
+    if (!lm) return Promise.reject(new Error('VS Code language models are only available inside VS Code.'));
+    return import('./lm-chat').then((m) => new m.LmChatProvider(lm, config.retry));
+  },
+};
+
 function adapterFor(config: ProviderConfig): Promise<Provider> {
-  const common = {
+  const common: CommonOptions = {
     apiKey: config.apiKey,
     baseUrl: config.baseUrl,
     retry: config.retry,
@@ -32,19 +52,7 @@ function adapterFor(config: ProviderConfig): Promise<Provider> {
     idleTimeouts: config.idleTimeouts,
     missingKeyMessage: config.missingKeyMessage,
   };
-  switch (config.provider) {
-    case 'anthropic':
-      return import('./anthropic').then((m) => new m.AnthropicProvider(common));
-    case 'openai':
-      return import('./openai-responses').then((m) => new m.OpenAIResponsesProvider({ ...common, reasons: config.reasons }));
-    case 'openai-compatible':
-      return import('./openai').then((m) => new m.OpenAIProvider({ provider: 'openai-compatible', ...common }));
-    case 'vscode-lm': {
-      const lm = config.lm;
-      if (!lm) return Promise.reject(new Error('VS Code language models are only available inside VS Code.'));
-      return import('./lm-chat').then((m) => new m.LmChatProvider(lm, config.retry));
-    }
-  }
+  return ADAPTERS[config.provider](common, config);
 }
 
 /**

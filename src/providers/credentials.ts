@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { providerEntry } from '../common/provider-catalogue';
 import { defaultOriginFor, originOf, type KeyOriginDecisions } from './key-origin';
 import type { ProviderId } from './types';
 
@@ -19,9 +20,7 @@ export function secretKeyFor(provider: ProviderId): string {
 
 /** The environment variable read when SecretStorage holds no key (none for OpenAI-compatible servers). */
 export function envVarFor(provider: ProviderId): string | undefined {
-  if (provider === 'anthropic') return 'ANTHROPIC_API_KEY';
-  if (provider === 'openai') return 'OPENAI_API_KEY';
-  return undefined;
+  return providerEntry(provider).envVar;
 }
 
 /** A resolved key and where it came from (the source may be shown; the key never is). */
@@ -55,7 +54,7 @@ function parseStored(provider: ProviderId, raw: string | undefined): { key: stri
     }
   }
   // Older Headroom stored bare keys for the provider's own API; a compatible server's origin is unknown.
-  return { key: text, origin: provider === 'openai-compatible' ? undefined : defaultOriginFor(provider) };
+  return { key: text, origin: providerEntry(provider).endpoint === 'server' ? undefined : defaultOriginFor(provider) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { providerEntry } from '../common/provider-catalogue';
 import type { ProviderError, ProviderId } from './types';
 
 /**
@@ -21,7 +22,7 @@ export const DEFAULT_IDLE_TIMEOUTS: IdleTimeouts = { firstEventMs: 60_000, betwe
  * they get three minutes to start; between events the rule is the same.
  */
 export function defaultIdleTimeouts(provider: ProviderId): IdleTimeouts {
-  return provider === 'openai-compatible' ? { ...DEFAULT_IDLE_TIMEOUTS, firstEventMs: 180_000 } : DEFAULT_IDLE_TIMEOUTS;
+  return providerEntry(provider).endpoint === 'server' ? { ...DEFAULT_IDLE_TIMEOUTS, firstEventMs: 180_000 } : DEFAULT_IDLE_TIMEOUTS;
 }
 
 /** Timer functions, injectable so the watchdog's rule can be tested without waiting. */

@@ -1,4 +1,4 @@
-import type { ProviderId } from './types';
+import { providerEntry, type ProviderId } from '../common/provider-catalogue';
 
 /**
  * Where an API key may be sent. A key is bound to the provider and the base-URL origin it was entered
@@ -6,13 +6,6 @@ import type { ProviderId } from './types';
  * e.g. a base URL set by a cloned repository — needs the user's yes first, remembered per origin.
  * Pure; never throws.
  */
-
-/** The endpoints the SDKs use when no base URL is set (OpenAI-compatible without one goes to OpenAI). */
-const DEFAULT_ORIGINS: Partial<Record<ProviderId, string>> = {
-  anthropic: 'https://api.anthropic.com',
-  openai: 'https://api.openai.com',
-  'openai-compatible': 'https://api.openai.com',
-};
 
 /** The origin (`scheme://host[:port]`, lower-case) of an http(s) URL; undefined for anything else. */
 export function originOf(url: string | undefined): string | undefined {
@@ -26,9 +19,9 @@ export function originOf(url: string | undefined): string | undefined {
   }
 }
 
-/** The provider's own API origin; undefined for providers that use no key ('vscode-lm'). */
+/** The endpoint the SDK uses when no base URL is set; undefined for providers that use no key ('vscode-lm'). */
 export function defaultOriginFor(provider: ProviderId): string | undefined {
-  return DEFAULT_ORIGINS[provider];
+  return providerEntry(provider).defaultOrigin;
 }
 
 /** The origin a request will go to: the base URL's, or the provider default when none is set. */

@@ -1,19 +1,12 @@
 import { loadKeyDecisions, rememberKeyDecision, resolveApiKey, type SecretStore } from './credentials';
 import { decideKeyUse, requestOrigin } from './key-origin';
-import type { ProviderId } from './types';
+import { providerEntry, type ProviderId } from '../common/provider-catalogue';
 
 /**
  * Releasing a provider's API key for one request: resolve it, check the configured origin against the
  * origin the key is bound to (`decideKeyUse`), and ask the user once for any other origin. Pure apart
  * from the ports; never throws (a failing store counts as no key / no remembered answer).
  */
-
-const LABELS: Record<ProviderId, string> = {
-  anthropic: 'Anthropic',
-  openai: 'OpenAI',
-  'openai-compatible': 'OpenAI-compatible',
-  'vscode-lm': 'VS Code language model',
-};
 
 export interface KeyReleaseInput {
   provider: ProviderId;
@@ -55,7 +48,7 @@ export function keyForTarget(
 export async function releaseApiKey(input: KeyReleaseInput): Promise<ReleasedKey> {
   const resolved = await resolveApiKey(input.provider, input.secrets, input.env);
   if (!resolved) return {};
-  const label = LABELS[input.provider];
+  const label = providerEntry(input.provider).label;
   const decisions = await loadKeyDecisions(input.provider, input.secrets, resolved.apiKey);
   const use = decideKeyUse({ provider: input.provider, baseUrl: input.baseUrl, boundOrigin: resolved.boundOrigin, decisions });
   const withheld = (why: string) =>

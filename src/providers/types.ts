@@ -5,9 +5,10 @@
  *
  * All types are plain JSON-serializable data so they can be persisted and hashed as they are.
  */
+import type { ProviderId } from '../common/provider-catalogue';
 
-/** Where a model is served: a vendor API, an OpenAI-compatible server, or VS Code's Language Model API (no key). */
-export type ProviderId = 'anthropic' | 'openai' | 'openai-compatible' | 'vscode-lm';
+/** Where a model is served; the ids are the provider catalogue's. */
+export type { ProviderId };
 
 export interface TextPart {
   type: 'text';

@@ -11,6 +11,7 @@ import { ROOT } from '../../scripts/lib/code-server.mjs';
 import { ContextBudget } from '../../src/context/budget';
 import { resolveModelLimits } from '../../src/context/models';
 import { toHistoryView } from '../../src/panel/history-view';
+import { providerChoices } from '../../src/panel/config-view';
 import { meterFromBudget } from '../../src/panel/meter-view';
 import { messagesToItems } from '../../src/panel/transcript-items';
 import { HostToWebview, PROTOCOL_VERSION } from '../../src/protocol/messages';
@@ -115,7 +116,7 @@ export function sessionFixture(count: number, hasApiKey: boolean | null = true):
       storageAvailable: true,
       trusted: true,
       session: { id: 'ses_bench', title: 'Fix the parser tests', messageCount: messages.length },
-      config: { provider: 'anthropic', model: 'claude-sonnet-4-5', hasApiKey },
+      config: { provider: 'anthropic', providers: providerChoices(), model: 'claude-sonnet-4-5', hasApiKey },
       items: messagesToItems(messages),
       meter: meterFromBudget(budget.toViewModel()),
       running: false,

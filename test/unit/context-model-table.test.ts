@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
+import { PROVIDER_IDS } from '../../src/common/provider-catalogue';
 import { findModel, MODEL_TABLE, supportsReasoning } from '../../src/context/models';
 import raw from '../../src/context/model-table.json';
 
@@ -8,7 +9,7 @@ const usd = z.number().finite().nonnegative();
 /** The shape every row must have: nothing missing, nothing extra. */
 const Row = z.strictObject({
   match: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/),
-  provider: z.enum(['anthropic', 'openai']),
+  provider: z.enum(PROVIDER_IDS),
   contextWindow: count,
   maxOutput: count,
   family: z.enum(['o200k', 'cl100k', 'claude']),

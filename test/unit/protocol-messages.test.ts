@@ -8,7 +8,7 @@ const snapshot = {
   storageAvailable: true,
   trusted: true,
   session: { id: 'ses_1', title: 'New session', messageCount: 0 },
-  config: { provider: 'anthropic', model: 'claude-sonnet-4-5', hasApiKey: null },
+  config: { provider: 'anthropic', providers: [{ id: 'anthropic', label: 'Anthropic' }], model: 'claude-sonnet-4-5', hasApiKey: null },
 };
 
 const meter = {

@@ -1,0 +1,68 @@
+/**
+ * The one actions interface: what a user can do to Headroom, whether from the panel (its webview
+ * messages are dispatched to these) or the command palette (`palette-commands.ts` calls these after
+ * its pickers). Neither goes through the other. Pure types, no vscode; `platform/vscode-host-actions.ts`
+ * implements it.
+ */
+import type { ContextUsage } from '../agent/events';
+import type { Message } from '../providers/types';
+import type { PanelCommand, ProviderName } from '../protocol/messages';
+import type { ResultMeta } from '../store/types';
+import type { ApprovalDecision } from '../tools/ports';
+import type { HistoryData } from '../panel/history-view';
+
+/** A text kept verbatim through every compaction of the session. */
+export interface PinInfo {
+  readonly id: string;
+  readonly text: string;
+  readonly createdAt: number;
+}
+
+/**
+ * User intents and the reads their pickers need. Each may reject with a message a person can act on;
+ * the caller shows it (the panel in its banner, the palette in a notification). After an action that
+ * replaces the conversation (`clear`, `newSession`, `openSession`, `deleteSession`, `restoreSnapshot`,
+ * `undoCompaction`) the panel shows the new transcript, meter and history before the promise resolves.
+ */
+export interface HostActions {
+  /** Starts a turn with this prompt; resolves once it is accepted (the turn reports through events). */
+  submitPrompt(text: string): Promise<void>;
+  /** Aborts the running turn, if any. */
+  stop(): void | Promise<void>;
+  /** Compacts now, optionally with focus instructions (`/compact focus…`); says so when there is nothing to compact. */
+  compact(focus?: string): Promise<void>;
+  clear(): Promise<void>;
+  newSession(): Promise<void>;
+  /** Sessions of this workspace and the current session's snapshots. */
+  listSessions(): Promise<HistoryData>;
+  openSession(id: string): Promise<void>;
+  renameSession(id: string, title: string): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  saveSnapshot(name?: string): Promise<void>;
+  restoreSnapshot(id: string): Promise<void>;
+  undoCompaction(): Promise<void>;
+  /** Opens a stored (offloaded) tool result in a read-only editor; a ref id not listed opens untitled. */
+  openResult(refId: string): Promise<void>;
+  /** Stored tool results of this session, newest first (empty without a folder). */
+  storedResults(): readonly ResultMeta[];
+  /** The messages the model sees now (Pin… offers recent prompts from them). */
+  messages(): readonly Message[];
+  /** Current context usage as the gate measures it. */
+  measure(): ContextUsage;
+  pins(): Promise<readonly PinInfo[]>;
+  /** Pins a text for this session (rejects empty or over-long text). */
+  pin(text: string): Promise<void>;
+  unpin(id: string): Promise<void>;
+  /** The user's answer to the approval the panel showed (`ChatViewProvider.showApproval(id, …)`). */
+  approve(id: string, decision: ApprovalDecision): void | Promise<void>;
+  /** Shows a pending edit in VS Code's diff editor (current vs proposed). */
+  showDiff(id: string): Promise<void>;
+  /** First-run choices: provider and base URL (written to `headroom.*` settings). */
+  updateConfig(change: { provider?: ProviderName; baseUrl?: string }): Promise<void>;
+  /** Asks for a provider and its API key and stores it (SecretStorage). */
+  setApiKey(): Promise<void>;
+  /** Asks for a model of the current provider and writes `headroom.model`. */
+  selectModel(): Promise<void>;
+  /** Runs a Headroom command by its short name (`headroom.<name>`), or opens Headroom's settings. */
+  runCommand(name: PanelCommand): Promise<void>;
+}

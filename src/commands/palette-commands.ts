@@ -1,0 +1,158 @@
+/**
+ * The host's palette commands: a picker or an input box where the command needs a choice, then the
+ * same `HostActions` call the panel's buttons make. Never a webview message: the palette and the
+ * panel are two callers of one interface. Pure (no vscode): the UI is the `PaletteUi` port.
+ */
+import type { ContextUsage } from '../agent/events';
+import { isHistoryMessage } from '../context/compaction/history-message';
+import { meterDetails } from '../panel/meter-view';
+import { formatBytes } from '../protocol/format';
+import { SnapshotName } from '../protocol/messages';
+import type { Message } from '../providers/types';
+import type { ResultMeta } from '../store/types';
+import type { HostCommands } from './command-handlers';
+import type { HostActions } from './host-actions';
+import type { PaletteUi } from './palette-ui';
+
+/** How many recent prompts Pin… offers. */
+const RECENT_PROMPTS = 15;
+
+/** Every host command of the table, each calling `actions` directly. */
+export function createPaletteCommands(actions: HostActions, ui: PaletteUi): HostCommands {
+  return {
+    setApiKey: () => actions.setApiKey(),
+    selectModel: () => actions.selectModel(),
+    compactContext: () => actions.compact(),
+    clearContext: () => actions.clear(),
+    newSession: () => actions.newSession(),
+    stop: async () => {
+      await actions.stop();
+    },
+    showContextBreakdown: () => ui.openMarkdown(breakdownMarkdown(actions.measure())),
+    openSession: async () => {
+      const { sessions } = await actions.listSessions();
+      const picked = await ui.pick(
+        sessions.map((s) => ({
+          label: s.title,
+          description: `${s.messageCount} messages · ${new Date(s.updatedAt).toLocaleString()}`,
+          id: s.id,
+        })),
+        { title: ui.t('Headroom: Open Session') },
+      );
+      if (picked) await actions.openSession(picked.id);
+    },
+    saveSnapshot: async () => {
+      const name = await ui.input({
+        title: ui.t('Headroom: Save Snapshot'),
+        prompt: ui.t('A short description (optional)'),
+        validateInput: (v) => (SnapshotName.safeParse(v).success ? undefined : ui.t('A snapshot description has at most 200 characters.')),
+      });
+      if (name !== undefined) await actions.saveSnapshot(name.trim() || undefined);
+    },
+    restoreSnapshot: async () => {
+      const { snapshots } = await actions.listSessions();
+      const picked = await ui.pick(
+        snapshots.map((s) => ({
+          label: s.description ?? `${s.kind} snapshot`,
+          description: `${s.messageCount} messages · ${new Date(s.createdAt).toLocaleString()}`,
+          id: s.id,
+        })),
+        {
+          title: ui.t('Headroom: Restore Snapshot'),
+          placeHolder: snapshots.length ? undefined : ui.t('No snapshots in this session yet'),
+        },
+      );
+      if (picked) await actions.restoreSnapshot(picked.id);
+    },
+    undoCompaction: () => actions.undoCompaction(),
+    openStoredResult: () => openStoredResult(actions, ui),
+    pin: () => pin(actions, ui),
+    unpin: async () => {
+      const pins = await actions.pins();
+      if (!pins.length) {
+        ui.info(ui.t('Headroom: this session has no pins.'));
+        return;
+      }
+      const picked = await ui.pick(
+        pins.map((p) => ({ label: p.text.slice(0, 120), description: new Date(p.createdAt).toLocaleString(), id: p.id })),
+        { title: ui.t('Headroom: Unpin'), placeHolder: ui.t('Which pin to remove?') },
+      );
+      if (picked) await actions.unpin(picked.id);
+    },
+  };
+}
+
+/** Pin…: one of the recent prompts, or typed text. */
+async function pin(actions: HostActions, ui: PaletteUi): Promise<void> {
+  const typed = { label: ui.t('$(edit) Type what to pin…'), text: '' };
+  const recent = recentPrompts(actions.messages()).map((t) => ({ label: t.slice(0, 120), text: t }));
+  const picked = await ui.pick([typed, ...recent], {
+    title: ui.t('Headroom: Pin'),
+    placeHolder: ui.t('Pinned text is kept verbatim through every compaction of this session'),
+  });
+  if (!picked) return;
+  const text = picked.text || (await ui.input({ title: ui.t('Headroom: Pin'), prompt: ui.t('An instruction or fact to keep verbatim') }));
+  if (!text?.trim()) return;
+  await actions.pin(text);
+  ui.info(ui.t('Pinned: {0}', text.trim().slice(0, 80)));
+}
+
+/** The user's recent prompts, newest first; the history message a compaction leaves is not one. */
+export function recentPrompts(messages: readonly Message[]): string[] {
+  return messages
+    .filter((m) => m.role === 'user' && !isHistoryMessage(m))
+    .slice(-RECENT_PROMPTS)
+    .reverse()
+    .map((m) =>
+      m.content
+        .map((c) => (c.type === 'text' ? c.text : ''))
+        .join(' ')
+        .trim(),
+    )
+    .filter((t) => t !== '');
+}
+
+/** Open Stored Result…: a pick list of the session's results, or a typed ref id when none is listed. */
+async function openStoredResult(actions: HostActions, ui: PaletteUi): Promise<void> {
+  const stored = actions.storedResults();
+  if (!stored.length) {
+    // Nothing listed (no folder open, or none yet): a ref id from elsewhere can still be opened.
+    const refId = await ui.input({
+      title: ui.t('Headroom: Open Stored Result'),
+      prompt: ui.t('This session has no stored results. Type the ref_id of one to open it anyway.'),
+      placeHolder: 'res_…',
+    });
+    if (refId?.trim()) await actions.openResult(refId.trim());
+    return;
+  }
+  const picked = await ui.pick(
+    stored.map((r: ResultMeta) => ({
+      label: r.toolName,
+      description: `${formatBytes(r.byteSize)} · ${r.lineCount.toLocaleString('en-US')} lines`,
+      detail: `${new Date(r.createdAt).toLocaleString()} · ${r.refId}`,
+      refId: r.refId,
+    })),
+    {
+      title: ui.t('Headroom: Open Stored Result'),
+      placeHolder: ui.t('Stored tool results of this session, newest first'),
+      matchOnDetail: true,
+    },
+  );
+  if (picked) await actions.openResult(picked.refId);
+}
+
+/** Show Context Breakdown: the figures the meter shows, as a markdown table. */
+export function breakdownMarkdown(usage: ContextUsage): string {
+  // The same rows as the panel's Details view (one home: meterDetails).
+  const rows = usage.budget ? meterDetails(usage.budget).map((r) => `| ${r.label} | ${r.value.replace(/\|/g, '\\|')} |`) : [];
+  return [
+    '# Headroom context breakdown',
+    '',
+    `Used **${usage.used.toLocaleString('en-US')}** of **${usage.effectiveWindow.toLocaleString('en-US')}** effective tokens (window ${usage.contextWindow.toLocaleString('en-US')}), ${(usage.ratio * 100).toFixed(1)} % — status \`${usage.status}\`.`,
+    '',
+    '| | |',
+    '|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}

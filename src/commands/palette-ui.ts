@@ -1,0 +1,40 @@
+/**
+ * What the palette commands need of VS Code's UI: a pick list, an input box, a notification, a
+ * read-only markdown document, and localization. A port so the commands stay vscode-free and unit
+ * tested; `vscode-palette-ui.ts` is the VS Code side.
+ */
+
+/** An item of a pick list; `T` carries what the command needs back (an id, a stored result). */
+export interface PickItem {
+  readonly label: string;
+  readonly description?: string;
+  readonly detail?: string;
+}
+
+export interface PickOptions {
+  readonly title: string;
+  readonly placeHolder?: string;
+  /** Filter on `detail` too. */
+  readonly matchOnDetail?: boolean;
+}
+
+export interface InputOptions {
+  readonly title: string;
+  readonly prompt?: string;
+  readonly placeHolder?: string;
+  /** A message while the typed text cannot be accepted, else undefined. */
+  readonly validateInput?: (value: string) => string | undefined;
+}
+
+export interface PaletteUi {
+  /** `vscode.l10n.t`: the message in the user's language, `{0}`… replaced by `args`. */
+  t(message: string, ...args: Array<string | number>): string;
+  /** The picked item, or undefined when the user dismissed the list. */
+  pick<T extends PickItem>(items: readonly T[], options: PickOptions): Promise<T | undefined>;
+  /** The typed text ('' when accepted empty), or undefined when the user dismissed the box. */
+  input(options: InputOptions): Promise<string | undefined>;
+  /** An information notification; not awaited. */
+  info(message: string): void;
+  /** Shows markdown in a preview editor tab. */
+  openMarkdown(content: string): Promise<void>;
+}

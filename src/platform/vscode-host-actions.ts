@@ -1,0 +1,138 @@
+/**
+ * `HostActions` on VS Code: each intent runs on the session, then updates what shows it (the panel's
+ * transcript, meter and history, the status bar). The panel's webview messages and the palette
+ * commands both call these; nothing here posts or receives a webview message.
+ */
+import * as vscode from 'vscode';
+import type { ContextUsage } from '../agent/events';
+import type { HostActions } from '../commands/host-actions';
+import { selectModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
+import { errorMessage } from '../common/errors';
+import type { ChatViewProvider } from '../panel/chat-view-provider';
+import { formatBytes } from '../protocol/format';
+import type { SecretStore } from '../providers/credentials';
+import type { ResultMeta } from '../store';
+import type { ApprovalBroker } from './approvals';
+import type { ResultDocuments } from './result-documents';
+import type { SessionHost } from './session-host';
+
+/** What the actions update after they ran: the panel's push API. */
+export type PanelView = Pick<
+  ChatViewProvider,
+  'loadTranscript' | 'pushBudget' | 'showCompaction' | 'refreshHistory' | 'refreshSessionInfo' | 'showError'
+>;
+
+export interface HostActionDeps {
+  readonly session: SessionHost;
+  readonly approvals: ApprovalBroker;
+  readonly results: ResultDocuments;
+  readonly secrets: SecretStore;
+  readonly log: vscode.LogOutputChannel;
+  /** The panel; a getter because the panel is built with these actions. */
+  readonly panel: () => PanelView;
+  /** Measures against the configured model's window now and shows it (the panel's meter, the status bar). */
+  readonly remeasure: () => ContextUsage;
+  /** When the context is already at the compact threshold, offers to compact now. */
+  readonly offerCompaction: (usage: ContextUsage) => void;
+}
+
+export function createHostActions(deps: HostActionDeps): HostActions {
+  const { session, approvals, results } = deps;
+
+  /**
+   * After anything that replaces the context view: the meter, the transcript and the history.
+   * `sameSession`: the session's cost so far still counts (clear, restore, undo).
+   */
+  const reload = async (sameSession = false) => {
+    // The meter first: loadTranscript re-sends the whole panel, meter included.
+    const usage = deps.remeasure();
+    await deps.panel().loadTranscript(session.messages, sameSession);
+    deps.offerCompaction(usage);
+    await deps.panel().refreshHistory();
+  };
+
+  return {
+    submitPrompt: async (text) => {
+      await session.init();
+      void session.prompt(text).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
+    },
+    stop: () => session.stop(),
+    compact: async (focus) => {
+      const report = await session.compact(focus);
+      if (!report) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
+        return;
+      }
+      // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
+      deps.remeasure();
+      deps.panel().showCompaction(report);
+    },
+    clear: async () => {
+      await session.clear();
+      await reload(true);
+    },
+    newSession: async () => {
+      await session.newSession();
+      approvals.policy.resetSession();
+      await reload();
+    },
+    listSessions: () => session.history(),
+    openSession: async (id) => {
+      await session.openSession(id);
+      approvals.policy.resetSession();
+      await reload();
+    },
+    renameSession: async (id, title) => {
+      await session.renameSession(id, title);
+      await deps.panel().refreshHistory();
+      await deps.panel().refreshSessionInfo();
+    },
+    deleteSession: async (id) => {
+      await session.deleteSession(id);
+      await reload();
+    },
+    saveSnapshot: async (name) => {
+      await session.saveSnapshot(name);
+      await deps.panel().refreshHistory();
+    },
+    restoreSnapshot: async (id) => {
+      await session.restoreSnapshot(id);
+      await reload(true);
+    },
+    undoCompaction: async () => {
+      await session.undoCompaction();
+      await reload(true);
+    },
+    openResult: (refId) => results.open(refId, resultTitle(session.storedResults().find((r) => r.refId === refId))),
+    storedResults: () => session.storedResults(),
+    messages: () => session.messages,
+    measure: () => session.measure(),
+    pins: () => session.pins(),
+    pin: (text) => session.pin(text),
+    unpin: (id) => session.unpin(id),
+    approve: (id, decision) => void approvals.respond(id, decision),
+    showDiff: (id) => approvals.showDiff(id),
+    updateConfig: async (change) => {
+      const cfg = vscode.workspace.getConfiguration('headroom');
+      if (change.baseUrl !== undefined) {
+        const problem = validateBaseUrl(change.baseUrl);
+        if (problem) throw new Error(problem);
+        await cfg.update('baseUrl', change.baseUrl.trim(), vscode.ConfigurationTarget.Global);
+      }
+      if (change.provider) await cfg.update('provider', change.provider, vscode.ConfigurationTarget.Global);
+    },
+    setApiKey: () => setApiKey(deps.secrets, deps.log),
+    selectModel: () => selectModel(),
+    runCommand: async (name) => {
+      await vscode.commands.executeCommand(
+        name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,
+        name === 'openSettings' ? 'headroom' : undefined,
+      );
+    },
+  };
+}
+
+/** An editor tab title for a stored result: "run_command output · 35.9 KB". */
+function resultTitle(meta: ResultMeta | undefined): string | undefined {
+  return meta ? `${meta.toolName} output · ${formatBytes(meta.byteSize)}` : undefined;
+}
