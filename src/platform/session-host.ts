@@ -47,7 +47,6 @@ import {
   createHistorySearchPort,
   createNodeWorkspace,
   DeferralPolicy,
-  resultPortOver,
   ToolRegistry,
   withMessageRefs,
   type HistorySource,
@@ -737,16 +736,7 @@ export class SessionHost extends Disposable {
     const store = this.store;
     const sessionId = this.summary?.id;
     if (!store || !sessionId || store.readOnly) return (this.memoryResults ??= createMemoryResultPort());
-    return resultPortOver({
-      put: async (toolName, _id, content) => (await store.results.put(sessionId, toolName, content)).refId,
-      read: async (refId) => {
-        try {
-          return { toolName: store.results.getMeta(refId).toolName, content: await store.results.read(refId) };
-        } catch {
-          return undefined;
-        }
-      },
-    });
+    return store.results.port(sessionId);
   }
 
   private async systemSections(): Promise<SystemSection[]> {

@@ -167,26 +167,6 @@ export interface ResultMeta {
   createdAt: number;
 }
 
-export interface PageOptions {
-  /** Index into the (matching) lines, 0-based. Default 0. */
-  offset?: number;
-  /** Default 200, at most 5000. */
-  limit?: number;
-  /** Regular expression (case-insensitive); text that is not a valid pattern is matched literally. */
-  grep?: string;
-}
-
-export interface ResultPage {
-  refId: string;
-  /** `n` is the 1-based line number in the whole result. */
-  lines: Array<{ n: number; text: string }>;
-  /** Lines matching (all lines without grep). */
-  total: number;
-  totalLines: number;
-  offset: number;
-  hasMore: boolean;
-}
-
 export interface RetentionReport {
   deleted: string[];
   freedBytes: number;

@@ -1,6 +1,7 @@
 /**
- * Reference semantics of `ResultPort.page`, shared by every result store: byte-offset paging that
- * never splits a UTF-8 character, and grep paging over matching lines.
+ * Reference semantics of `ResultPort.page`, pure: byte-offset paging that never splits a UTF-8
+ * character (computed from a small window of the result, so a store reads only the page), and grep
+ * paging over matching lines. `result-port.ts` runs them over any `ResultSource`.
  */
 import type { ResultPage, ResultPageOptions } from './ports';
 import { searchRegex } from './search-regex';
@@ -12,29 +13,59 @@ function isContinuation(byte: number | undefined): boolean {
   return byte !== undefined && (byte & 0xc0) === 0x80;
 }
 
+/** Bytes a byte page may look at beyond its limit: up to 3 continuation bytes either side of a character. */
+const BOUNDARY_SLACK = 4;
+
 /**
- * One page of `content` (UTF-8 bytes).
- * - Without grep: bytes [offset, offset+limit), moved to character boundaries; `nextOffset` is the
- *   byte where the next page starts.
+ * The bytes a page of `limit` bytes from `offset` needs to see, [start, end) of a result of `totalBytes`:
+ * the page itself plus a few bytes to move its ends to character boundaries. A store reads only these.
+ */
+export function pageWindow(totalBytes: number, options: ResultPageOptions): { start: number; end: number } {
+  const start = Math.min(Math.max(0, Math.floor(options.offset)), totalBytes);
+  const limit = Math.max(1, Math.floor(options.limit));
+  return { start, end: Math.min(totalBytes, start + limit + BOUNDARY_SLACK) };
+}
+
+/**
+ * A byte page (no grep) from `window`, the bytes [`windowStart`, …) of a result of `totalBytes` that
+ * `pageWindow` asked for: bytes [offset, offset+limit), moved to character boundaries; `nextOffset`
+ * is the byte where the next page starts.
+ */
+export function pageFromWindow(
+  window: Uint8Array,
+  windowStart: number,
+  totalBytes: number,
+  options: ResultPageOptions,
+  toolName?: string,
+): ResultPage {
+  const at = (i: number) => window[i - windowStart];
+  const limit = Math.max(1, Math.floor(options.limit));
+  let start = Math.min(Math.max(0, Math.floor(options.offset)), totalBytes);
+  while (start < totalBytes && isContinuation(at(start))) start++;
+  let end = Math.min(totalBytes, start + limit);
+  while (end > start && end < totalBytes && isContinuation(at(end))) end--;
+  if (end === start && start < totalBytes) {
+    end = start + 1;
+    while (end < totalBytes && isContinuation(at(end))) end++;
+  }
+  const text = Buffer.from(window.buffer, window.byteOffset + start - windowStart, end - start).toString('utf8');
+  return { toolName, totalBytes, text, offset: start, nextOffset: end < totalBytes ? end : undefined };
+}
+
+/**
+ * One page of `content` (UTF-8 bytes), the whole result in memory.
+ * - Without grep: `pageFromWindow` over all of it.
  * - With grep (a regex, case-insensitive; searched literally if invalid): matching lines as
  *   `<line number>: <text>`, starting at the `offset`-th match, until `limit` bytes of text (at least
  *   one line); `nextOffset` is the index of the next match and `totalMatches` counts all of them.
  */
 export function pageBuffer(content: Uint8Array, options: ResultPageOptions, toolName?: string): ResultPage {
-  const totalBytes = content.length;
-  const limit = Math.max(1, Math.floor(options.limit));
-  const offset = Math.max(0, Math.floor(options.offset));
-  if (options.grep) return grepPage(content, options.grep, offset, limit, toolName);
-  let start = Math.min(offset, totalBytes);
-  while (start < totalBytes && isContinuation(content[start])) start++;
-  let end = Math.min(totalBytes, start + limit);
-  while (end > start && end < totalBytes && isContinuation(content[end])) end--;
-  if (end === start && start < totalBytes) {
-    end = start + 1;
-    while (end < totalBytes && isContinuation(content[end])) end++;
+  if (options.grep) {
+    const limit = Math.max(1, Math.floor(options.limit));
+    const offset = Math.max(0, Math.floor(options.offset));
+    return grepPage(content, options.grep, offset, limit, toolName);
   }
-  const text = Buffer.from(content.buffer, content.byteOffset + start, end - start).toString('utf8');
-  return { toolName, totalBytes, text, offset: start, nextOffset: end < totalBytes ? end : undefined };
+  return pageFromWindow(content, 0, content.length, options, toolName);
 }
 
 function grepPage(content: Uint8Array, grep: string, offset: number, limit: number, toolName?: string): ResultPage {
