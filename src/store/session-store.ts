@@ -10,6 +10,7 @@ import { messageProblem } from './message-schema';
 import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toSummary } from './session-rows';
 import type { TurnOp } from './session-ops';
 import { assertId, assertWritable, mb, type StoreContext } from './store-context';
+import { windowSince, windowStart } from '../context/turns';
 import type {
   AppendTurnOptions,
   AppendedTurn,
@@ -196,19 +197,27 @@ export class SessionStore {
   }
 
   /**
-   * The context per reference 004: messages since max(last clear, now − rolling window). The resume
-   * snapshot is included when it is newer than both; transcript messages after it are filtered by time.
+   * The context per reference 004: messages since max(last clear, now − rolling window), by the time
+   * they were stored, never starting with a tool result cut from its call (the rule of
+   * `context/turns.ts`). The resume snapshot is included when it is newer than both.
    */
   async contextView(id: string, opts: ContextWindowOptions = {}): Promise<ContextView> {
     // Messages up to the last clear are never part of the context, so they are not read at all.
     const loaded = await this.loadAfter(id, (marker) => marker?.afterSeq ?? 0);
-    const now = opts.now ?? Date.now();
-    const windowStart = opts.rollingWindowMs ? now - opts.rollingWindowMs : 0;
-    const cutoffTime = Math.max(loaded.marker?.clearedAt ?? 0, windowStart);
+    // The clear is by sequence (nothing up to `afterSeq` was read); the time window cuts what is left.
+    const since = windowSince({ windowMs: opts.rollingWindowMs, now: opts.now ?? Date.now() });
+    const cutoffTime = Math.max(loaded.marker?.clearedAt ?? 0, since);
     const afterSeq = loaded.marker?.afterSeq ?? 0;
     const snap = loaded.snapshot;
     const useSnap = !!snap && snap.throughSeq > afterSeq && snap.createdAt >= cutoffTime;
-    const tail = loaded.tail.filter((m) => m.seq > afterSeq && m.createdAt >= cutoffTime);
+    const afterClear = loaded.tail.filter((m) => m.seq > afterSeq);
+    const tail = afterClear.slice(
+      windowStart(
+        afterClear.map((m) => m.message),
+        (i) => afterClear[i].createdAt,
+        since,
+      ),
+    );
     const { messages: snapMessages, ...info } = snap ?? { messages: [] as Message[] };
     return {
       snapshot: useSnap ? (info as SnapshotInfo) : undefined,
