@@ -30,7 +30,6 @@ import { ServerWindowCache } from '../providers/server-discovery';
 import type { ContextSettings } from '../context/settings';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
 import { selectWindow } from '../context/turns';
-import type { TokenizerFamily } from '../context/models';
 import { TokenLedger } from '../context/token-ledger';
 import { refreshOnExactCounts } from '../agent/exact-count-refresh';
 import { TokenWorkerClient } from '../context/token-worker-client';
@@ -285,7 +284,7 @@ export class SessionHost extends Disposable {
     const view = await this.store.sessions.contextView(id, { rollingWindowMs: settings.rollingWindowMs || undefined });
     // The counts stored with each message: the meter is right at once, nothing is recounted. (A
     // family this version does not know only seeds keys that are never looked up.)
-    this.ledger.seed(view.counts.map((c) => ({ ...c, family: c.family as TokenizerFamily })));
+    this.ledger.seed(view.counts);
     const state = await this.loadSessionState(id);
     let messages = view.messages;
     if (view.snapshot && mayHoldLegacyHistory(messages)) {

@@ -34,6 +34,8 @@ export function toStored(r: Row): StoredMessage {
     contentHash: r.content_hash == null ? null : String(r.content_hash),
     tokenFamily: r.token_family == null ? null : String(r.token_family),
     tokensExact: r.tokens_exact == null ? null : Boolean(r.tokens_exact),
+    tokenClass: r.token_class == null ? null : String(r.token_class),
+    tokenRepetitive: r.token_repetitive == null ? null : Boolean(r.token_repetitive),
     createdAt: Number(r.created_at),
   };
 }
@@ -41,7 +43,10 @@ export function toStored(r: Row): StoredMessage {
 /** The stored count of a message, complete enough to seed a token ledger; undefined when a part is missing. */
 export function storedCount(m: StoredMessage): StoredCount | undefined {
   if (m.tokens == null || m.contentHash == null || m.tokenFamily == null) return undefined;
-  return { hash: m.contentHash, family: m.tokenFamily, tokens: m.tokens, exact: m.tokensExact ?? false };
+  const count: StoredCount = { hash: m.contentHash, family: m.tokenFamily, tokens: m.tokens, exact: m.tokensExact ?? false };
+  if (m.tokenClass != null) count.contentClass = m.tokenClass;
+  if (m.tokenRepetitive != null) count.repetitive = m.tokenRepetitive;
+  return count;
 }
 
 export function toSnapshotInfo(r: Row): SnapshotInfo {

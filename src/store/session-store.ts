@@ -124,6 +124,8 @@ export class SessionStore {
         throw new HeadroomError('invalid_message', `Token count ${tokens} of message ${i} is not a non-negative integer.`);
       // Round-trip through JSON so what is applied now is exactly what a replay will apply.
       const exact = opts.tokensExact?.[i];
+      const cls = opts.tokenClasses?.[i];
+      const repetitive = opts.tokensRepetitive?.[i];
       return {
         message: JSON.parse(json) as Record<string, unknown>,
         tokens: tokens ?? null,
@@ -131,6 +133,8 @@ export class SessionStore {
         bytes,
         family: tokens != null && typeof opts.tokenFamily === 'string' ? opts.tokenFamily : null,
         exact: typeof exact === 'boolean' ? exact : null,
+        cls: tokens != null && typeof cls === 'string' ? cls : null,
+        repetitive: tokens != null && typeof repetitive === 'boolean' ? repetitive : null,
       };
     });
     const s = await this.sessions.get(id);
@@ -223,7 +227,10 @@ export class SessionStore {
       snapshot: useSnap ? (info as SnapshotInfo) : undefined,
       messages: [...(useSnap ? snapMessages : []), ...tail.map((m) => m.message)],
       tail,
-      counts: tail.map(storedCount).filter((c) => c !== undefined),
+      counts: tail.flatMap((m) => {
+        const c = storedCount(m);
+        return c ? [{ ...c, message: m.message }] : [];
+      }),
       cutoffTime,
     };
   }
