@@ -22,8 +22,8 @@ import {
   parseHistoryMessage,
   planClearToolResults,
   planSummary,
+  resultText,
 } from '../../context/compaction';
-import { resultText } from '../../providers/tool-result-text';
 import { byteEstimate } from '../../context/utf8';
 import type { CompactHook, CompactInput } from '../context-gate';
 import { BackgroundSummary, type SummaryOutcome } from './background-summary';

@@ -101,3 +101,6 @@ export function applyClearPlan(
   }
   return { messages: out, cleared };
 }
+
+/** The text of a result as it is stored: the one definition lives with the message model. */
+export { resultText } from '../../providers/tool-result-text';
