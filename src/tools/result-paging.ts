@@ -60,32 +60,57 @@ export function pageFromWindow(
  *   one line); `nextOffset` is the index of the next match and `totalMatches` counts all of them.
  */
 export function pageBuffer(content: Uint8Array, options: ResultPageOptions, toolName?: string): ResultPage {
-  if (options.grep) {
-    const limit = Math.max(1, Math.floor(options.limit));
-    const offset = Math.max(0, Math.floor(options.offset));
-    return grepPage(content, options.grep, offset, limit, toolName);
-  }
-  return pageFromWindow(content, 0, content.length, options, toolName);
+  if (!options.grep) return pageFromWindow(content, 0, content.length, options, toolName);
+  const scan = grepChunk(content, options, startGrep(), true);
+  return grepResult(scan, content.length, options, toolName);
 }
 
-function grepPage(content: Uint8Array, grep: string, offset: number, limit: number, toolName?: string): ResultPage {
-  const re = searchRegex(grep, false);
+/** Where a grep over a result stands between chunks (plain data: it crosses into the pattern worker). */
+export interface GrepScan {
+  /** Line number of the first line of the next chunk. */
+  lineNo: number;
+  /** Matching lines seen so far. */
+  matches: number;
+  /** The page's lines so far, and their bytes. */
+  lines: string[];
+  bytes: number;
+  /** Set once the page is full: the index of the first match that did not fit. */
+  nextOffset?: number;
+}
+
+export function startGrep(): GrepScan {
+  return { lineNo: 1, matches: 0, lines: [], bytes: 0 };
+}
+
+/** The page a finished scan makes (the semantics of `pageBuffer` with grep). */
+export function grepResult(scan: GrepScan, totalBytes: number, options: ResultPageOptions, toolName?: string): ResultPage {
+  const offset = Math.max(0, Math.floor(options.offset));
+  return { toolName, totalBytes, text: scan.lines.join('\n'), offset, nextOffset: scan.nextOffset, totalMatches: scan.matches };
+}
+
+/**
+ * Greps one chunk of a result: whole lines (a chunk that is not the `last` ends with a newline), so a
+ * result is grepped chunk by chunk with the same answer as in one piece. Returns the scan after it.
+ */
+export function grepChunk(content: Uint8Array, options: ResultPageOptions, from: GrepScan, last: boolean): GrepScan {
+  const re = searchRegex(options.grep ?? '', false);
+  const offset = Math.max(0, Math.floor(options.offset));
+  const limit = Math.max(1, Math.floor(options.limit));
   // One global scan finds candidate lines (a per-line match is always also a match of the whole text,
   // so no matching line is skipped); each candidate line is then re-checked on its own, which keeps
   // per-line semantics. Far cheaper on a 10 MB result than testing every line.
   const scan = new RegExp(re.source, re.flags.replace(/[gmy]/g, '') + 'gm');
   const text = Buffer.from(content.buffer, content.byteOffset, content.length).toString('utf8');
-  const out: string[] = [];
-  let bytes = 0;
-  let matchIndex = 0;
-  let nextOffset: number | undefined;
-  let lineNo = 1;
+  const out = [...from.lines];
+  let { bytes, matches, nextOffset, lineNo } = from;
   let counted = 0; // text position up to which newlines are counted into lineNo
   let pos = 0;
-  while (pos <= text.length) {
+  // The empty "line" after a chunk's final newline is the next chunk's first line, not one of ours.
+  const end = last ? text.length : text.length - 1;
+  while (pos <= end) {
     scan.lastIndex = pos;
     const m = scan.exec(text);
-    if (!m) break;
+    if (!m || m.index > end) break;
     // (lastIndexOf clamps a negative start to 0, which would look at the first character.)
     const lineStart = m.index === 0 ? 0 : text.lastIndexOf('\n', m.index - 1) + 1;
     const nl = text.indexOf('\n', m.index);
@@ -94,20 +119,21 @@ function grepPage(content: Uint8Array, grep: string, offset: number, limit: numb
     counted = lineStart;
     const line = text.slice(lineStart, lineEnd);
     if (re.test(line)) {
-      if (matchIndex >= offset && nextOffset === undefined) {
+      if (matches >= offset && nextOffset === undefined) {
         const shown = line.length > MAX_GREP_LINE ? `${line.slice(0, MAX_GREP_LINE)}… [${line.length - MAX_GREP_LINE} more chars]` : line;
         const entry = `${lineNo}: ${shown.replace(/\r$/, '')}`;
         const size = Buffer.byteLength(entry) + 1;
-        if (out.length > 0 && bytes + size > limit) nextOffset = matchIndex;
+        if (out.length > 0 && bytes + size > limit) nextOffset = matches;
         else {
           out.push(entry);
           bytes += size;
         }
       }
-      matchIndex++;
+      matches++;
     }
     if (nl < 0) break;
     pos = nl + 1;
   }
-  return { toolName, totalBytes: content.length, text: out.join('\n'), offset, nextOffset, totalMatches: matchIndex };
+  for (let i = text.indexOf('\n', counted); i >= 0; i = text.indexOf('\n', i + 1)) lineNo++;
+  return { lineNo, matches, lines: out, bytes, nextOffset };
 }

@@ -6,7 +6,7 @@
  */
 import { PATTERN_TIMEOUT_MS, runPatternJob } from './pattern-runner';
 import type { ResultPage, ResultPageOptions } from './ports';
-import { pageFromWindow, pageWindow } from './result-paging';
+import { grepResult, pageFromWindow, pageWindow, startGrep } from './result-paging';
 
 /** One stored result, read by range. */
 export interface ResultSource {
@@ -23,19 +23,45 @@ export function bufferSource(content: Uint8Array, toolName?: string): ResultSour
   return { toolName, totalBytes: content.length, read: (start, end) => Promise.resolve(content.subarray(start, end)) };
 }
 
+/** How much of a result one grep step reads (whole lines; a longer line is read whole). */
+export const GREP_CHUNK_BYTES = 4 * 1024 * 1024;
+
 /**
- * One page of `source` with the semantics of `pageBuffer`. A catastrophic grep pattern rejects with a
- * message (after `timeoutMs`) instead of freezing the host.
+ * One page of `source` with the semantics of `pageBuffer`. A byte page reads only its window; a grep
+ * reads the result in chunks of whole lines (`chunkBytes`), each grepped in the pattern worker, so
+ * memory stays bounded by a chunk whatever the result's size. A catastrophic grep pattern rejects
+ * with a message (after `timeoutMs`) instead of freezing the host.
  */
-export async function pageSource(source: ResultSource, options: ResultPageOptions, timeoutMs = PATTERN_TIMEOUT_MS): Promise<ResultPage> {
+export async function pageSource(
+  source: ResultSource,
+  options: ResultPageOptions,
+  timeoutMs = PATTERN_TIMEOUT_MS,
+  chunkBytes = GREP_CHUNK_BYTES,
+): Promise<ResultPage> {
   const { toolName, totalBytes } = source;
   if (!options.grep) {
     const { start, end } = pageWindow(totalBytes, options);
     return pageFromWindow(await source.read(start, end), start, totalBytes, options, toolName);
   }
-  const content = await source.read(0, totalBytes);
-  return await runPatternJob(
-    { type: 'grep-page', content, options, toolName },
-    { timeoutMs, what: `The regular expression /${options.grep}/` },
-  );
+  let scan = startGrep();
+  let carry: Uint8Array = new Uint8Array(0);
+  let pos = 0;
+  for (;;) {
+    const next = Math.min(totalBytes, pos + chunkBytes);
+    const read = await source.read(pos, next);
+    pos = next;
+    const bytes = carry.length ? Buffer.concat([carry, read]) : read;
+    const last = pos >= totalBytes;
+    const cut = last ? bytes.length : bytes.lastIndexOf(0x0a) + 1;
+    if (cut === 0 && !last) {
+      carry = bytes; // no line ends in this chunk yet: read on
+      continue;
+    }
+    carry = bytes.slice(cut);
+    scan = await runPatternJob(
+      { type: 'grep-chunk', content: bytes.subarray(0, cut), options, scan, last },
+      { timeoutMs, what: `The regular expression /${options.grep}/` },
+    );
+    if (last) return grepResult(scan, totalBytes, options, toolName);
+  }
 }
