@@ -7,7 +7,7 @@ import type { JournaledDb } from './journaled-db';
 import { OpenSessions, type OpenSession } from './open-sessions';
 import { needsSeal, readMessages, sealOnce, segmentsOf } from './segments';
 import { messageProblem } from './message-schema';
-import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toSummary } from './session-rows';
+import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toSummary, turnRow } from './session-rows';
 import type { TurnOp } from './session-ops';
 import { assertId, assertWritable, mb, type StoreContext } from './store-context';
 import { windowSince, windowStart } from '../context/turns';
@@ -99,44 +99,7 @@ export class SessionStore {
     this.get(id);
     assertWritable(this.ctx);
     if (!Array.isArray(messages) || messages.length === 0) throw new HeadroomError('invalid_message', 'A turn needs at least one message.');
-    const prepared = messages.map((m, i) => {
-      const problem = messageProblem(m);
-      if (problem)
-        throw new HeadroomError('invalid_message', `Message ${i} of the turn is not a valid message (${problem}); the turn was not saved.`);
-      let json: string;
-      try {
-        json = JSON.stringify(m);
-      } catch (err) {
-        throw new HeadroomError(
-          'invalid_message',
-          `Message ${i} of the turn cannot be stored as JSON (${errorMessage(err)}); the turn was not saved.`,
-        );
-      }
-      const bytes = Buffer.byteLength(json);
-      if (bytes > this.ctx.limits.maxMessageBytes) {
-        throw new HeadroomError(
-          'invalid_message',
-          `Message ${i} of the turn is ${mb(bytes)}, over the ${mb(this.ctx.limits.maxMessageBytes)} limit per message; offload large tool output to the result store. The turn was not saved.`,
-        );
-      }
-      const tokens = opts.tokens?.[i];
-      if (tokens != null && (!Number.isInteger(tokens) || tokens < 0))
-        throw new HeadroomError('invalid_message', `Token count ${tokens} of message ${i} is not a non-negative integer.`);
-      // Round-trip through JSON so what is applied now is exactly what a replay will apply.
-      const exact = opts.tokensExact?.[i];
-      const cls = opts.tokenClasses?.[i];
-      const repetitive = opts.tokensRepetitive?.[i];
-      return {
-        message: JSON.parse(json) as Record<string, unknown>,
-        tokens: tokens ?? null,
-        hash: opts.contentHashes?.[i] ?? null,
-        bytes,
-        family: tokens != null && typeof opts.tokenFamily === 'string' ? opts.tokenFamily : null,
-        exact: typeof exact === 'boolean' ? exact : null,
-        cls: tokens != null && typeof cls === 'string' ? cls : null,
-        repetitive: tokens != null && typeof repetitive === 'boolean' ? repetitive : null,
-      };
-    });
+    const prepared = messages.map((m, i) => turnRow(m, i, opts, this.ctx.limits.maxMessageBytes));
     const s = await this.sessions.get(id);
     const c = s.counters;
     const before = { ...c };
