@@ -5,6 +5,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRepetitive, messageSampleText } from '../src/context/estimate-band';
+import { messageParts } from '../src/context/message-tokens';
+import { contentClassOfTexts } from '../src/context/text-composition';
 import type { Message } from '../src/providers/types';
 import { openStore } from '../src/store';
 import { SESSION_MIGRATIONS } from '../src/store/schema';
@@ -47,9 +50,16 @@ export function turn(i: number, t = Date.now()): Message[] {
 /**
  * Creates a store at `root` holding one session of `messages` messages (whole turns of `turn`), the
  * older ones compacted behind a snapshot so that the context view is the snapshot plus the last 200
- * messages, as in a long session that compacts. Returns the session id. The store is closed.
+ * messages, as in a long session that compacts (`compacted: false`: no snapshot, the whole session is
+ * the context). Each message is stored with a token count (`tokensOf`, default bytes/4 under a
+ * made-up hash) of `family` (default 'claude'), with its content class and repetitive flag. Returns
+ * the session id. The store is closed.
  */
-export async function buildSession(root: string, messages: number): Promise<string> {
+export async function buildSession(
+  root: string,
+  messages: number,
+  options: { compacted?: boolean; family?: string; tokensOf?: (message: Message) => { tokens: number; hash: string } } = {},
+): Promise<string> {
   const store = await openStore({ root, wasmPath: WASM });
   const id = (await store.sessions.create(`${messages} messages`)).id;
   await store.close();
@@ -73,14 +83,17 @@ export async function buildSession(root: string, messages: number): Promise<stri
       at,
       messages: msgs.map((message) => {
         const json = JSON.stringify(message);
+        const counted = options.tokensOf?.(message) ?? { tokens: Math.ceil(json.length / 4), hash: `h${seq + 1}` };
         return {
           seq: ++seq,
           message: message as unknown as Record<string, unknown>,
-          tokens: Math.ceil(json.length / 4),
-          hash: `h${seq}`,
+          tokens: counted.tokens,
+          hash: counted.hash,
           bytes: Buffer.byteLength(json),
-          family: 'claude',
+          family: options.family ?? 'claude',
           exact: true,
+          cls: contentClassOfTexts(messageParts(message).texts),
+          repetitive: isRepetitive(messageSampleText(message)),
         };
       }),
     });
@@ -90,21 +103,22 @@ export async function buildSession(root: string, messages: number): Promise<stri
     content: [{ type: 'text', text: `Summary of the conversation so far. ${'decision '.repeat(400)}` }],
     timestamp: t0,
   };
-  applySessionOp(db, {
-    op: 'snapshot',
-    seq: ++rec,
-    sessionId: id,
-    id: 'snap_00000000000000000001',
-    kind: 'compaction',
-    at: Date.now() - 1000,
-    throughSeq: Math.max(0, messages - 200),
-    messages: [summary as unknown as Record<string, unknown>],
-    tokens: 1200,
-    description: null,
-    summary: 'bench',
-    windowStart: t0,
-    windowEnd: Date.now(),
-  });
+  if (options.compacted !== false)
+    applySessionOp(db, {
+      op: 'snapshot',
+      seq: ++rec,
+      sessionId: id,
+      id: 'snap_00000000000000000001',
+      kind: 'compaction',
+      at: Date.now() - 1000,
+      throughSeq: Math.max(0, messages - 200),
+      messages: [summary as unknown as Record<string, unknown>],
+      tokens: 1200,
+      description: null,
+      summary: 'bench',
+      windowStart: t0,
+      windowEnd: Date.now(),
+    });
   db.run("INSERT INTO headroom_meta (key, value) VALUES ('journal_seq', ?)", [rec]);
   db.exec('COMMIT');
   mkdirSync(join(root, 'sessions'), { recursive: true });

@@ -73,7 +73,7 @@ export function createContextAccounting(deps: {
   const messageBand = (m: Message): BandClass => {
     const c = countOf(m);
     if (!c.exact) return 'unmeasured';
-    let r = repetitive.get(m);
+    let r = c.repetitive ?? repetitive.get(m);
     if (r === undefined) repetitive.set(m, (r = isRepetitive(messageSampleText(m))));
     return r ? 'repetitive' : bandOf(c);
   };

@@ -34,6 +34,7 @@ export async function executeToolCalls(
       result = await admitResult(raw, {
         store: config.toolContext.results,
         thresholdBytes: config.offloadThresholdBytes,
+        neverOffload: (name) => config.tools.get(name)?.neverOffload === true,
         admit: (sizes) => config.gate.admit(sizes, view),
       });
     }

@@ -3,6 +3,7 @@
  * else of the turn is added to it; each message is stored with its token count and content hash so
  * a resumed session needs no recount.
  */
+import { isRepetitive, messageSampleText } from '../context/estimate-band';
 import type { MessageCount } from '../context/message-tokens';
 import type { Message } from '../providers/types';
 import type { AppendTurnOptions } from '../store/types';
@@ -26,6 +27,8 @@ export function storePersistence(store: TurnAppender, sessionId: string, count?:
         tokens: counts?.map((c) => c.tokens),
         contentHashes: counts?.map((c) => c.hash),
         tokensExact: counts?.map((c) => c.exact),
+        tokenClasses: counts?.map((c) => c.contentClass),
+        tokensRepetitive: count ? messages.map((m) => isRepetitive(messageSampleText(m))) : undefined,
         tokenFamily: counts?.[0]?.family,
       });
     },

@@ -51,6 +51,8 @@ export function reportedInputTokens(usage: Pick<Usage, 'input' | 'cacheRead' | '
 
 export class Calibration {
   private readonly states = new Map<string, CalibrationState>();
+  /** `factorFor` answers, per model and class; cleared whenever a state changes. The meter asks once per message. */
+  private readonly factors = new Map<string, Map<ContentClass | undefined, number>>();
 
   /** Restores persisted states; invalid entries are ignored. */
   constructor(states: readonly unknown[] = []) {
@@ -89,6 +91,7 @@ export class Calibration {
       };
     }
     this.states.set(model, next);
+    this.factors.clear();
     return next;
   }
 
@@ -132,6 +135,14 @@ export class Calibration {
    * for the model (whole-model or any class) but at least 1. Unknown class: the largest, at least 1.
    */
   factorFor(model: string, cls: ContentClass | undefined): number {
+    let byClass = this.factors.get(model);
+    if (!byClass) this.factors.set(model, (byClass = new Map<ContentClass | undefined, number>()));
+    let f = byClass.get(cls);
+    if (f === undefined) byClass.set(cls, (f = this.computeFactor(model, cls)));
+    return f;
+  }
+
+  private computeFactor(model: string, cls: ContentClass | undefined): number {
     if (cls !== undefined) {
       const own = this.states.get(classKey(model, cls));
       if (own && own.samples > 0) return own.factor;
@@ -166,6 +177,7 @@ export class Calibration {
             error: prev.error + SMOOTHING * (Math.min(1, Math.abs(ratio - prev.factor) / prev.factor) - prev.error),
           };
     this.states.set(key, next);
+    this.factors.clear();
   }
 
   /** The model's whole-request correction factor (1 before any sample); see `factorFor` for per-class use. */

@@ -100,13 +100,21 @@ const SAMPLE = 4096;
 export function isRepetitive(text: string): boolean {
   const s = text.length > SAMPLE ? text.slice(0, SAMPLE / 2) + text.slice(-SAMPLE / 2) : text;
   if (s.length < 64) return false;
+  // Code units and a 5-slot list, not a Set of strings: the first meter after a resume runs this on
+  // every message of the context (thousands), and it must cost microseconds each.
   let repeats = 0;
-  const distinct = new Set<string>();
+  const distinct: number[] = [];
+  let prev = -1;
+  const half = s.length / 2;
   for (let i = 0; i < s.length; i++) {
-    if (i > 0 && s[i] === s[i - 1]) repeats++;
-    distinct.add(s[i]);
+    const c = s.charCodeAt(i);
+    if (c === prev) repeats++;
+    else if (distinct.length <= 4 && !distinct.includes(c)) distinct.push(c);
+    // Five characters seen and more than half of the text not a repeat: the answer is already no.
+    else if (distinct.length > 4 && i + 1 - repeats > half) return false;
+    prev = c;
   }
-  return repeats / s.length > 0.5 || distinct.size <= 4;
+  return repeats / s.length > 0.5 || distinct.length <= 4;
 }
 
 /** The text of a message's parts (sampled: at most a few × `SAMPLE` characters), for `isRepetitive`. */

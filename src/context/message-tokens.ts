@@ -50,6 +50,11 @@ export interface MessageCount {
   exact: boolean;
   /** The class most of its tokens come from (calibration is kept per class). */
   contentClass?: ContentClass;
+  /**
+   * Whether the message is mostly runs of one character (`isRepetitive`), when known: seeded from the
+   * store, so the first meter after a resume need not look at the text. Absent: the meter works it out.
+   */
+  repetitive?: boolean;
 }
 
 /** The countable pieces of a message: texts to tokenize plus a fixed number of tokens. */

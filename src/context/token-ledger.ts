@@ -13,6 +13,7 @@ import { Emitter, type Event } from '../common/emitter';
 import type { Message } from '../providers/types';
 import { combineCounts, estimateText, messageHash, messageParts, type MessageCount, type MessageParts } from './message-tokens';
 import type { TokenizerFamily } from './models';
+import { CONTENT_CLASSES, type ContentClass } from './text-composition';
 import type { TextCounter } from './token-worker-client';
 
 /** A total over several messages. `pending` is how many of them are still byte estimates. */
@@ -22,7 +23,20 @@ export interface LedgerTotal {
   pending: number;
 }
 
+/** A count as the store gives it back (`StoredCount`): family and class are plain strings. */
+export interface SeedCount {
+  hash: string;
+  family: string;
+  tokens: number;
+  exact: boolean;
+  contentClass?: string;
+  repetitive?: boolean;
+  /** The message object the count was stored with. */
+  message?: Message;
+}
+
 const keyOf = (hash: string, family: TokenizerFamily) => `${family}:${hash}`;
+const KNOWN_CLASSES: ReadonlySet<string> = new Set(CONTENT_CLASSES);
 
 export class TokenLedger extends Disposable {
   private readonly byObject = new WeakMap<object, MessageCount>();
@@ -45,12 +59,21 @@ export class TokenLedger extends Disposable {
     return this.byHash.size;
   }
 
-  /** Adds counts persisted by the store. A seeded exact count is never replaced by an estimate. */
-  seed(counts: Iterable<MessageCount>): void {
-    for (const c of counts) {
+  /**
+   * Adds counts persisted by the store. A seeded exact count is never replaced by an estimate. A count
+   * given with the `message` object it was stored with is memoized for that object too, so the first
+   * meter after a resume neither hashes nor counts anything (O(1) per message). A family or class this
+   * version does not know only seeds keys that are never looked up (an unknown class is dropped).
+   */
+  seed(counts: Iterable<SeedCount>): void {
+    for (const s of counts) {
+      const c: MessageCount = { hash: s.hash, family: s.family as TokenizerFamily, tokens: s.tokens, exact: s.exact };
+      if (s.contentClass !== undefined && KNOWN_CLASSES.has(s.contentClass)) c.contentClass = s.contentClass as ContentClass;
+      if (s.repetitive !== undefined) c.repetitive = s.repetitive;
       const k = keyOf(c.hash, c.family);
       const prev = this.byHash.get(k);
       if (!prev || (c.exact && !prev.exact)) this.byHash.set(k, c);
+      if (s.message) this.byObject.set(s.message, this.byHash.get(k)!);
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * Turns as the atomic unit of history (DESIGN §3, reference 003) and the rolling time window
- * (reference 004). Pure; never throw.
+ * (reference 004), applied to the live view (`selectWindow`) and to stored messages at open
+ * (`SessionStore.contextView`, through `windowSince`/`windowStart`). Pure; never throw.
  *
  * A cut index `c` splits a history into `messages[0, c)` (compacted away) and `messages[c, n)` (kept).
  * A cut is safe when no tool call before it has its result at or after it. 0 and n are always safe.
@@ -105,22 +106,37 @@ export interface WindowSelection {
   since: number;
 }
 
-/**
- * Messages since max(last clear, now − window), assuming timestamps ascend. The start is moved
- * forward to a safe cut so the window never begins with a tool result whose call is outside it.
- */
-export function selectWindow(messages: readonly Message[], options: WindowOptions): WindowSelection {
+/** The window's cutoff, max(last clear, now − window): messages with a time after it are in (-Infinity: all). */
+export function windowSince(options: WindowOptions): number {
   const clear = Number.isFinite(options.lastClearAt) ? options.lastClearAt! : -Infinity;
   const rolling = options.windowMs && options.windowMs > 0 ? options.now - options.windowMs : -Infinity;
-  const since = Math.max(clear, rolling);
+  return Math.max(clear, rolling);
+}
+
+/**
+ * Index of the first message whose time (`timeOf(i)`, ascending) is after `since`, moved forward to a
+ * safe cut so the window never begins with a tool result whose call is outside it.
+ */
+export function windowStart(messages: readonly Message[], timeOf: (index: number) => number, since: number): number {
   let start = messages.length;
   for (let i = 0; i < messages.length; i++) {
-    if (messages[i].timestamp > since) {
+    if (timeOf(i) > since) {
       start = i;
       break;
     }
   }
+  if (start === 0) return 0;
   const safe = safeCuts(messages);
   while (start < messages.length && !safe[start]) start++;
+  return start;
+}
+
+/**
+ * Messages since max(last clear, now − window), by their timestamps (the live view). The one rule of
+ * the rolling window: `SessionStore.contextView` applies the same functions to stored messages.
+ */
+export function selectWindow(messages: readonly Message[], options: WindowOptions): WindowSelection {
+  const since = windowSince(options);
+  const start = windowStart(messages, (i) => messages[i].timestamp, since);
   return { messages: messages.slice(start), startIndex: start, since };
 }

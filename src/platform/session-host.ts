@@ -31,7 +31,6 @@ import { ServerWindowCache } from '../providers/server-discovery';
 import type { ContextSettings } from '../context/settings';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
 import { selectWindow } from '../context/turns';
-import type { TokenizerFamily } from '../context/models';
 import { TokenLedger } from '../context/token-ledger';
 import { refreshOnExactCounts } from '../agent/exact-count-refresh';
 import { TokenWorkerClient } from '../context/token-worker-client';
@@ -48,7 +47,6 @@ import {
   createHistorySearchPort,
   createNodeWorkspace,
   DeferralPolicy,
-  resultPortOver,
   ToolRegistry,
   withMessageRefs,
   type HistorySource,
@@ -293,7 +291,7 @@ export class SessionHost extends Disposable {
     const view = await this.store.sessions.contextView(id, { rollingWindowMs: settings.rollingWindowMs || undefined });
     // The counts stored with each message: the meter is right at once, nothing is recounted. (A
     // family this version does not know only seeds keys that are never looked up.)
-    this.ledger.seed(view.counts.map((c) => ({ ...c, family: c.family as TokenizerFamily })));
+    this.ledger.seed(view.counts);
     const state = await this.loadSessionState(id);
     let messages = view.messages;
     if (view.snapshot && mayHoldLegacyHistory(messages)) {
@@ -742,16 +740,7 @@ export class SessionHost extends Disposable {
     const store = this.store;
     const sessionId = this.summary?.id;
     if (!store || !sessionId || store.readOnly) return (this.memoryResults ??= createMemoryResultPort());
-    return resultPortOver({
-      put: async (toolName, _id, content) => (await store.results.put(sessionId, toolName, content)).refId,
-      read: async (refId) => {
-        try {
-          return { toolName: store.results.getMeta(refId).toolName, content: await store.results.read(refId) };
-        } catch {
-          return undefined;
-        }
-      },
-    });
+    return store.results.port(sessionId);
   }
 
   private async systemSections(): Promise<SystemSection[]> {

@@ -3,22 +3,26 @@ import { join } from 'node:path';
 import type { SqlValue } from 'sql.js';
 import { HeadroomError, errorMessage } from '../common/errors';
 import { newId } from '../common/ids';
+import { countLines } from '../tools/admission';
+import type { ResultPage, ResultPageOptions, ResultPort } from '../tools/ports';
+import { bufferSource, pageSource, type ResultSource } from '../tools/result-port';
 import { writeFileAtomic } from './atomic-file';
 import { writeError } from './store-fs';
 import { assertId, assertWritable, mb, type StoreContext } from './store-context';
-import type { PageOptions, ResultMeta, ResultPage, RetentionReport } from './types';
+import type { ResultMeta, RetentionReport } from './types';
 
 type Row = Record<string, SqlValue>;
-const MAX_PAGE = 5000;
+/** A page when no limit is given: about what read_result returns by default. */
+const DEFAULT_PAGE_BYTES = 4000;
 
 /**
  * Offloaded tool results. Each result's text is its own file under `results/` (written atomically
  * and fsynced before `put` resolves), so storing or deleting one costs the same whatever else is
- * stored; the index database keeps only metadata. Retention keeps the total under a cap, oldest
- * first, never deleting a result the latest snapshot of a live session refers to.
+ * stored; the index database keeps only metadata (byte size, line count). A page reads only its own
+ * bytes from the file (`page`). Retention keeps the total under a cap, oldest first, never deleting
+ * a result the latest snapshot of a live session refers to.
  */
 export class ResultStore {
-  private readonly cache = new Map<string, string[]>();
   private retention: Promise<RetentionReport> | undefined;
   private retentionAgain = false;
 
@@ -57,7 +61,7 @@ export class ResultStore {
     } catch (err) {
       throw writeError(err, join(dir, file), `the result of "${toolName}"`);
     }
-    const lineCount = splitLines(content).length;
+    const lineCount = countLines(content);
     await this.ctx.index.commit({ op: 'blob_put', id: refId, sessionId, toolName, byteSize, lineCount, file, at }, true);
     void this.enforceRetention().catch((err) =>
       this.ctx.report({ kind: 'export_failed', file: dir, message: `Cleaning old stored results failed: ${errorMessage(err)}` }),
@@ -80,39 +84,46 @@ export class ResultStore {
     return Number(this.ctx.index.get('SELECT COALESCE(SUM(byte_size), 0) AS b FROM tool_result_blobs')!.b);
   }
 
-  /** The whole text of a result. */
+  /** The whole text of a result (for an editor); `page` reads less. */
   async read(refId: string): Promise<string> {
     const row = this.row(refId);
     if (row.file == null) return String(row.content ?? '');
     try {
-      return await readFile(join(this.ctx.root, 'results', String(row.file)), 'utf8');
+      return await readFile(this.fileOf(row), 'utf8');
     } catch (err) {
       throw new HeadroomError('not_found', `The stored result "${refId}" is missing from disk (${errorMessage(err)}).`);
     }
   }
 
-  /** A page of a result's lines, optionally only the lines matching `grep`, with 1-based line numbers. */
-  async page(refId: string, opts: PageOptions = {}): Promise<ResultPage> {
-    const offset = opts.offset ?? 0;
-    const limit = opts.limit ?? 200;
+  /**
+   * One page of a result with `ResultPort.page` semantics (byte offsets; with grep, matching lines).
+   * A byte page reads only its own bytes (plus a few to find character boundaries) from the file.
+   * Throws `not_found` for an unknown ref id or a missing file, `invalid_request` for a bad offset or limit.
+   */
+  async page(refId: string, options: Partial<ResultPageOptions> = {}): Promise<ResultPage> {
+    const offset = options.offset ?? 0;
+    const limit = options.limit ?? DEFAULT_PAGE_BYTES;
     if (!Number.isInteger(offset) || offset < 0)
       throw new HeadroomError('invalid_request', `offset must be a non-negative integer, got ${offset}.`);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
-      throw new HeadroomError('invalid_request', `limit must be an integer from 1 to ${MAX_PAGE}, got ${limit}.`);
-    const lines = await this.lines(refId);
-    let numbered = lines.map((text, i) => ({ n: i + 1, text }));
-    if (opts.grep) {
-      const test = matcher(opts.grep);
-      numbered = numbered.filter((l) => test(l.text));
-    }
-    const page = numbered.slice(offset, offset + limit);
+    if (!(limit >= 1)) throw new HeadroomError('invalid_request', `limit must be at least 1, got ${limit}.`);
+    return pageSource(this.source(this.row(refId)), { offset, limit, grep: options.grep });
+  }
+
+  /**
+   * The `ResultPort` of one session: `put` stores (throws as `put` does), `page` resolves to undefined
+   * for a ref id that is unknown or whose file is gone.
+   */
+  port(sessionId: string): ResultPort {
     return {
-      refId,
-      lines: page,
-      total: numbered.length,
-      totalLines: lines.length,
-      offset,
-      hasMore: offset + page.length < numbered.length,
+      put: async ({ toolName, content }) => (await this.put(sessionId, toolName, content)).refId,
+      page: async (refId, options) => {
+        try {
+          return await this.page(refId, options);
+        } catch (err) {
+          if (err instanceof HeadroomError && err.kind === 'not_found') return undefined;
+          throw err;
+        }
+      },
     };
   }
 
@@ -158,7 +169,6 @@ export class ResultStore {
     if (victims.length) {
       await this.ctx.index.commit({ op: 'blob_delete', ids: victims.map((v) => String(v.id)) }, true);
       for (const v of victims) {
-        this.cache.delete(String(v.id));
         if (v.file != null) await unlink(join(this.ctx.root, 'results', String(v.file))).catch(() => {});
       }
     }
@@ -180,30 +190,39 @@ export class ResultStore {
     return row;
   }
 
-  private async lines(refId: string): Promise<string[]> {
-    const hit = this.cache.get(refId);
-    if (hit) return hit;
-    const lines = splitLines(await this.read(refId));
-    this.cache.set(refId, lines);
-    while (this.cache.size > 2) this.cache.delete(this.cache.keys().next().value!);
-    return lines;
+  private fileOf(row: Row): string {
+    return join(this.ctx.root, 'results', String(row.file));
   }
-}
 
-function splitLines(text: string): string[] {
-  if (!text) return [];
-  const lines = text.split(/\r?\n/);
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
-function matcher(grep: string): (line: string) => boolean {
-  try {
-    const re = new RegExp(grep, 'i');
-    return (l) => re.test(l);
-  } catch {
-    const needle = grep.toLowerCase();
-    return (l) => l.toLowerCase().includes(needle);
+  /** Reads a result by range through the store's fs seam; a result of schema v1 kept its text in the row. */
+  private source(row: Row): ResultSource {
+    const toolName = String(row.tool_name);
+    if (row.file == null) return bufferSource(Buffer.from(String(row.content ?? ''), 'utf8'), toolName);
+    const path = this.fileOf(row);
+    const refId = String(row.id);
+    return {
+      toolName,
+      totalBytes: Number(row.byte_size),
+      read: async (start, end) => {
+        try {
+          const file = await this.ctx.fs.open(path, 'r');
+          try {
+            const buf = Buffer.alloc(end - start);
+            let got = 0;
+            while (got < buf.length) {
+              const { bytesRead } = await file.read(buf, got, buf.length - got, start + got);
+              if (bytesRead === 0) throw new Error(`the file ends at byte ${start + got}, before ${end}`);
+              got += bytesRead;
+            }
+            return buf;
+          } finally {
+            await file.close();
+          }
+        } catch (err) {
+          throw new HeadroomError('not_found', `The stored result "${refId}" is missing from disk (${errorMessage(err)}).`);
+        }
+      },
+    };
   }
 }
 
@@ -213,7 +232,7 @@ function toMeta(r: Row): ResultMeta {
     sessionId: String(r.session_id),
     toolName: String(r.tool_name),
     byteSize: Number(r.byte_size),
-    lineCount: r.line_count == null ? splitLines(String(r.content ?? '')).length : Number(r.line_count),
+    lineCount: r.line_count == null ? countLines(String(r.content ?? '')) : Number(r.line_count),
     createdAt: Number(r.created_at),
   };
 }

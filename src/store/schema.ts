@@ -82,4 +82,11 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(`CREATE TABLE session_state (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);`);
   },
+  // v5: what each stored count is mostly made of (its content class, and whether it is mostly runs of
+  // one character), so the first meter after a resume needs neither a recount nor a look at the text.
+  (db) => {
+    db.exec(`
+      ALTER TABLE messages ADD COLUMN token_class TEXT;
+      ALTER TABLE messages ADD COLUMN token_repetitive INTEGER;`);
+  },
 ];

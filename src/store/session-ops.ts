@@ -25,6 +25,9 @@ const TurnOp = z.object({
       // Since schema v3; absent in records journaled by 0.1.0.
       family: z.string().nullable().optional(),
       exact: z.boolean().nullable().optional(),
+      // Since schema v5.
+      cls: z.string().nullable().optional(),
+      repetitive: z.boolean().nullable().optional(),
     }),
   ),
 });
@@ -94,7 +97,8 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
   switch (r.op) {
     case 'turn': {
       const stmt = db.prepare(
-        'INSERT INTO messages (seq, session_id, turn, role, content, tokens, content_hash, bytes, created_at, token_family, tokens_exact) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
+        `INSERT INTO messages (seq, session_id, turn, role, content, tokens, content_hash, bytes, created_at, token_family,
+          tokens_exact, token_class, token_repetitive) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
       );
       try {
         for (const m of r.messages) {
@@ -111,6 +115,8 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
             r.at,
             m.family ?? null,
             exact,
+            m.cls ?? null,
+            m.repetitive == null ? null : Number(m.repetitive),
           ]);
         }
       } finally {

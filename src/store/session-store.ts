@@ -7,9 +7,10 @@ import type { JournaledDb } from './journaled-db';
 import { OpenSessions, type OpenSession } from './open-sessions';
 import { needsSeal, readMessages, sealOnce, segmentsOf } from './segments';
 import { messageProblem } from './message-schema';
-import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toSummary } from './session-rows';
+import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toSummary, turnRow } from './session-rows';
 import type { TurnOp } from './session-ops';
 import { assertId, assertWritable, mb, type StoreContext } from './store-context';
+import { windowSince, windowStart } from '../context/turns';
 import type {
   AppendTurnOptions,
   AppendedTurn,
@@ -98,40 +99,7 @@ export class SessionStore {
     this.get(id);
     assertWritable(this.ctx);
     if (!Array.isArray(messages) || messages.length === 0) throw new HeadroomError('invalid_message', 'A turn needs at least one message.');
-    const prepared = messages.map((m, i) => {
-      const problem = messageProblem(m);
-      if (problem)
-        throw new HeadroomError('invalid_message', `Message ${i} of the turn is not a valid message (${problem}); the turn was not saved.`);
-      let json: string;
-      try {
-        json = JSON.stringify(m);
-      } catch (err) {
-        throw new HeadroomError(
-          'invalid_message',
-          `Message ${i} of the turn cannot be stored as JSON (${errorMessage(err)}); the turn was not saved.`,
-        );
-      }
-      const bytes = Buffer.byteLength(json);
-      if (bytes > this.ctx.limits.maxMessageBytes) {
-        throw new HeadroomError(
-          'invalid_message',
-          `Message ${i} of the turn is ${mb(bytes)}, over the ${mb(this.ctx.limits.maxMessageBytes)} limit per message; offload large tool output to the result store. The turn was not saved.`,
-        );
-      }
-      const tokens = opts.tokens?.[i];
-      if (tokens != null && (!Number.isInteger(tokens) || tokens < 0))
-        throw new HeadroomError('invalid_message', `Token count ${tokens} of message ${i} is not a non-negative integer.`);
-      // Round-trip through JSON so what is applied now is exactly what a replay will apply.
-      const exact = opts.tokensExact?.[i];
-      return {
-        message: JSON.parse(json) as Record<string, unknown>,
-        tokens: tokens ?? null,
-        hash: opts.contentHashes?.[i] ?? null,
-        bytes,
-        family: tokens != null && typeof opts.tokenFamily === 'string' ? opts.tokenFamily : null,
-        exact: typeof exact === 'boolean' ? exact : null,
-      };
-    });
+    const prepared = messages.map((m, i) => turnRow(m, i, opts, this.ctx.limits.maxMessageBytes));
     const s = await this.sessions.get(id);
     const c = s.counters;
     const before = { ...c };
@@ -196,25 +164,36 @@ export class SessionStore {
   }
 
   /**
-   * The context per reference 004: messages since max(last clear, now − rolling window). The resume
-   * snapshot is included when it is newer than both; transcript messages after it are filtered by time.
+   * The context per reference 004: messages since max(last clear, now − rolling window), by the time
+   * they were stored, never starting with a tool result cut from its call (the rule of
+   * `context/turns.ts`). The resume snapshot is included when it is newer than both.
    */
   async contextView(id: string, opts: ContextWindowOptions = {}): Promise<ContextView> {
     // Messages up to the last clear are never part of the context, so they are not read at all.
     const loaded = await this.loadAfter(id, (marker) => marker?.afterSeq ?? 0);
-    const now = opts.now ?? Date.now();
-    const windowStart = opts.rollingWindowMs ? now - opts.rollingWindowMs : 0;
-    const cutoffTime = Math.max(loaded.marker?.clearedAt ?? 0, windowStart);
+    // The clear is by sequence (nothing up to `afterSeq` was read); the time window cuts what is left.
+    const since = windowSince({ windowMs: opts.rollingWindowMs, now: opts.now ?? Date.now() });
+    const cutoffTime = Math.max(loaded.marker?.clearedAt ?? 0, since);
     const afterSeq = loaded.marker?.afterSeq ?? 0;
     const snap = loaded.snapshot;
     const useSnap = !!snap && snap.throughSeq > afterSeq && snap.createdAt >= cutoffTime;
-    const tail = loaded.tail.filter((m) => m.seq > afterSeq && m.createdAt >= cutoffTime);
+    const afterClear = loaded.tail.filter((m) => m.seq > afterSeq);
+    const tail = afterClear.slice(
+      windowStart(
+        afterClear.map((m) => m.message),
+        (i) => afterClear[i].createdAt,
+        since,
+      ),
+    );
     const { messages: snapMessages, ...info } = snap ?? { messages: [] as Message[] };
     return {
       snapshot: useSnap ? (info as SnapshotInfo) : undefined,
       messages: [...(useSnap ? snapMessages : []), ...tail.map((m) => m.message)],
       tail,
-      counts: tail.map(storedCount).filter((c) => c !== undefined),
+      counts: tail.flatMap((m) => {
+        const c = storedCount(m);
+        return c ? [{ ...c, message: m.message }] : [];
+      }),
       cutoffTime,
     };
   }

@@ -10,6 +10,8 @@ export interface StoreFile {
    */
   write(buffer: Uint8Array, offset?: number, length?: number, position?: number | null): Promise<{ bytesWritten: number }>;
   writeFile(data: Uint8Array | string): Promise<void>;
+  /** Reads up to `length` bytes at `position` into `buffer` from `offset`; fewer at the end of the file. */
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   datasync(): Promise<void>;
   sync(): Promise<void>;
   truncate(len?: number): Promise<void>;
@@ -18,12 +20,13 @@ export interface StoreFile {
 }
 
 /**
- * Where the store opens the files it writes (journals, database images, result files). The one seam
- * through which tests inject a full disk, short writes or a read-only file system; production uses
- * `nodeFs`. Reads, renames and unlinks go to node directly.
+ * Where the store opens the files it writes (journals, database images, result files) and the stored
+ * results it pages ('r'). The one seam through which tests inject a full disk, short writes or a
+ * read-only file system, and benches count the bytes a page reads; production uses `nodeFs`. Other
+ * reads, renames and unlinks go to node directly.
  */
 export interface StoreFs {
-  open(path: string, flags: 'a+' | 'w' | 'r+'): Promise<StoreFile>;
+  open(path: string, flags: 'a+' | 'w' | 'r+' | 'r'): Promise<StoreFile>;
 }
 
 export const nodeFs: StoreFs = { open: (path, flags) => open(path, flags) };

@@ -21,6 +21,9 @@ export interface StoredMessage {
   /** Tokenizer family `tokens` was counted with, and whether it is an exact count (null if not given). */
   tokenFamily: string | null;
   tokensExact: boolean | null;
+  /** What the count is mostly made of (a content class) and whether it is mostly runs of one character (null if not given). */
+  tokenClass: string | null;
+  tokenRepetitive: boolean | null;
   createdAt: number;
 }
 
@@ -30,6 +33,9 @@ export interface StoredCount {
   family: string;
   tokens: number;
   exact: boolean;
+  /** Present when stored (since schema v5). */
+  contentClass?: string;
+  repetitive?: boolean;
 }
 
 /** Options of `appendTurn`. Arrays are parallel to the messages. */
@@ -40,6 +46,9 @@ export interface AppendTurnOptions {
   tokenFamily?: string;
   /** Whether each of `tokens` is an exact count (an estimate is seeded back as an estimate). */
   tokensExact?: ReadonlyArray<boolean | null | undefined>;
+  /** What each of `tokens` is mostly made of (a content class), and whether it is mostly runs of one character. */
+  tokenClasses?: ReadonlyArray<string | null | undefined>;
+  tokensRepetitive?: ReadonlyArray<boolean | null | undefined>;
   /** Add these messages to the latest turn instead of starting a new one. */
   continueTurn?: boolean;
   /** Creation time (epoch ms); defaults to now. */
@@ -153,8 +162,11 @@ export interface ContextView {
   messages: Message[];
   /** Transcript entries included after the snapshot (a subset of `messages`). */
   tail: StoredMessage[];
-  /** The stored token counts of `tail` (those stored with hash and family): seed the ledger with them, no recount. */
-  counts: StoredCount[];
+  /**
+   * The stored token counts of `tail` (those stored with hash and family), each with the message object
+   * it belongs to: seed the ledger with them, no recount and no rehash.
+   */
+  counts: Array<StoredCount & { message: Message }>;
   cutoffTime: number;
 }
 
@@ -165,26 +177,6 @@ export interface ResultMeta {
   byteSize: number;
   lineCount: number;
   createdAt: number;
-}
-
-export interface PageOptions {
-  /** Index into the (matching) lines, 0-based. Default 0. */
-  offset?: number;
-  /** Default 200, at most 5000. */
-  limit?: number;
-  /** Regular expression (case-insensitive); text that is not a valid pattern is matched literally. */
-  grep?: string;
-}
-
-export interface ResultPage {
-  refId: string;
-  /** `n` is the 1-based line number in the whole result. */
-  lines: Array<{ n: number; text: string }>;
-  /** Lines matching (all lines without grep). */
-  total: number;
-  totalLines: number;
-  offset: number;
-  hasMore: boolean;
 }
 
 export interface RetentionReport {

@@ -10,8 +10,6 @@ import type { ResultPort } from './ports';
 import { resultText, type ToolResult } from './tool-result';
 
 export const DEFAULT_OFFLOAD_THRESHOLD_BYTES = 4096;
-/** Tools whose output is already a bounded page of something: never stored again. */
-export const NEVER_OFFLOAD: ReadonlySet<string> = new Set(['read_result', 'tool_search']);
 
 /** About the size of the notice that replaces a refused never-offload result. */
 const REFUSAL_BYTES = 512;
@@ -43,7 +41,8 @@ export interface AdmissionOptions {
   admit?: (sizes: ResultSizes) => AdmitDecision;
   store: ResultPort;
   thresholdBytes?: number;
-  neverOffload?: ReadonlySet<string>;
+  /** Whether the named tool is declared `neverOffload` (its own definition says so). Default: none is. */
+  neverOffload?: (toolName: string) => boolean;
 }
 
 /**
@@ -55,21 +54,21 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
   const bytes = Buffer.byteLength(text, 'utf8');
   const sizes: ResultSizes = { toolName: result.toolName, bytes, text };
   const threshold = options.thresholdBytes ?? DEFAULT_OFFLOAD_THRESHOLD_BYTES;
-  const neverOffload = options.neverOffload ?? NEVER_OFFLOAD;
+  const neverOffload = options.neverOffload?.(result.toolName) === true;
   let decision: AdmitDecision;
   try {
     // A result over the threshold is stored whatever the guard says: not asking spares counting 10 MB.
-    decision = bytes > threshold && !neverOffload.has(result.toolName) ? 'offload' : options.admit ? options.admit(sizes) : 'inline';
+    decision = bytes > threshold && !neverOffload ? 'offload' : options.admit ? options.admit(sizes) : 'inline';
   } catch {
     decision = 'offload'; // a broken guard must not let a huge result through
   }
 
-  if (neverOffload.has(result.toolName)) {
+  if (neverOffload) {
     // A result no larger than the refusal would be goes in as it is (e.g. read_result saying a compaction is scheduled).
     if (decision === 'inline' || bytes <= REFUSAL_BYTES) return result;
     return withText(
       result,
-      `[${result.toolName} output of ${formatBytes(bytes)} bytes does not fit in the remaining context. ` +
+      `[${result.toolName} output of ${byteCount(bytes)} bytes does not fit in the remaining context. ` +
         'Ask for less (read_result: a smaller limit, or grep), or call compact_context first.]',
       true,
     );
@@ -86,7 +85,7 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
   } catch (err) {
     return withText(
       result,
-      `[Tool result of ${formatBytes(bytes)} bytes from "${result.toolName}" could not be stored (${clipChars(errorMessage(err), 120)}) ` +
+      `[Tool result of ${byteCount(bytes)} bytes from "${result.toolName}" could not be stored (${clipChars(errorMessage(err), 120)}) ` +
         `and was dropped. First lines: ${previewLines(text)}]`,
       result.isError,
     );
@@ -96,12 +95,13 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
 /** The stub that replaces an offloaded result. Bounded to a few hundred bytes whatever `text` is. */
 export function buildStub(toolName: string, bytes: number, text: string, refId: string): string {
   return (
-    `[Tool result stored — ${formatBytes(bytes)} bytes from "${toolName}". First lines: ${previewLines(text)}] ` +
+    `[Tool result stored — ${byteCount(bytes)} bytes from "${toolName}". First lines: ${previewLines(text)}] ` +
     `read_result ref_id="${refId}" offset/limit/grep`
   );
 }
 
-export function formatBytes(n: number): string {
+/** An exact byte count as the model reads it in stubs ("48,231"); the panel's short form is `protocol/format.ts`. */
+function byteCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 

@@ -26,6 +26,11 @@ export interface ToolSpec<S extends z.ZodType> {
   requiresApproval?: 'edit' | 'command' | 'tool' | false;
   /** Changes files or runs commands: refused when the workspace is not trusted. */
   mutates?: boolean;
+  /**
+   * The output is already a bounded page of something (a stored result, a tool list): admission never
+   * stores it again; a page too large for the context comes back as advice to ask for less.
+   */
+  neverOffload?: boolean;
 }
 
 /** A defined tool: its provider-facing definition, its metadata and the never-throwing `invoke`. */
@@ -34,6 +39,8 @@ export interface Tool {
   readonly definition: ToolDefinition;
   readonly requiresApproval: 'edit' | 'command' | 'tool' | false;
   readonly mutates: boolean;
+  /** See `ToolSpec.neverOffload`. */
+  readonly neverOffload: boolean;
   /** Runs one call. Never throws; failures come back as `isError` results with an `errorKind`. */
   invoke(call: ToolCallPart, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -69,7 +76,14 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     }
   }
 
-  return { name: spec.name, definition, requiresApproval: spec.requiresApproval ?? false, mutates, invoke };
+  return {
+    name: spec.name,
+    definition,
+    requiresApproval: spec.requiresApproval ?? false,
+    mutates,
+    neverOffload: spec.neverOffload ?? false,
+    invoke,
+  };
 }
 
 /** The result of a mutating tool called in an untrusted workspace (Restricted Mode). */

@@ -39,6 +39,7 @@ export function externalTool(definition: ExternalToolDefinition, port: ExternalT
     definition: toolDefinition,
     requiresApproval: 'tool',
     mutates: true,
+    neverOffload: false,
     async invoke(call, ctx) {
       if (call.rawArguments !== undefined) {
         return errorResult(

@@ -1,7 +1,7 @@
 /** An in-memory `ResultPort` for tests, benches and sessions without storage. */
 import { newId } from '../common/ids';
 import type { ResultPort } from './ports';
-import { pageResult } from './result-port';
+import { bufferSource, pageSource } from './result-port';
 
 export interface MemoryResultPort extends ResultPort {
   /** Number of stored results. */
@@ -26,7 +26,7 @@ export function createMemoryResultPort(): MemoryResultPort {
     },
     page(refId, options) {
       const blob = blobs.get(refId);
-      return blob ? pageResult(blob.content, options, blob.toolName) : Promise.resolve(undefined);
+      return blob ? pageSource(bufferSource(blob.content, blob.toolName), options) : Promise.resolve(undefined);
     },
   };
 }

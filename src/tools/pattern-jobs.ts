@@ -6,17 +6,17 @@
  */
 import { walkFiles } from './file-walk';
 import { globMatcher } from './glob';
-import type { ResultPage, ResultPageOptions, TextMatch } from './ports';
-import { pageBuffer } from './result-paging';
+import type { ResultPageOptions, TextMatch } from './ports';
+import { grepChunk, type GrepScan } from './result-paging';
 import { searchWithFallback } from './fallback-search';
 
 export type PatternJob =
-  | { type: 'grep-page'; content: Uint8Array; options: ResultPageOptions; toolName?: string }
+  | { type: 'grep-chunk'; content: Uint8Array; options: ResultPageOptions; scan: GrepScan; last: boolean }
   | { type: 'list-files'; root: string; realRoot: string; glob: string; respectGitignore: boolean; limit: number }
   | { type: 'search-files'; root: string; realRoot: string; pattern: string; glob?: string; maxResults: number; caseSensitive?: boolean };
 
 export interface PatternJobResults {
-  'grep-page': ResultPage;
+  'grep-chunk': GrepScan;
   'list-files': { files: string[]; truncated: boolean };
   'search-files': { matches: TextMatch[]; truncated: boolean };
 }
@@ -30,8 +30,8 @@ export type PatternJobResult<J extends PatternJob> = PatternJobResults[J['type']
  */
 export async function runJobHere(job: PatternJob, progress: () => void = () => undefined): Promise<PatternJobResults[PatternJob['type']]> {
   switch (job.type) {
-    case 'grep-page':
-      return pageBuffer(job.content, job.options, job.toolName);
+    case 'grep-chunk':
+      return grepChunk(job.content, job.options, job.scan, job.last);
     case 'list-files': {
       const matches = globMatcher(job.glob);
       const files: string[] = [];

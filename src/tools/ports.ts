@@ -107,7 +107,7 @@ export interface ResultPageOptions {
   grep?: string;
 }
 
-/** One page of a stored result (see `pageText` in `result-paging.ts` for the reference semantics). */
+/** One page of a stored result (see `pageBuffer` in `result-paging.ts` for the reference semantics). */
 export interface ResultPage {
   toolName?: string;
   /** Byte size of the whole stored result. */

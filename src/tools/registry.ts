@@ -107,6 +107,7 @@ export class ToolRegistry {
       else this.policy.recordUse(call.name);
       result = await tool.invoke(call, ctx);
     }
-    return this.options.admission ? admitResult(result, this.options.admission) : result;
+    if (!this.options.admission) return result;
+    return admitResult(result, { neverOffload: (name) => this.get(name)?.neverOffload === true, ...this.options.admission });
   }
 }

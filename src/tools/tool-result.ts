@@ -25,9 +25,4 @@ export function errorResult(call: { id: string; name: string }, kind: ErrorKind,
   return { ...textResult(call, text, true), errorKind: kind };
 }
 
-/** All text parts of a result joined; images are left out. */
-export function resultText(result: ToolResultMessage): string {
-  let out = '';
-  for (const part of result.content) if (part.type === 'text') out += part.text;
-  return out;
-}
+export { resultText } from '../providers/tool-result-text';

@@ -10,6 +10,7 @@ import { readResultTool } from '../../src/tools/builtin/read-result';
 import { searchTextTool } from '../../src/tools/builtin/search-text';
 import { createNodeWorkspace } from '../../src/tools/node-workspace';
 import { runPatternJob } from '../../src/tools/pattern-runner';
+import { startGrep } from '../../src/tools/result-paging';
 import { call, makeContext, removeDir, resultText, tempWorkspace } from '../fixtures/tools/tool-context';
 
 /** A line on which `(a+)+$` backtracks exponentially (2^40 paths; 29 characters took 5.4 s). */
@@ -91,7 +92,7 @@ describe('security: model-supplied patterns cannot freeze the host', function ()
     const controller = new AbortController();
     const content = Buffer.from(`${EVIL_LINE}\n`);
     const job = runPatternJob(
-      { type: 'grep-page', content, options: { offset: 0, limit: 1000, grep: '(a+)+$' } },
+      { type: 'grep-chunk', content, options: { offset: 0, limit: 1000, grep: '(a+)+$' }, scan: startGrep(), last: true },
       { timeoutMs: 60_000, signal: controller.signal, what: 'x' },
     );
     setTimeout(() => controller.abort(), 200);

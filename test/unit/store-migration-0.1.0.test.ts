@@ -52,7 +52,10 @@ describe('store migration from 0.1.0', () => {
     assert.deepEqual([loaded.lastSeq, loaded.lastTurn], [12, 6]);
     assert.equal(loaded.pins[0].text, 'keep the 0.1.0 API');
     assert.equal(store.calibration.get('claude-old')?.factor, 1.05);
-    assert.equal((await store.results.page(RESULT, { offset: 39, limit: 1 })).lines[0].text, 'old output 40');
+    assert.equal((await store.results.page(RESULT, { grep: '^old output 40$' })).text, '40: old output 40');
+    const whole = await store.results.read(RESULT);
+    const at = Buffer.byteLength(whole.slice(0, whole.indexOf('old output 40')));
+    assert.equal((await store.results.page(RESULT, { offset: at, limit: 13 })).text, 'old output 40', 'a 0.1.0 result file pages by bytes');
     assert.equal((await store.sessions.transcript(JOURNAL_ONLY)).length, 2);
 
     const added = await store.sessions.appendTurn(MAIN, turnMessages(6), {
@@ -70,10 +73,13 @@ describe('store migration from 0.1.0', () => {
     const again = await open(root);
     assert.deepEqual(again.problems, []);
     const view = await again.sessions.contextView(MAIN);
-    assert.deepEqual(view.counts.slice(-2), [
-      { hash: 'x', family: 'o200k', tokens: 5, exact: true },
-      { hash: 'y', family: 'o200k', tokens: 6, exact: true },
-    ]);
+    assert.deepEqual(
+      view.counts.slice(-2).map(({ message: _m, ...c }) => c),
+      [
+        { hash: 'x', family: 'o200k', tokens: 5, exact: true },
+        { hash: 'y', family: 'o200k', tokens: 6, exact: true },
+      ],
+    );
     assert.equal(again.sessions.get(MAIN).messageCount, 14);
     await again.close();
   });

@@ -53,13 +53,10 @@ describe('store migration from schema v1', () => {
     assert.equal(c.firstKeptSeq, 3);
 
     // A v1 result kept its content inline; it still pages.
-    const page = await store.results.page(RESULT, { grep: 'line 1\\d', limit: 3 });
-    assert.deepEqual(page.lines, [
-      { n: 10, text: 'legacy line 10' },
-      { n: 11, text: 'legacy line 11' },
-      { n: 12, text: 'legacy line 12' },
-    ]);
-    assert.equal(page.total, 10);
+    const page = await store.results.page(RESULT, { grep: 'line 1\\d', limit: 57 });
+    assert.equal(page.text, '10: legacy line 10\n11: legacy line 11\n12: legacy line 12');
+    assert.deepEqual([page.totalMatches, page.nextOffset], [10, 3]);
+    assert.equal((await store.results.page(RESULT, { offset: 0, limit: 14 })).text, 'legacy line 1\n', 'an inline result pages by bytes');
     assert.equal(store.results.getMeta(RESULT).lineCount, 30);
 
     // New features work on the upgraded files.

@@ -61,10 +61,7 @@ describe('store restart', () => {
         [900, 120, ['clear_tool_results', 'summary'], 11, 42],
       );
       assert.equal(again.calibration.get('gpt-test')?.factor, 0.93);
-      assert.deepEqual(
-        (await again.results.page(res.refId)).lines.map((l) => l.text),
-        ['big', 'output'],
-      );
+      assert.equal((await again.results.page(res.refId)).text, 'big\noutput\n');
       assert.equal((await again.sessions.transcript(s.id)).length, 16, 'the full transcript is kept by compaction and clear');
     } finally {
       await again.close();

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { storePersistence } from '../../src/agent/store-persistence';
 import type { TokenizerFamily } from '../../src/context/models';
 import type { Message } from '../../src/providers/types';
+import { isRepetitive, messageSampleText } from '../../src/context/estimate-band';
 import { TokenLedger } from '../../src/context/token-ledger';
 import { cleanup, open, tempRoot, toolResult, turnMessages } from '../fixtures/store/helpers';
 
@@ -30,10 +31,54 @@ describe('token counts stored with each message', () => {
     await again.close();
     assert.equal(view.counts.length, 3);
     const resumed = new TokenLedger();
-    resumed.seed(view.counts.map((c) => ({ ...c, family: c.family as TokenizerFamily })));
+    resumed.seed(view.counts);
     for (const [i, m] of view.messages.entries()) {
       const after = resumed.count(m, family);
       assert.deepEqual([after.tokens, after.exact, after.hash], [7001 + i, true, count(messages[i]).hash]);
     }
+  });
+
+  it('seed the resumed message objects themselves: the first meter hashes nothing', async () => {
+    const family: TokenizerFamily = 'o200k';
+    const store = await open(root);
+    const s = await store.sessions.create('counts');
+    // Stored hashes no message hashes to: only the seeded object can find its count.
+    await store.sessions.appendTurn(s.id, turnMessages(0), {
+      tokens: [11, 22],
+      contentHashes: ['stored-a', 'stored-b'],
+      tokenFamily: family,
+      tokensExact: [true, true],
+    });
+    const view = await store.sessions.contextView(s.id);
+    await store.close();
+    const resumed = new TokenLedger();
+    resumed.seed(view.counts);
+    assert.deepEqual(resumed.total(view.messages, family), { tokens: 33, exact: true, pending: 0 });
+    const copy = structuredClone(view.messages[0]);
+    assert.equal(resumed.count(copy, family).exact, false, 'another object with the same content is hashed, and misses');
+  });
+
+  it('keep what each count is made of: its content class and whether it is a run of one character', async () => {
+    const family: TokenizerFamily = 'o200k';
+    const store = await open(root);
+    const s = await store.sessions.create('classes');
+    const ledger = new TokenLedger();
+    const persist = storePersistence(store.sessions, s.id, (m) => ledger.count(m, family));
+    const ruler = toolResult('='.repeat(3000));
+    const prose = toolResult('Reading the configuration and checking every setting against the documentation. '.repeat(5));
+    await persist.append([...turnMessages(0), ruler, prose], { startsTurn: true });
+    const view = await store.sessions.contextView(s.id);
+    await store.close();
+    assert.deepEqual(
+      view.counts.map((c) => [c.contentClass, c.repetitive]),
+      view.messages.map((m) => [ledger.count(m, family).contentClass, isRepetitive(messageSampleText(m))]),
+    );
+    const resumed = new TokenLedger();
+    resumed.seed([...view.counts, { hash: 'x', family, tokens: 1, exact: true, contentClass: 'from-a-later-version' }]);
+    assert.deepEqual(
+      [resumed.count(view.messages.at(-2)!, family).repetitive, resumed.count(view.messages.at(-1)!, family).repetitive],
+      [true, false],
+    );
+    assert.equal(resumed.count(view.messages.at(-1)!, family).contentClass, ledger.count(prose, family).contentClass);
   });
 });

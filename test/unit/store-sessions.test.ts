@@ -135,6 +135,19 @@ describe('store sessions', () => {
     assert.equal((await store.sessions.transcript(s.id)).length, 5, 'clear deletes nothing');
   });
 
+  it('a rolling window never starts with a tool result whose call fell out of it', async () => {
+    const s = await store.sessions.create();
+    const t0 = 1_800_000_000_000;
+    const calling = assistant('calling', t0);
+    calling.content.push({ type: 'toolCall', id: 'call_1', name: 'run_command', arguments: {} });
+    await store.sessions.appendTurn(s.id, [user('run it', t0), calling], { at: t0 });
+    await store.sessions.appendTurn(s.id, [toolResult('output', undefined, t0 + 100)], { at: t0 + 100 });
+    await store.sessions.appendTurn(s.id, [user('next', t0 + 200)], { at: t0 + 200 });
+    const view = await store.sessions.contextView(s.id, { now: t0 + 1000, rollingWindowMs: 950 }); // cutoff t0 + 50
+    assert.deepEqual(texts(view.messages), ['next']);
+    assert.deepEqual(texts((await store.sessions.contextView(s.id, { now: t0 + 1000 })).messages), ['run it', 'calling', 'output', 'next']);
+  });
+
   it('keeps pins', async () => {
     const s = await store.sessions.create();
     const p1 = await store.sessions.pin(s.id, 'always run tests');

@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { admitResult, buildStub, type ResultSizes } from '../../src/tools/admission';
+import { createToolSearchTool } from '../../src/tools/builtin/tool-search';
+import { readResultTool } from '../../src/tools/builtin/read-result';
+import { defineTool } from '../../src/tools/define-tool';
+import { ToolRegistry } from '../../src/tools/registry';
 import { createMemoryResultPort } from '../../src/tools/memory-results';
 import type { ResultPort } from '../../src/tools/ports';
 import { resultText, textResult } from '../../src/tools/tool-result';
+import { call, makeContext } from '../fixtures/tools/tool-context';
+
+const searchTool = createToolSearchTool({ search: () => [], activate: () => true });
 
 const run = (text: string, name = 'run_command') => textResult({ id: 'call_1', name }, text);
 const STUB =
@@ -79,14 +87,27 @@ describe('tools: admission and offload', () => {
     });
   }
 
-  it('never offloads read_result pages; a page the guard refuses becomes advice to ask for less', async () => {
+  it('never offloads the output of a tool declared neverOffload; a page the guard refuses becomes advice to ask for less', async () => {
     const store = createMemoryResultPort();
     const page = run('p'.repeat(10_000), 'read_result');
-    assert.equal(await admitResult(page, { store }), page, 'over the threshold but admitted: inline');
-    const refused = await admitResult(page, { store, admit: () => 'offload' });
+    const neverOffload = (name: string) => [readResultTool, searchTool].find((t) => t.name === name)?.neverOffload === true;
+    assert.equal(await admitResult(page, { store, neverOffload }), page, 'over the threshold but admitted: inline');
+    const refused = await admitResult(page, { store, neverOffload, admit: () => 'offload' });
     assert.equal(refused.isError, true);
     assert.match(resultText(refused), /does not fit in the remaining context/);
     assert.equal(store.size, 0);
+    assert.ok(neverOffload('tool_search'), 'tool_search declares it too');
+    assert.ok((await admitResult(page, { store })).refId, 'without the flag the same page is stored');
+  });
+
+  it('the registry admits by the flag on the tool definition', async () => {
+    const store = createMemoryResultPort();
+    const echo = (name: string, neverOffload: boolean) =>
+      defineTool({ name, description: 'echo', input: z.object({}), neverOffload, execute: () => Promise.resolve('e'.repeat(10_000)) });
+    const registry = new ToolRegistry({ builtins: [echo('paged', true), echo('plain', false)], admission: { store } });
+    const ctx = makeContext('/nonexistent-root');
+    assert.equal((await registry.invoke(call('paged', {}), ctx)).refId, undefined);
+    assert.ok((await registry.invoke(call('plain', {}), ctx)).refId);
   });
 
   it('never throws: a failing store or guard still yields a bounded result', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readResultTool } from '../../src/tools/builtin/read-result';
 import { admitResult } from '../../src/tools/admission';
 import { pageBuffer } from '../../src/tools/result-paging';
-import { resultPortOver } from '../../src/tools/result-port';
+import { bufferSource, pageSource } from '../../src/tools/result-port';
 import { resultText, textResult } from '../../src/tools/tool-result';
 import { call, makeContext } from '../fixtures/tools/tool-context';
 
@@ -83,20 +83,21 @@ describe('tools: read_result paging and grep', () => {
     assert.match(p.text, /^1: x+… \[99507 more chars\]$/);
   });
 
-  it('resultPortOver gives any whole-text store the same paging', async () => {
-    const texts = new Map<string, { toolName: string; content: string }>();
-    const port = resultPortOver({
-      put: (toolName, _id, content) => {
-        texts.set('r1', { toolName, content });
-        return Promise.resolve('r1');
-      },
-      read: (refId) => Promise.resolve(texts.get(refId)),
-    });
-    assert.equal(await port.put({ toolName: 'run_command', toolCallId: 'c', content: text }), 'r1');
-    const page = await port.page('r1', { offset: 0, limit: 10_000_000, grep: 'error' });
-    assert.equal(page?.totalMatches, 10);
-    assert.equal(page?.toolName, 'run_command');
-    assert.equal((await port.page('r1', { offset: 3, limit: 5 }))?.text, 'OR at');
-    assert.equal(await port.page('nope', { offset: 0, limit: 5 }), undefined);
+  it('pageSource gives any ranged source the same paging, reading only the page for a byte page', async () => {
+    const content = Buffer.from(text, 'utf8');
+    const reads: Array<[number, number]> = [];
+    const source = {
+      ...bufferSource(content, 'run_command'),
+      read: (start: number, end: number) => (reads.push([start, end]), Promise.resolve(content.subarray(start, end))),
+    };
+    assert.deepEqual(await pageSource(source, { offset: 3, limit: 5 }), pageBuffer(content, { offset: 3, limit: 5 }, 'run_command'));
+    assert.equal((await pageSource(source, { offset: 3, limit: 5 })).text, 'OR at');
+    assert.ok(
+      reads.every(([start, end]) => start === 3 && end - start <= 5 + 4),
+      JSON.stringify(reads),
+    );
+    const grep = await pageSource(source, { offset: 0, limit: 10_000_000, grep: 'error' });
+    assert.deepEqual(grep, pageBuffer(content, { offset: 0, limit: 10_000_000, grep: 'error' }, 'run_command'));
+    assert.equal(grep.totalMatches, 10);
   });
 });

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { pageBuffer } from '../../src/tools/result-paging';
+import { bufferSource, pageSource } from '../../src/tools/result-port';
 
 /** The reference semantics: every line tested on its own, case-insensitive, numbered from 1. */
 function reference(text: string, pattern: string): string[] {
@@ -29,4 +30,34 @@ describe('tools: read_result grep agrees with line-by-line matching', () => {
       }
     });
   }
+});
+
+describe('tools: read_result grep in chunks answers as in one piece', () => {
+  const words = ['error', 'Error', 'ok', 'x', 'abc', '', 'a\r', 'αβγ', '日本', 'é'.repeat(30)];
+  const patterns = ['error', '^ok', 'x$', 'a[^z]*c', '^$', 'β', 'é'];
+  for (let seed = 1; seed <= 12; seed++) {
+    it(`random text #${seed}, chunks of a few bytes to a few hundred`, async () => {
+      const r = rng(seed);
+      const lines = Array.from({ length: 1 + Math.floor(r() * 80) }, () =>
+        Array.from({ length: Math.floor(r() * 4) }, () => words[Math.floor(r() * words.length)]).join(' '),
+      );
+      const content = Buffer.from(lines.join('\n') + (r() < 0.5 ? '\n' : ''));
+      for (const p of patterns) {
+        for (const [offset, limit] of [
+          [0, 1_000_000],
+          [2, 40],
+        ]) {
+          const options = { offset, limit, grep: p };
+          const chunkBytes = 1 + Math.floor(r() * 300);
+          const chunked = await pageSource(bufferSource(content, 'run_command'), options, undefined, chunkBytes);
+          assert.deepEqual(chunked, pageBuffer(content, options, 'run_command'), `pattern ${p}, chunks of ${chunkBytes}`);
+        }
+      }
+    });
+  }
+
+  it('an empty result greps to nothing', async () => {
+    const page = await pageSource(bufferSource(Buffer.alloc(0)), { offset: 0, limit: 100, grep: 'x' }, undefined, 8);
+    assert.deepEqual([page.text, page.totalMatches], ['', 0]);
+  });
 });

@@ -5,7 +5,6 @@ import { createSearchHistoryTool } from '../../src/tools/builtin/search-history'
 import { readResultTool } from '../../src/tools/builtin/read-result';
 import { createHistorySearchPort } from '../../src/tools/history-port';
 import { withMessageRefs } from '../../src/tools/message-refs';
-import { resultPortOver } from '../../src/tools/result-port';
 import type { ToolContext } from '../../src/tools/ports';
 import { resultText } from '../../src/tools/tool-result';
 import { a, r, session, tokensOf, u } from '../fixtures/compaction/factories';
@@ -23,10 +22,7 @@ describe('search_history: one search over the whole stored transcript, every hit
     root = tempRoot();
     store = await open(root);
     sessionId = (await store.sessions.create()).id;
-    const results = resultPortOver({
-      put: async (tool, _id, content) => (await store.results.put(sessionId, tool, content)).refId,
-      read: async (refId) => ({ toolName: store.results.getMeta(refId).toolName, content: await store.results.read(refId) }),
-    });
+    const results = store.results.port(sessionId);
     const transcript = () => store.sessions.transcript(sessionId);
     const port = createHistorySearchPort({ transcript, readResult: async (ref) => store.results.read(ref).catch(() => undefined) });
     search = createSearchHistoryTool(port);

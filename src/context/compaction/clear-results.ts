@@ -4,6 +4,7 @@
  * was never offloaded must be stored first (the plan says which); the caller does that I/O and hands
  * the ref ids to `applyClearPlan`. Pure; never throw.
  */
+import { resultText } from '../../providers/tool-result-text';
 import type { Message, ToolResultMessage } from '../../providers/types';
 
 export const CLEARED_PREFIX = '[Old tool result cleared to free context';
@@ -101,7 +102,5 @@ export function applyClearPlan(
   return { messages: out, cleared };
 }
 
-/** The text of a result as it would be stored (images are not stored; they are named). */
-export function resultText(m: ToolResultMessage): string {
-  return m.content.map((p) => (p.type === 'text' ? p.text : `[image ${p.mediaType}]`)).join('\n');
-}
+/** The text of a result as it is stored: the one definition lives with the message model. */
+export { resultText } from '../../providers/tool-result-text';

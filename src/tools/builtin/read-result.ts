@@ -29,6 +29,7 @@ export const readResultTool = defineTool({
     grep: z.string().min(1).optional().describe('Only return lines matching this regular expression'),
   }),
   timeoutMs: 30_000,
+  neverOffload: true,
   async execute(input, ctx) {
     let page = await ctx.results.page(input.ref_id, input);
     if (!page) {

@@ -14,6 +14,7 @@ export function createToolSearchTool(port: ToolSearchPort): Tool {
       limit: z.number().int().min(1).max(20).default(5).describe('Maximum number of tools to return'),
     }),
     timeoutMs: 10_000,
+    neverOffload: true,
     execute({ query, limit }) {
       return Promise.resolve(searchAndActivate(port, query, limit));
     },
