@@ -40,7 +40,9 @@ const KNOWN_CLASSES: ReadonlySet<string> = new Set(CONTENT_CLASSES);
 
 export class TokenLedger extends Disposable {
   private readonly byObject = new WeakMap<object, MessageCount>();
+  /** Read through `hashed()`. */
   private readonly byHash = new Map<string, MessageCount>();
+  private unindexed: MessageCount[] = [];
   private readonly inflight = new Map<string, Promise<MessageCount>>();
   /** Keys whose tokenizer count was attempted and came back as an estimate (tokenizer down): not retried. */
   private readonly settled = new Set<string>();
@@ -56,7 +58,7 @@ export class TokenLedger extends Disposable {
 
   /** Number of memoized counts (for diagnostics). */
   get size(): number {
-    return this.byHash.size;
+    return this.hashed().size;
   }
 
   /**
@@ -70,11 +72,23 @@ export class TokenLedger extends Disposable {
       const c: MessageCount = { hash: s.hash, family: s.family as TokenizerFamily, tokens: s.tokens, exact: s.exact };
       if (s.contentClass !== undefined && KNOWN_CLASSES.has(s.contentClass)) c.contentClass = s.contentClass as ContentClass;
       if (s.repetitive !== undefined) c.repetitive = s.repetitive;
+      // Indexed by hash only when a hash is first looked up: the first meter after a resume finds every
+      // count through its message object and builds no keys.
+      this.unindexed.push(c);
+      if (s.message) this.byObject.set(s.message, c);
+    }
+  }
+
+  /** `byHash`, with the seeded counts not yet indexed added first. */
+  private hashed(): Map<string, MessageCount> {
+    if (this.unindexed.length === 0) return this.byHash;
+    for (const c of this.unindexed) {
       const k = keyOf(c.hash, c.family);
       const prev = this.byHash.get(k);
       if (!prev || (c.exact && !prev.exact)) this.byHash.set(k, c);
-      if (s.message) this.byObject.set(s.message, this.byHash.get(k)!);
     }
+    this.unindexed = [];
+    return this.byHash;
   }
 
   /**
@@ -130,31 +144,31 @@ export class TokenLedger extends Disposable {
   }
 
   private isFinalKey(hash: string, family: TokenizerFamily): boolean {
-    const c = this.byHash.get(keyOf(hash, family));
+    const c = this.hashed().get(keyOf(hash, family));
     return c !== undefined && this.isFinal(c);
   }
 
   /** Memoized count or estimate; starts a tokenizer count when useful. `parts` may be omitted only for final keys. */
   private lookup(hash: string, family: TokenizerFamily, parts: MessageParts | undefined, start: boolean): MessageCount {
     const k = keyOf(hash, family);
-    const known = this.byHash.get(k);
+    const known = this.hashed().get(k);
     if (known && this.isFinal(known)) return known;
     const p = parts!;
     const estimate = known ?? this.combine(hash, family, p, p.texts.map(estimateText));
-    if (!known) this.byHash.set(k, estimate);
+    if (!known) this.hashed().set(k, estimate);
     if (start && this.counter) void this.request(hash, family, p);
     return estimate;
   }
 
   private request(hash: string, family: TokenizerFamily, parts: MessageParts): Promise<MessageCount> {
     const k = keyOf(hash, family);
-    const known = this.byHash.get(k);
+    const known = this.hashed().get(k);
     if (known?.exact || (known && this.settled.has(k))) return Promise.resolve(known);
     const running = this.inflight.get(k);
     if (running) return running;
     if (!this.counter) {
       const est = known ?? this.combine(hash, family, parts, parts.texts.map(estimateText));
-      this.byHash.set(k, est);
+      this.hashed().set(k, est);
       return Promise.resolve(est);
     }
     const p = this.counter
@@ -163,9 +177,9 @@ export class TokenLedger extends Disposable {
       .then((counts) => {
         this.inflight.delete(k);
         const c = this.combine(hash, family, parts, counts);
-        const prev = this.byHash.get(k);
+        const prev = this.hashed().get(k);
         if (prev?.exact && !c.exact) return prev;
-        this.byHash.set(k, c);
+        this.hashed().set(k, c);
         if (c.exact) this._onDidCount.fire(c);
         else this.settled.add(k);
         return c;
