@@ -1,3 +1,4 @@
+// figures: count_worst_undercount count_claude_worst_undercount
 /**
  * Count bench (issue 16): how far below the exact o200k count the estimates Headroom shows and gates
  * on can fall, per content class of real public text (4 KiB slices of `test/fixtures/corpus`, plus any
@@ -6,11 +7,16 @@
  * counter's sampled count of whole files (sampling forced with a small work budget). Prints:
  *   count_worst_undercount          largest relative under-count over all slices and files (≤ 0.03)
  *   count_undercount_<class>        the same per class, with the mean over-count and bytes/4's miss
+ *   count_claude_worst_undercount   largest relative under-count of the uncalibrated Claude estimate
+ *                                   (from the exact o200k count or the safe estimate) versus the public
+ *                                   legacy Claude tokenizer, per content class in extra fields (≤ 0.03)
  */
 import { readFileSync } from 'node:fs';
 import { createBoundedCounter } from '../src/context/bounded-counter';
 import { loadEncoding } from '../src/context/encoder';
 import { estimateText } from '../src/context/message-tokens';
+import { CLAUDE_CLASS_FACTORS } from '../src/context/models';
+import { claudeUndercountByClass } from '../test/fixtures/context/claude-undercount';
 import { corpusSlices } from '../test/fixtures/context/corpus-slices';
 import { r3, report } from './util';
 
@@ -81,6 +87,26 @@ async function main(): Promise<void> {
       bytesOver4WorstMiss: r3(Math.max(0, st.worstBytes)),
     });
   }
+  await reportClaude();
+}
+
+/** The uncalibrated Claude estimate against the legacy Claude tokenizer, per content class. */
+async function reportClaude(): Promise<void> {
+  const byClass = await claudeUndercountByClass(process.env.HEADROOM_CORPUS);
+  const perClass: Record<string, unknown> = {};
+  let worst = 0;
+  for (const [cls, st] of byClass) {
+    const under = Math.max(st.worstUndercountExact, st.worstUndercountSafe);
+    worst = Math.max(worst, under);
+    perClass[cls] = {
+      slices: st.slices,
+      meanRatio: r3(st.meanRatio),
+      worstRatio: r3(st.worstRatio),
+      factor: CLAUDE_CLASS_FACTORS[cls],
+      undercount: r3(under),
+    };
+  }
+  report({ bench: 'count_claude_worst_undercount', value: r3(worst), unit: 'ratio', target: 0.03, better: 'lower', ...perClass });
 }
 
 main().then(

@@ -39,20 +39,25 @@ export interface ModelInfo {
   price: ModelPrice;
 }
 
-/** Claude's tokenizer yields roughly this many tokens per o200k token on English prose. */
-export const CLAUDE_TOKEN_FACTOR = 1.15;
 /**
- * Claude tokens per o200k token by content class, at or above the public (legacy) Claude tokenizer:
- * o200k × 1.15 under-counted it by up to 28 % on Japanese, 32 % on shell output, 23 % on minified JS,
- * 24 % on Go and 21 % on Chinese (issue 16). Used until the provider's usage calibrates the class.
+ * Claude tokens per o200k token by content class (`text-composition.ts`), used until the provider's
+ * usage calibrates the class (one factor of 1.15, Claude's mean on English prose, under-counted other
+ * text by up to 32 %). Each is at or above the public (legacy) Claude tokenizer,
+ * `@anthropic-ai/tokenizer`, on every 4 KiB slice of that class in the real-text corpus
+ * (`test/fixtures/corpus`), with ~2 % headroom rounded up to 0.05, and never below the worst ratios
+ * issue 16 measured on 31.8 MB of public text (Japanese 1.60, shell output 1.69, minified JS 1.49,
+ * Go 1.51, Chinese 1.46). Measured worst / mean ratio on the corpus: prose 1.39 / 1.14 (French),
+ * code 1.71 / 1.14 (`find` output: paths), structured 1.39 / 1.11 (minified JS), dense 1.33 / 1.06,
+ * cjk 1.41 / 1.30, script 1.79 / 1.62 (Russian), emoji 1.32 / 1.07.
+ * Test: `context-claude-estimate.test.ts`; bench: `count_claude_worst_undercount`.
  */
 export const CLAUDE_CLASS_FACTORS: Readonly<Record<ContentClass, number>> = {
-  prose: CLAUDE_TOKEN_FACTOR,
-  code: 1.55,
+  prose: 1.45,
+  code: 1.75,
   structured: 1.7,
   dense: 1.7,
   cjk: 1.65,
-  script: 1.6,
+  script: 1.85,
   emoji: 1.6,
 };
 export const DEFAULT_CONTEXT_WINDOW = 128_000;

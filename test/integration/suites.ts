@@ -9,4 +9,5 @@ export async function registerSuites(): Promise<void> {
   await import('./commands.test');
   await import('./agent-edit-approval.test');
   await import('./compaction-session.test');
+  await import('./small-window-session.test');
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { loadEncoding } from '../../src/context/encoder';
-import { CLAUDE_CLASS_FACTORS, CLAUDE_TOKEN_FACTOR } from '../../src/context/models';
+import { CLAUDE_CLASS_FACTORS } from '../../src/context/models';
 import {
   IMAGE_TOKENS,
   MESSAGE_OVERHEAD,
@@ -47,7 +47,7 @@ describe('context message tokens', () => {
     assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'o200k'), 40);
     assert.equal(
       familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer', contentClass: 'prose' }, 'claude'),
-      Math.ceil(40 * CLAUDE_TOKEN_FACTOR),
+      Math.ceil(40 * CLAUDE_CLASS_FACTORS.prose),
     );
     // Claude's surcharge is per class; text of unknown class gets the harshest.
     assert.equal(

@@ -1,0 +1,150 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentEvent, TurnEndReason } from '../../src/agent/events';
+import { startFakeProvider, type FakeProvider, type FakeStep, type FakeToolCall, type RecordedRequest } from '../fixtures/fake-provider';
+import { activateHeadroom, resetProviderSettings, useFakeProvider } from './helpers';
+
+const WINDOW = 8_000;
+const MAX_OUTPUT = 1_500;
+const TURNS = 5;
+
+/** A large TypeScript-like file (~60 KB), a dense CJK document (~30 KB). Deterministic. */
+function bigCode(): string {
+  return Array.from(
+    { length: 900 },
+    (_, i) => `export function handler${i}(input: string): number { return input.length * ${i} + ${(i * 7919) % 1000}; }\n`,
+  ).join('');
+}
+function cjkDoc(): string {
+  return Array.from({ length: 600 }, (_, i) => `第${i}节：上下文窗口不会溢出，压缩会保留用户的每一条指令。\n`).join('');
+}
+
+function prose(words: number, seed: number): string {
+  const vocab = ['the', 'agent', 'read', 'context', 'window', 'file', 'result', 'stored', 'token', 'budget', 'summary', 'turn'];
+  return Array.from({ length: words }, (_, i) => vocab[(i * 7 + seed) % vocab.length]).join(' ');
+}
+
+/** The newest stored-result ref the model was shown. */
+function lastRef(req: RecordedRequest): string | undefined {
+  const all = [...JSON.stringify(req.body.messages ?? []).matchAll(/ref_id=\\"(res_[0-9a-f]+)\\"/g)];
+  return all.at(-1)?.[1];
+}
+
+type Round = (req: RecordedRequest) => FakeToolCall[];
+const readBack: Round = (req) => {
+  const ref = lastRef(req);
+  return ref ? [{ name: 'read_result', arguments: { ref_id: ref, offset: 0, limit: 32_000 } }] : [];
+};
+
+/** Each turn: large tool outputs (files read, commands with long output), read back, then a long answer. */
+const PLAN: Round[][] = [
+  [() => [{ name: 'read_file', arguments: { path: 'big-module.ts' } }], readBack],
+  [() => [{ name: 'run_command', arguments: { command: 'seq 1 30000' } }], readBack],
+  [() => [{ name: 'read_file', arguments: { path: 'guide-zh.md' } }], readBack],
+  [
+    () => [
+      { name: 'read_file', arguments: { path: 'big-module.ts', start_line: 100, end_line: 400 } },
+      { name: 'run_command', arguments: { command: 'seq 1 5000 | sed "s/^/row /"' } },
+    ],
+  ],
+  [() => [{ name: 'read_file', arguments: { path: 'guide-zh.md', start_line: 200, end_line: 500 } }], readBack],
+];
+
+/**
+ * The model of turn `k`. A request without tools is a summary request (compaction) and gets a summary;
+ * a forced final answer would also come without tools, and the test sees it as `context_full`.
+ */
+function model(k: number): FakeStep {
+  let round = 0;
+  return (req) => {
+    if (req.tools.length === 0) return { text: `Summary: turns up to ${k} read large files and ran commands; ${prose(60, k)}.` };
+    while (round < PLAN[k].length) {
+      const calls = PLAN[k][round++](req).map((c, i) => ({ ...c, id: `toolu_t${k}r${round}c${i}` }));
+      if (calls.length) return { text: `Step ${round} of turn ${k}.`, toolCalls: calls };
+    }
+    return { text: `Answer ${k}: ${prose(350, k)}`, chunkChars: 256 };
+  };
+}
+
+/**
+ * Issue 16, "small windows stay usable": an 8k window (a common local-model size), a provider that
+ * counts with a tokenizer Headroom does not estimate with, and five turns of large tool outputs, in a
+ * real VS Code through the real session host, store and Anthropic SDK.
+ */
+describe('an 8k-window session with large outputs, in a real VS Code', () => {
+  let server: FakeProvider;
+  let root: string;
+  const cfg = () => vscode.workspace.getConfiguration('headroom');
+
+  before(async () => {
+    server = await startFakeProvider({ window: WINDOW, tokenizer: 'harsh' });
+    await useFakeProvider(server.baseUrl);
+    await cfg().update(
+      'models',
+      { 'claude-sonnet-4-5': { contextWindow: WINDOW, maxOutput: MAX_OUTPUT } },
+      vscode.ConfigurationTarget.Global,
+    );
+    root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    fs.writeFileSync(path.join(root, 'big-module.ts'), bigCode());
+    fs.writeFileSync(path.join(root, 'guide-zh.md'), cjkDoc());
+  });
+
+  after(async () => {
+    await resetProviderSettings();
+    await server?.close();
+    for (const f of ['big-module.ts', 'guide-zh.md']) fs.rmSync(path.join(root, f), { force: true });
+  });
+
+  it('goes through 5 turns: each ends with the answer, no request over the window, compaction ran, the meter moved', async function () {
+    this.timeout(300_000);
+    const { host } = await activateHeadroom();
+    await host.session.newSession();
+    const events: AgentEvent[] = [];
+    const sub = host.session.onDidEvent((e) => events.push(e));
+    let approvals = 0;
+    const approve = host.approvals.onDidRequest((p) => {
+      approvals++;
+      host.approvals.respond(p.id, { approved: true });
+    });
+    const sent = server.requests.length;
+    const ends: TurnEndReason[] = [];
+    try {
+      for (let k = 0; k < TURNS; k++) {
+        server.script.length = 0;
+        const step = model(k);
+        for (let i = 0; i < 40; i++) server.script.push(step);
+        const from = events.length;
+        await host.session.prompt(`Turn ${k}: go on with the task. ${prose(80, k)}`);
+        const end = events.slice(from).find((e) => e.type === 'turn_end');
+        ends.push(end?.type === 'turn_end' ? end.reason : ('none' as TurnEndReason));
+      }
+    } finally {
+      sub.dispose();
+      approve.dispose();
+    }
+
+    const requests = server.requests.slice(sent);
+    const shown = (r: RecordedRequest) => `${r.status}:${r.inputTokens}+${String(r.body.max_tokens)}`;
+    assert.deepEqual(ends, Array(TURNS).fill('done'), 'every turn ends with the model answer, none with a forced final answer');
+    const errors = events.filter((e) => e.type === 'error');
+    assert.deepEqual(errors, [], 'no error block');
+    assert.ok(
+      requests.every((r) => r.status === 200 && r.inputTokens + Number(r.body.max_tokens ?? 0) <= WINDOW),
+      `no request over the ${WINDOW}-token window as the provider counted it: ${requests.map(shown).join(', ')}`,
+    );
+    assert.ok(
+      events.some((e) => e.type === 'compaction'),
+      'at least one compaction ran',
+    );
+    assert.equal(approvals, 2, 'one approval per command');
+    const used = events.flatMap((e) => (e.type === 'context_usage' ? [e.usage.used] : []));
+    assert.ok(used.length >= TURNS, `the meter was updated (${used.length} updates)`);
+    assert.ok(Math.max(...used) - Math.min(...used) > 1000, `the meter moved (${Math.min(...used)}–${Math.max(...used)} tokens)`);
+    assert.ok(
+      used.some((u, i) => i > 0 && u < used[i - 1]),
+      'the meter went down as well as up (compaction freed space)',
+    );
+  });
+});
