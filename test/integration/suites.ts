@@ -10,4 +10,5 @@ export async function registerSuites(): Promise<void> {
   await import('./agent-edit-approval.test');
   await import('./compaction-session.test');
   await import('./small-window-session.test');
+  await import('./meter-components.test');
 }

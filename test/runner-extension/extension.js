@@ -4,7 +4,22 @@
 const fs = require('fs');
 const path = require('path');
 
-async function activate() {
+/** Language-model tools contributed in package.json: third-party tools Headroom may offer (and defer). */
+function registerTestTools(vscode, context) {
+  const tools = require('./package.json').contributes.languageModelTools;
+  for (const t of tools) {
+    context.subscriptions.push(
+      vscode.lm.registerTool(t.name, {
+        invoke: (options) =>
+          new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`${t.name}: 3 records match "${options.input.query}".`)]),
+      }),
+    );
+  }
+}
+
+async function activate(context) {
+  const vscode = require('vscode');
+  if (vscode.lm && typeof vscode.lm.registerTool === 'function') registerTestTools(vscode, context);
   const configFile = path.join(__dirname, 'runner-config.json');
   if (!fs.existsSync(configFile)) return;
   const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));

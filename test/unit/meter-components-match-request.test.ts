@@ -9,35 +9,12 @@ import { createHarness, externalTools, MODEL, type Harness } from '../fixtures/a
 import { prose } from '../fixtures/agent/fill';
 import { o200kCounter } from '../fixtures/context/o200k-counter';
 import { analyzeAnthropic } from '../fixtures/fake-provider/anthropic-wire';
+import { countSentComponents as countSent } from '../fixtures/fake-provider/count-components';
 
 const AGENTS_MD = Array.from(
   { length: 60 },
   (_, i) => `- Rule ${i}: keep functions pure, name files in kebab-case and test every fix (${i}).`,
 ).join('\n');
-
-/**
- * The fake provider's own count of a request, split the way the meter splits it, from the wire body
- * alone (its tokenizer and framing, not Headroom's).
- */
-function countSent(body: Record<string, unknown>): BudgetComponents {
-  const a = analyzeAnthropic(body);
-  const out: BudgetComponents = { system: 0, rules: 0, tools: 0, deferredTools: 0, summary: 0, messages: 0, toolResults: 0 };
-  for (const b of a.blocks) {
-    if (b.key.startsWith('{')) {
-      out.tools += b.tokens;
-      continue;
-    }
-    const block = JSON.parse(b.key.slice(b.key.indexOf(':') + 1)) as { type?: string; text?: string };
-    if (b.key.startsWith('system:')) {
-      if (block.text?.startsWith('# Project rules')) out.rules += b.tokens;
-      else if (/^\[\d+ tools? deferred/.test(block.text ?? '')) out.deferredTools += b.tokens;
-      else out.system += b.tokens;
-    } else if (block.type === 'tool_result') out.toolResults += b.tokens;
-    else if (block.text?.startsWith('[Summary of earlier work]')) out.summary += b.tokens;
-    else out.messages += b.tokens;
-  }
-  return out;
-}
 
 describe('meter: every component is measured where it lives and matches the request sent', function () {
   this.timeout(60_000);
