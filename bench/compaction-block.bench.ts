@@ -1,10 +1,12 @@
 /**
  * How long compacting a huge history blocks the extension host (issue 18). A realistic session of
- * ~1M tokens in view (a 1M-token window; mixed prose, code, logs, JSON, CJK and base64 from the real-text
- * corpus, tool calls with their results, some already offloaded) is compacted once by the real chain,
- * with the gate's own counter (memoized, as after the meter measured the view) and an in-process fake
- * summarizer that serializes each request as an SDK would. Prints:
- *   compaction_max_block_1m_tokens_ms  worst event-loop lateness while the pass runs (target ≤ 30)
+ * ~1M tokens in view (mixed prose, code, logs, JSON, CJK and base64 from the real-text corpus, tool calls
+ * with their results, some already offloaded) is compacted by the real chain, with the gate's own
+ * counter (memoized, as after the meter measured the view) and an in-process fake summarizer that
+ * serializes each request as an SDK would; with a 1M-token window and with a 200k one (chunked summary).
+ * Prints:
+ *   compaction_max_block_1m_tokens_ms  event-loop lateness while a pass runs: the worse of the two
+ *                                      windows' medians over 3 passes (target ≤ 30; every run as detail)
  */
 // figures: compaction_max_block_1m_tokens_ms
 import { readFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { resolveModelLimits } from '../src/context/models';
 import type { Provider } from '../src/providers/provider';
 import type { AssistantMessage, Message, ProviderRequest, StreamEvent } from '../src/providers/types';
 import { createMemoryResultPort } from '../src/tools/memory-results';
-import { measureMaxBlock, r3, report } from './util';
+import { measureMaxBlock, median, r3, report } from './util';
 
 const CORPUS = join(__dirname, '..', 'test', 'fixtures', 'corpus');
 const TEXTS = [
@@ -113,9 +115,10 @@ const summarizer: Provider = {
   },
 };
 
-async function main(): Promise<void> {
+/** One pass over a ~1M-token view with a model of `window` tokens: the worst lateness while it runs. */
+async function onePass(window: number) {
   const limits = resolveModelLimits('bench-model', 'anthropic', {
-    models: { 'bench-model': { contextWindow: 1_000_000, maxOutput: 32_000 } },
+    models: { 'bench-model': { contextWindow: window, maxOutput: 32_000 } },
     providers: {},
     bufferFraction: 0.02,
   });
@@ -128,7 +131,8 @@ async function main(): Promise<void> {
     tokens += t.reduce((s, m) => s + gate.tokensOf(m), 0); // memoizes every count, as the meter does
   }
   const chain = createCompactionChain({ summarizer, summarizerModel: 'bench-model', results: createMemoryResultPort() });
-  const targetTokens = Math.floor(0.3 * limits.effectiveWindow);
+  // What earlier passes left behind is not this pass's work (run.mjs passes --expose-gc).
+  (globalThis as { gc?: () => void }).gc?.();
   const started = performance.now();
   const { result, maxBlockMs } = await measureMaxBlock(async () => {
     await new Promise((r) => setTimeout(r, 20)); // the monitor needs a tick of its own before the pass starts
@@ -136,7 +140,7 @@ async function main(): Promise<void> {
       {
         messages: view,
         tokensOf: (m) => gate.tokensOf(m),
-        targetTokens,
+        targetTokens: Math.floor(0.3 * limits.effectiveWindow),
         trigger: 'threshold',
         effectiveWindow: limits.effectiveWindow,
         contextWindow: limits.contextWindow,
@@ -144,17 +148,37 @@ async function main(): Promise<void> {
       new AbortController().signal,
     );
   });
+  if (!result) throw new Error('the pass did not compact');
+  return { maxBlockMs, passMs: performance.now() - started, tokens, messages: view.length, strategies: result.strategies.join('+') };
+}
+
+async function main(): Promise<void> {
+  // A 1M-token window (the whole history in view), and a 200k window holding the same history (after a
+  // switch to a smaller model), where the summary goes in chunks. Three passes each: the figure is the
+  // worse of the two medians (a loaded 2-core machine adds its own lateness); every run is printed too.
+  const scenarios: Record<string, Awaited<ReturnType<typeof onePass>>[]> = { window_1m: [], window_200k: [] };
+  for (let run = 0; run < 3; run++) {
+    scenarios.window_1m.push(await onePass(1_000_000));
+    scenarios.window_200k.push(await onePass(200_000));
+  }
+  const medians = Object.values(scenarios).map((runs) => median(runs.map((r) => r.maxBlockMs)));
+  const all = Object.values(scenarios).flat();
+  const details: Record<string, unknown> = {};
+  for (const [name, runs] of Object.entries(scenarios)) {
+    details[`${name}_max_block_ms`] = runs.map((r) => r3(r.maxBlockMs));
+    details[`${name}_pass_ms`] = runs.map((r) => r3(r.passMs));
+    details[`${name}_strategies`] = runs[0].strategies;
+  }
   report({
     bench: 'compaction_max_block_1m_tokens_ms',
-    value: r3(maxBlockMs),
+    value: r3(Math.max(...medians)),
     unit: 'ms',
     target: 30,
     better: 'lower',
-    history_tokens: tokens,
-    messages: view.length,
-    pass_ms: r3(performance.now() - started),
-    after_tokens: result?.afterTokens ?? null,
-    strategies: result?.strategies.join('+') ?? null,
+    history_tokens: all[0].tokens,
+    messages: all[0].messages,
+    worst_ms: r3(Math.max(...all.map((r) => r.maxBlockMs))),
+    ...details,
   });
 }
 

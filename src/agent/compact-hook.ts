@@ -11,6 +11,11 @@ export interface CompactInput {
   messages: readonly Message[];
   /** Calibrated tokens of one message (memoized). */
   tokensOf: (message: Message) => number;
+  /**
+   * Calibrated safe estimate of a message outside the conversation (a summary request), with nothing
+   * memoized and no tokenizer count started. Default: `tokensOf`.
+   */
+  estimateOf?: (message: Message) => number;
   /** Tokens the compacted messages should fit in (system and tools already subtracted). */
   targetTokens: number;
   /** `manual`: the user asked (button, command, `/compact`); the gate itself never passes it. */

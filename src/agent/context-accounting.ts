@@ -10,7 +10,7 @@ import { COMPONENT_NAMES, type BudgetComponents } from '../context/budget';
 import { reportedInputTokens, type Calibration, type TokensByClass } from '../context/calibration';
 import { baseApplies, scaleToTotal, type EstimateState } from '../context/confirmed-base';
 import { dominantClass, isRepetitive, messageSampleText, type BandClass, type ClassTokens } from '../context/estimate-band';
-import { toolDefinitionParts, type MessageCount } from '../context/message-tokens';
+import { estimateMessage, toolDefinitionParts, type MessageCount } from '../context/message-tokens';
 import type { ModelLimits } from '../context/models';
 import { messageComponent, sectionComponent, type MessageComponent, type SectionComponent } from '../context/prompt-components';
 import type { TokenLedger } from '../context/token-ledger';
@@ -40,6 +40,11 @@ const add = (classes: ClassTokens, cls: BandClass, tokens: number) => (classes[c
 export interface ContextAccounting {
   /** Calibrated tokens of one message (memoized counts; the factor of its content class). */
   tokensOf: (message: Message) => number;
+  /**
+   * The calibrated safe estimate of a message that is not part of the conversation (a summary request,
+   * megabytes of transcript): nothing is memoized and no tokenizer count is started for it.
+   */
+  estimateOf: (message: Message) => number;
   /** Calibrated components of a request, each measured where it lives (no confirmed base). */
   components: (messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]) => BudgetComponents;
   /** The components with the confirmed base applied, and how much of them is estimated. */
@@ -65,6 +70,7 @@ export function createContextAccounting(deps: {
     Math.ceil(c.tokens * calibration.factorFor(limits.model, c.contentClass));
   const countOf = (m: Message) => ledger.count(m, family);
   const tokensOf = (m: Message) => scaled(countOf(m));
+  const estimateOf = (m: Message) => scaled(estimateMessage(m, family, ''));
   /** What the error of an estimate depends on: its content, or that it is still a safe estimate. */
   const bandOf = (c: MessageCount, exactClass?: BandClass): BandClass =>
     c.exact ? (exactClass ?? c.contentClass ?? 'prose') : 'unmeasured';
@@ -201,5 +207,5 @@ export function createContextAccounting(deps: {
     calibration.observeClasses(limits.model, byClass, u);
   }
 
-  return { tokensOf, components, account, learn };
+  return { tokensOf, estimateOf, components, account, learn };
 }

@@ -108,7 +108,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   let requested: { focus?: string } | undefined;
 
   const accounting = createContextAccounting({ limits, ledger, calibration, estimates });
-  const { tokensOf, components, account } = accounting;
+  const { tokensOf, estimateOf, components, account } = accounting;
 
   /** A tool result's tokens as the request will count them until its exact count arrives (safe estimate, its class's factor). */
   function resultTokens(text: string, toolName: string): number {
@@ -207,6 +207,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
               {
                 messages,
                 tokensOf,
+                estimateOf,
                 targetTokens,
                 trigger,
                 focus: asked?.focus,
@@ -249,6 +250,7 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
             options.prepare({
               messages,
               tokensOf,
+              estimateOf,
               targetTokens,
               trigger: 'threshold',
               effectiveWindow: limits.effectiveWindow,

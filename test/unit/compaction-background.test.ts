@@ -46,10 +46,17 @@ describe('compaction: a summary prepared in the background', () => {
       h.server.script.push({ text: 'ready' });
       await h.turn('hello');
       await fillTo(h, 0.88);
-      summarizer.server.script.push({ text: 'PREPARED SUMMARY' });
+      // Preparing yields to the host before its request goes out: wait for the request itself, not for time.
+      let arrived: () => void = () => undefined;
+      const requested = new Promise<void>((resolve) => (arrived = resolve));
+      summarizer.server.script.push(() => {
+        arrived();
+        return { text: 'PREPARED SUMMARY' };
+      });
       h.server.script.push({ text: 'ok' });
       await h.turn('at 88 %');
       assert.ok(!h.events.some((e) => e.type === 'compaction'), 'no compaction yet');
+      await requested;
       assert.equal(summarizer.server.requests.length, 1, 'the summary is being prepared');
       assert.ok(chain.preparing);
 

@@ -24,18 +24,18 @@ describe("compaction cannot deadlock: a history larger than the summarizer's win
     server.requests.length = 0;
   });
 
-  it('plans chunks that each fit, in order, covering every message once', () => {
+  it('plans chunks that each fit, in order, covering every message once', async () => {
     const view = session(20, 300, (i) => `turn ${i}: ${filler(800, `t${i}`)}`);
     const deps = {
       limit: 2000,
       requestTokens: reqTokens,
       chunkRequest: (m: readonly Message[]) => buildSummaryRequest(m, { model: 'x', toolChars: 100, assistantChars: 400 }),
     };
-    const chunks = planChunks(view, deps)!;
+    const chunks = (await planChunks(view, deps))!;
     assert.ok(chunks.length > 2);
     assert.deepEqual(chunks.flat(), view);
     for (const c of chunks) assert.ok(reqTokens(deps.chunkRequest(c)) <= 2000);
-    assert.equal(planChunks(view, { ...deps, limit: 100 }), undefined, 'one message alone too big: no plan');
+    assert.equal(await planChunks(view, { ...deps, limit: 100 }), undefined, 'one message alone too big: no plan');
   });
 
   it('merges level by level until one summary is left, and gives up when a merge fails', async () => {

@@ -142,6 +142,8 @@ export interface PassScope {
   readonly target: number;
   /** The input's counter, never negative or NaN. */
   readonly tokensOf: (message: Message) => number;
+  /** The counter for summary requests (`input.estimateOf`, else `tokensOf`), never negative or NaN. */
+  readonly requestTokensOf: (message: Message) => number;
   /** The session's pins, read once at the start of the pass. */
   readonly pins: string[];
   /** The work ledger block and re-hydrated files carried in the history message. */

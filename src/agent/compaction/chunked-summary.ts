@@ -5,13 +5,14 @@
  * hierarchically (groups that fit one merge request, level by level) into one. Only if that fails does
  * the chain fall back to dropping turns. Never throws.
  */
+import { timeSlicer } from '../../common/yield';
 import type { Message, ProviderRequest, Usage } from '../../providers/types';
 
 export interface ChunkedSummaryDeps {
   /** Input tokens one summarizer request may take. */
   limit: number;
-  /** Tokens of a request as the chain counts them. */
-  requestTokens(request: ProviderRequest): number;
+  /** Tokens of a request as the chain counts them (may count in slices that yield). */
+  requestTokens(request: ProviderRequest): number | Promise<number>;
   /** The summary request for one chunk (the most clipped form). */
   chunkRequest(messages: readonly Message[]): ProviderRequest;
   /** The request merging summaries of consecutive parts, oldest first. */
@@ -28,25 +29,39 @@ export interface ChunkedSummary {
   chunks: number;
 }
 
-/** Consecutive chunks of `messages` whose requests fit the limit; undefined when one message alone does not fit. */
-export function planChunks(
+/**
+ * Consecutive chunks of `messages` whose requests fit the limit; undefined when one message alone does
+ * not fit. Linear in the size of the history (issue 18: rebuilding the request for every message added
+ * was quadratic and blocked the host for seconds at 1M tokens): each message's share of a request is
+ * measured once, chunks are filled by those shares, and each chunk is then checked against its real
+ * request (parts such as the files touched are shared, not additive) and shrunk if it does not fit.
+ * Yields to the event loop as it goes.
+ */
+export async function planChunks(
   messages: readonly Message[],
   deps: Pick<ChunkedSummaryDeps, 'limit' | 'requestTokens' | 'chunkRequest'>,
-): Message[][] | undefined {
-  const chunks: Message[][] = [];
-  let current: Message[] = [];
+): Promise<Message[][] | undefined> {
+  const slice = timeSlicer();
+  const fixed = await deps.requestTokens(deps.chunkRequest([]));
+  const shares: number[] = [];
   for (const m of messages) {
-    const next = [...current, m];
-    if (deps.requestTokens(deps.chunkRequest(next)) <= deps.limit) {
-      current = next;
-      continue;
-    }
-    if (current.length === 0) return undefined;
-    chunks.push(current);
-    current = [m];
-    if (deps.requestTokens(deps.chunkRequest(current)) > deps.limit) return undefined;
+    const alone = await deps.requestTokens(deps.chunkRequest([m]));
+    if (alone > deps.limit) return undefined;
+    shares.push(Math.max(0, alone - fixed));
+    await slice();
   }
-  if (current.length) chunks.push(current);
+  const chunks: Message[][] = [];
+  for (let start = 0; start < messages.length;) {
+    let end = start + 1;
+    for (let sum = fixed + shares[start]; end < messages.length && sum + shares[end] <= deps.limit; end++) sum += shares[end];
+    while (end - start > 1 && (await deps.requestTokens(deps.chunkRequest(messages.slice(start, end)))) > deps.limit) {
+      end = Math.max(start + 1, end - Math.ceil((end - start) / 8));
+      await slice();
+    }
+    chunks.push(messages.slice(start, end));
+    start = end;
+    await slice();
+  }
   return chunks;
 }
 
@@ -59,7 +74,7 @@ export async function summarizeInChunks(
   previousSummary: string | undefined,
   deps: ChunkedSummaryDeps,
 ): Promise<ChunkedSummary | undefined> {
-  const chunks = planChunks(messages, deps);
+  const chunks = await planChunks(messages, deps);
   if (!chunks?.length) return undefined;
   let cost: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let requests = 0;
@@ -81,7 +96,7 @@ export async function summarizeInChunks(
     let progressed = false;
     for (let i = 0; i < level.length;) {
       let j = i + 1;
-      while (j < level.length && deps.requestTokens(deps.mergeRequest(level.slice(i, j + 1))) <= deps.limit) j++;
+      while (j < level.length && (await deps.requestTokens(deps.mergeRequest(level.slice(i, j + 1)))) <= deps.limit) j++;
       if (j - i === 1) {
         next.push(level[i]);
       } else {

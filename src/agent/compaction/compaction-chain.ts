@@ -11,7 +11,7 @@ import type { Message } from '../../providers/types';
 import type { CompactHook, CompactInput } from '../compact-hook';
 import { BackgroundSummary } from './background-summary';
 import type { ChainResult, ChainServices, CompactionChain, CompactionChainOptions } from './chain-types';
-import { CompactionPass, readLedger, readPins } from './compaction-pass';
+import { CompactionPass, nonNegative, readLedger, readPins } from './compaction-pass';
 import { LoopBreaker, type PauseState } from './loop-breaker';
 import { ResultArchive } from './result-archive';
 import { Summarizer } from './summarizer';
@@ -120,7 +120,8 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
       if (cut <= start) return;
       this.background.prepare(view, { start, cut }, async (head, previousSummary, signal) => {
         const pins = (await readPins(this)).value;
-        return (await summarizer.summarizeHead({ head, previousSummary, pins, tokensOf }, signal)).outcome;
+        const requestTokensOf = nonNegative(input.estimateOf ?? input.tokensOf);
+        return (await summarizer.summarizeHead({ head, previousSummary, pins, requestTokensOf }, signal)).outcome;
       });
     } catch {
       // Preparing is an optimization; the compaction itself still works without it.

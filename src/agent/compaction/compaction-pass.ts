@@ -8,6 +8,7 @@
  * Exceptions from the steps propagate to the chain, which counts the pass as failed.
  */
 import { applyClearPlan, dropWithHistory, historyMessage, parseHistoryMessage, planClearToolResults } from '../../context/compaction';
+import { yieldToEventLoop } from '../../common/yield';
 import type { Message, Usage } from '../../providers/types';
 import type { CompactInput } from '../compact-hook';
 import { DEFAULT_INSTRUCTIONS_SHARE, type ChainResult, type ChainServices, type PassScope } from './chain-types';
@@ -35,19 +36,33 @@ export class CompactionPass {
     const pins = await readPins(chain);
     const carried = await carriedBlock(chain, target);
     const notes = [...(pins.note ? [pins.note] : []), ...carried.notes];
-    const tokensOf = (m: Message) => Math.max(0, input.tokensOf(m) || 0);
-    const scope: PassScope = { input, signal, target, tokensOf, pins: pins.value, ledger: carried.block };
+    const scope: PassScope = {
+      input,
+      signal,
+      target,
+      tokensOf: nonNegative(input.tokensOf),
+      requestTokensOf: nonNegative(input.estimateOf ?? input.tokensOf),
+      pins: pins.value,
+      ledger: carried.block,
+    };
     return new CompactionPass(chain, scope, notes);
   }
 
-  /** Runs steps a → b → c; undefined when no step changed the view. */
+  /**
+   * Runs steps a → b → c; undefined when no step changed the view. The host gets the event loop back
+   * between the steps (and inside the summary step), so a huge history never blocks it in one stretch.
+   */
   async run(started: number): Promise<ChainResult | undefined> {
     const { signal } = this.scope;
     const beforeTokens = this.total(this.scope.input.messages);
+    await yieldToEventLoop();
     await this.clearOldResults();
+    await yieldToEventLoop();
     if (this.overTarget() && !signal.aborted) await this.summarize();
+    await yieldToEventLoop();
     if (this.overTarget() && !signal.aborted) await this.dropOldestTurns();
     if (this.strategies.length === 0) return undefined;
+    await yieldToEventLoop();
     return this.result(withCurrentLedger(this.view, this.scope.ledger), beforeTokens, started);
   }
 
@@ -138,6 +153,11 @@ export class CompactionPass {
   }
 }
 
+/** A counter that never returns a negative number or NaN. */
+export function nonNegative(count: (message: Message) => number): (message: Message) => number {
+  return (m) => Math.max(0, count(m) || 0);
+}
+
 /** A value read from the session through an option, and why it is missing when it could not be read. */
 export interface CarriedRead<T> {
   value: T;
@@ -177,7 +197,8 @@ async function carriedBlock(chain: Pick<ChainServices, 'options'>, target: numbe
 
 /** The view with the leading history message (if any) carrying the current ledger block. */
 function withCurrentLedger(view: Message[], ledger: string | undefined): Message[] {
+  if (!ledger) return view;
   const parts = parseHistoryMessage(view[0]);
-  if (!parts || !ledger || parts.ledger === ledger) return view;
+  if (!parts || parts.ledger === ledger) return view;
   return [historyMessage({ ...parts, ledger }, view[0].timestamp), ...view.slice(1)];
 }

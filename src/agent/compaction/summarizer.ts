@@ -4,7 +4,8 @@
  * in chunks merged hierarchically. What is summarized away is stored first, so it stays retrievable.
  * Never throws: failures come back as sentences for the pass's notes.
  */
-import { buildMergeRequest, buildSummaryRequest } from '../../context/compaction';
+import { buildMergeRequest, buildSummaryRequest, serializeHistory } from '../../context/compaction';
+import { timeSlicer, yieldToEventLoop } from '../../common/yield';
 import { byteEstimate } from '../../context/utf8';
 import { complete, type Provider } from '../../providers/provider';
 import type { Message, ProviderRequest, Usage } from '../../providers/types';
@@ -23,7 +24,8 @@ export interface HeadToSummarize {
   /** `/compact <focus>` or `compact_context` instructions. */
   focus?: string;
   pins: readonly string[];
-  tokensOf: (message: Message) => number;
+  /** Counts the summary requests' messages (a safe estimate that memoizes nothing is best). */
+  requestTokensOf: (message: Message) => number;
 }
 
 /** A head summary, or none, with the sentences that say why a step was skipped or failed. */
@@ -79,6 +81,7 @@ export class Summarizer {
   async summarizeHead(what: HeadToSummarize, signal: AbortSignal): Promise<HeadSummary> {
     // What is summarized away must stay retrievable: store it first, and the summarizer sees the ref ids.
     const stored = await this.options.archive.storeAll(what.head);
+    await yieldToEventLoop();
     const notes = [...stored.failures];
     const refs = stored.refIds;
     const base = {
@@ -89,8 +92,10 @@ export class Summarizer {
       previousSummary: what.previousSummary,
     };
     for (const clip of CLIPS) {
-      const request = buildSummaryRequest(stored.messages, { ...base, ...clip });
-      if (requestTokens(request, what.tokensOf) > this.inputLimit) continue;
+      const transcript = await serializeInSlices(stored.messages, clip);
+      const request = buildSummaryRequest(stored.messages, { ...base, ...clip, transcript });
+      await yieldToEventLoop();
+      if ((await requestTokensInSlices(request, what.requestTokensOf)) > this.inputLimit) continue;
       const r = await this.ask(request, signal);
       if ('failure' in r) return { notes: [...notes, r.failure] };
       return { outcome: { summary: r.text, cost: r.usage, refs }, notes };
@@ -98,7 +103,7 @@ export class Summarizer {
     // Too long for one request: summarize in chunks and merge them (only if that fails are turns dropped).
     const chunked = await summarizeInChunks(stored.messages, what.previousSummary, {
       limit: this.inputLimit,
-      requestTokens: (req) => requestTokens(req, what.tokensOf),
+      requestTokens: (req) => requestTokensInSlices(req, what.requestTokensOf),
       chunkRequest: (messages) => buildSummaryRequest(messages, { ...base, previousSummary: undefined, ...CLIPS[2] }),
       mergeRequest: (parts) => buildMergeRequest(parts, base),
       ask: async (req) => {
@@ -119,8 +124,58 @@ export class Summarizer {
   }
 }
 
-/** Input tokens of a summary request as the chain counts them: its messages plus its system text. */
-export function requestTokens(request: ProviderRequest, tokensOf: (m: Message) => number): number {
-  const system = request.system.map((x) => x.text).join('\n');
-  return request.messages.reduce((s, m) => s + tokensOf(m), 0) + byteEstimate(Buffer.byteLength(system, 'utf8'));
+/** Messages serialized between two yields by `serializeInSlices`. */
+const SERIALIZE_BATCH = 32;
+
+/** `serializeHistory(messages, clip)`, made in batches that yield to the event loop (the same text). */
+export async function serializeInSlices(
+  messages: readonly Message[],
+  clip: { toolChars?: number; assistantChars?: number },
+): Promise<string> {
+  const slice = timeSlicer();
+  const batches: string[] = [];
+  for (let at = 0; at < messages.length; at += SERIALIZE_BATCH) {
+    const text = serializeHistory(messages.slice(at, at + SERIALIZE_BATCH), { ...clip, firstNumber: at + 1 });
+    if (text) batches.push(text);
+    await slice();
+  }
+  return batches.join('\n');
+}
+
+/** Characters of text counted in one piece by `requestTokensInSlices` (about a millisecond of work). */
+const PIECE_CHARS = 64 * 1024;
+
+/**
+ * Input tokens of a summary request as the chain counts them (its messages plus its system text), for a
+ * request of any size, in slices that yield to the event loop (issue 18: the
+ * request summarizing a 1M-token history is megabytes of text). A long text is counted in pieces, each
+ * as a message of its own: a sum of pieces is never below the count of the whole, so it stays safe.
+ */
+export async function requestTokensInSlices(request: ProviderRequest, tokensOf: (m: Message) => number): Promise<number> {
+  const slice = timeSlicer();
+  let total = systemTokens(request);
+  for (const m of request.messages) {
+    const long = m.role !== 'toolResult' && m.content.some((p) => p.type === 'text' && p.text.length > PIECE_CHARS);
+    if (!long) {
+      total += tokensOf(m);
+      await slice();
+      continue;
+    }
+    for (const part of m.content) {
+      const text = part.type === 'text' ? part.text : undefined;
+      if (text === undefined) {
+        total += tokensOf({ ...m, content: [part] } as Message);
+        continue;
+      }
+      for (let at = 0; at < text.length; at += PIECE_CHARS) {
+        total += tokensOf({ ...m, content: [{ type: 'text', text: text.slice(at, at + PIECE_CHARS) }] });
+        await slice();
+      }
+    }
+  }
+  return total;
+}
+
+function systemTokens(request: ProviderRequest): number {
+  return byteEstimate(Buffer.byteLength(request.system.map((x) => x.text).join('\n'), 'utf8'));
 }

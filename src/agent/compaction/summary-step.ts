@@ -16,11 +16,12 @@ import {
   type SummaryPlan,
 } from '../../context/compaction';
 import { byteEstimate } from '../../context/utf8';
+import { yieldToEventLoop } from '../../common/yield';
 import type { Message, Usage } from '../../providers/types';
 import type { SummaryOutcome } from './background-summary';
 import { DEFAULT_INSTRUCTIONS_SHARE, type ChainServices, type PassScope } from './chain-types';
 import { errorText } from './result-archive';
-import { requestTokens, type Summarizer } from './summarizer';
+import { requestTokensInSlices, type Summarizer } from './summarizer';
 
 /** What step b did. */
 export interface SummaryStepResult {
@@ -52,6 +53,7 @@ export class SummaryStep {
     const afterPrepared = await this.usePrepared(view);
     if (afterPrepared?.done) return this.result(afterPrepared.applied);
     const current = afterPrepared?.applied.messages ?? view;
+    await yieldToEventLoop();
     const plan = planSummary(current, {
       targetTokens: this.scope.target,
       tokensOf: this.scope.tokensOf,
@@ -62,12 +64,14 @@ export class SummaryStep {
       this.notes.push('Nothing before a safe cut to summarize.');
       return this.result(undefined);
     }
+    await yieldToEventLoop();
     let strategy: 'summary' | 'resummarize' = 'summary';
     let outcome = await this.resummarize(current, plan);
     if (outcome) strategy = 'resummarize';
     outcome ??= await this.cachedSummary(plan);
     outcome ??= await this.headSummary(plan);
     if (!outcome) return this.result(undefined);
+    await yieldToEventLoop();
     this.chain.countSummary();
     this.refIds.push(...outcome.refs);
     this.cost = addUsage(this.cost, outcome.cost);
@@ -108,7 +112,7 @@ export class SummaryStep {
         pins: this.scope.pins,
         maxOutputTokens: this.summarizer.maxOutputTokens,
       });
-      if (!originals.length || requestTokens(request, this.scope.tokensOf) > this.limit()) return undefined;
+      if (!originals.length || (await requestTokensInSlices(request, this.scope.requestTokensOf)) > this.limit()) return undefined;
       return await this.askAndStore(request, plan);
     } catch (err) {
       this.notes.push(`The history for re-summarization could not be read: ${errorText(err)}`);
@@ -134,7 +138,7 @@ export class SummaryStep {
     // It may use the whole window but its own output and a 2 % margin (not only the agent's effective window).
     const window = input.prefix.contextWindow;
     const limit = window ? Math.min(summarizerWindow ?? Infinity, inputLimitWithin(window, request.maxOutputTokens)) : this.limit();
-    if (requestTokens(request, this.scope.tokensOf) + prefixTokens > limit) return undefined;
+    if ((await requestTokensInSlices(request, this.scope.requestTokensOf)) + prefixTokens > limit) return undefined;
     return this.askAndStore(request, plan);
   }
 
@@ -146,7 +150,7 @@ export class SummaryStep {
         previousSummary: plan.previous?.summary,
         focus: this.scope.input.focus,
         pins: this.scope.pins,
-        tokensOf: this.scope.tokensOf,
+        requestTokensOf: this.scope.requestTokensOf,
       },
       this.scope.signal,
     );

@@ -24,6 +24,11 @@ export interface SummaryRequestOptions {
   toolChars?: number;
   /** Characters of each assistant text quoted (default 6000); user text is always quoted whole up to 20,000. */
   assistantChars?: number;
+  /**
+   * `serializeHistory(head, options)`, when the caller already made it (in slices, so a huge history
+   * does not block the host); it must be exactly that.
+   */
+  transcript?: string;
 }
 
 export const SUMMARIZER_SYSTEM =
@@ -55,7 +60,7 @@ export function buildSummaryRequest(head: readonly Message[], options: SummaryRe
   if (options.previousSummary?.trim()) {
     parts.push('<previous-summary>', escapeXml(options.previousSummary.trim()), '</previous-summary>', '');
   }
-  parts.push('<transcript>', serializeHistory(head, options), '</transcript>', '');
+  parts.push('<transcript>', options.transcript ?? serializeHistory(head, options), '</transcript>', '');
   const files = filesTouched(head);
   if (files.length) parts.push(`Paths named in tool calls: ${files.join(', ')}`, '');
   const instructions = collectInstructions(head.filter((m) => !isHistoryMessage(m)));
@@ -105,13 +110,17 @@ function element(name: string, attrs: Record<string, string | number | undefined
  */
 export function serializeHistory(
   messages: readonly Message[],
-  options: Pick<SummaryRequestOptions, 'toolChars' | 'assistantChars'> = {},
+  options: Pick<SummaryRequestOptions, 'toolChars' | 'assistantChars'> & {
+    /** The number of the first message (default 1): a history serialized in slices numbers on. */
+    firstNumber?: number;
+  } = {},
 ): string {
   const toolChars = options.toolChars ?? 2000;
   const assistantChars = options.assistantChars ?? 6000;
+  const first = options.firstNumber ?? 1;
   const out: string[] = [];
   messages.forEach((m, i) => {
-    const n = i + 1;
+    const n = first + i;
     if (m.role === 'user') {
       const text = m.content.map((p) => (p.type === 'text' ? p.text : '[image]')).join('\n');
       // Headroom's own summary of even earlier turns is marked as such, never as something the user said.
