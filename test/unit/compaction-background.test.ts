@@ -99,6 +99,21 @@ describe('compaction: a summary prepared in the background', () => {
     assert.equal(chain.preparing, false);
   });
 
+  it('is kept when it is not enough and the summary on top of it fails (the paid summary is not lost)', async () => {
+    const chain = createCompactionChain({ summarizer: summarizer.provider, summarizerModel: 'm', results: createMemoryResultPort() });
+    summarizer.server.script.push({ text: 'PREPARED' }, { fault: 'http', status: 500, body: { error: { message: 'down' } } });
+    const view = session(20, 1500, (i) => `v ${i} ${filler(300, `v${i}`)}`);
+    chain.prepare(input(view, { targetTokens: 9000 })); // summarizes only the oldest turns
+    const out = await chain.run(input(view, { targetTokens: 1500 }), signal());
+    assert.ok(out);
+    assert.equal(summarizer.server.requests.length, 2, 'the prepared summary and one more, which failed');
+    assert.ok(out.notes.includes('Used the summary prepared in the background.'));
+    assert.ok(out.notes.some((n) => n.startsWith('The summary failed')));
+    assert.equal(out.summary, 'PREPARED');
+    assert.ok(out.strategies.includes('summary'), out.strategies.join('+'));
+    assert.equal(parseHistoryMessage(out.messages[0])?.summary, 'PREPARED', 'carried on by the turns dropped after it');
+  });
+
   it('still applies after new turns were appended and old results cleared', async () => {
     const bg = new BackgroundSummary();
     const view = session(6, 1500);

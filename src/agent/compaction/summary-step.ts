@@ -60,9 +60,10 @@ export class SummaryStep {
       reserveTokens: summaryReserve(this.chain.options, this.summarizer.maxOutputTokens, this.scope),
       keepTurns: this.chain.options.keepTurns,
     });
+    // Without a further summary, a prepared one already applied still stands: it was made and paid for.
     if (!plan) {
       this.notes.push('Nothing before a safe cut to summarize.');
-      return this.result(undefined);
+      return this.result(afterPrepared?.applied);
     }
     await yieldToEventLoop();
     let strategy: 'summary' | 'resummarize' = 'summary';
@@ -70,7 +71,7 @@ export class SummaryStep {
     if (outcome) strategy = 'resummarize';
     outcome ??= await this.cachedSummary(plan);
     outcome ??= await this.headSummary(plan);
-    if (!outcome) return this.result(undefined);
+    if (!outcome) return this.result(afterPrepared?.applied);
     await yieldToEventLoop();
     this.chain.countSummary();
     this.refIds.push(...outcome.refs);
