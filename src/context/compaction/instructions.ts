@@ -1,7 +1,8 @@
 /**
  * Every user instruction survives compaction: collected from user messages (and carried forward from
- * earlier history messages), de-duplicated, clipped when long, and fitted to a token budget newest
- * first. Pure; never throw.
+ * earlier history messages), de-duplicated, clipped when long, and fitted to a token budget: standing
+ * instructions first ("from now on…", "always…", "never…", "don't…"), then the rest, newest first
+ * within each. Pure; never throw.
  */
 import type { Message } from '../../providers/types';
 import { byteEstimate } from '../utf8';
@@ -54,16 +55,36 @@ export function fitInstructions(list: readonly string[], options: FitInstruction
   return best;
 }
 
+/**
+ * Words that make a user message a standing instruction, one that keeps applying after its turn
+ * ("from now on run the linter", "never touch the migrations", "always use tabs"), as opposed to a
+ * request for that turn ("carry on with part 12"). When not every user message fits, these are kept
+ * first: in a 300-turn session a budget kept newest-first lost every early standing instruction to
+ * the turn-by-turn requests that followed it (fidelity_instructions 0.46).
+ */
+const STANDING =
+  /\b(from now on|going forward|always|never|do not|don't|dont|must|make sure|remember|every time|whenever|prefer|instead of|no more|stop)\b/i;
+
+/** True when a user message reads as a standing instruction (see `STANDING`). */
+export function isStandingInstruction(text: string): boolean {
+  return STANDING.test(text.slice(0, 2000));
+}
+
 function fitWith(list: readonly string[], budgetTokens: number, maxChars: number): { instructions: string[]; omitted: number } {
-  const kept: string[] = [];
+  const keep = new Set<number>();
   let used = 0;
-  let i = list.length - 1;
-  for (; i >= 0; i--) {
-    const text = list[i].length > maxChars ? `${list[i].slice(0, maxChars)} … [clipped; the full text is in the transcript]` : list[i];
-    const cost = byteEstimate(Buffer.byteLength(JSON.stringify(text), 'utf8') + 3);
-    if (used + cost > budgetTokens) break;
-    used += cost;
-    kept.push(text);
+  const clip = (t: string) => (t.length > maxChars ? `${t.slice(0, maxChars)} … [clipped; the full text is in the transcript]` : t);
+  const cost = (t: string) => byteEstimate(Buffer.byteLength(JSON.stringify(t), 'utf8') + 3);
+  // Standing instructions newest first, then the other messages newest first, each until one does not fit.
+  for (const standing of [true, false]) {
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (isStandingInstruction(list[i]) !== standing) continue;
+      const c = cost(clip(list[i]));
+      if (used + c > budgetTokens) break;
+      used += c;
+      keep.add(i);
+    }
   }
-  return { instructions: kept.reverse(), omitted: i + 1 };
+  const instructions = list.flatMap((t, i) => (keep.has(i) ? [clip(t)] : []));
+  return { instructions, omitted: list.length - instructions.length };
 }
