@@ -2,8 +2,8 @@
  * The compaction part of the chat (issue 19 items 2–3, issue 14 item 6): the "Compacting…" row while a
  * pass runs, the card when it is done, the divider above which nothing is in the model's context any
  * more, and which card's Undo can work. The rule for Undo mirrors the store's: only the newest
- * compaction can be undone, and not after a restore or an undo, nor while a turn runs, nor when the
- * session is not stored. Pure (no vscode); never throws.
+ * compaction can be undone, and not after a restore or an undo, nor while a turn or another compaction
+ * runs, nor when the session is not stored. Pure (no vscode); never throws.
  */
 import type { AgentEvent, CompactionChange } from '../agent/events';
 import type { ChatItem, ChatItemOf, ChatOp } from '../protocol/view-models';
@@ -46,6 +46,7 @@ export class CompactionCards {
     this.rowId ??= this.host.nextId('k');
     const what = e.summarizing > 0 ? ` (summarizing ${e.summarizing} ${e.summarizing === 1 ? 'message' : 'messages'})` : '';
     this.put({ kind: 'compacting', id: this.rowId, text: `Compacting…${what}` });
+    this.refreshUndo();
   }
 
   ended(e: Extract<AgentEvent, { type: 'compaction_end' }>): void {
@@ -57,6 +58,7 @@ export class CompactionCards {
         op: 'append',
         item: { kind: 'notice', id: this.host.nextId('n'), level: 'info', text: 'Compaction cancelled. The context is exactly as it was.' },
       });
+    this.refreshUndo();
   }
 
   /** A compaction finished (`cost`: its summary in US dollars, when known): its card, and the divider above the turns it kept verbatim. */
@@ -105,7 +107,7 @@ export class CompactionCards {
   }
 
   private undoable(): boolean {
-    return this.storedUndo && !this.host.running && this.newest !== undefined;
+    return this.storedUndo && !this.host.running && !this.compacting && this.newest !== undefined;
   }
 
   /**

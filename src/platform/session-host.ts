@@ -282,7 +282,7 @@ export class SessionHost extends Disposable {
   /** Clear: advances the session's clear marker (nothing is deleted); the next request starts empty. */
   async clear(): Promise<void> {
     await this.init();
-    if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before clearing the context.');
+    this.assertIdle('clearing the context');
     if (this.store && this.summary && !this.store.readOnly) await this.store.sessions.clear(this.summary.id);
     this.chain?.discardPrepared();
     this.session?.replaceMessages([]);
@@ -461,6 +461,11 @@ export class SessionHost extends Disposable {
     return this.compactions.running;
   }
 
+  /** Whether the last compaction was cancelled (then `compact` resolved undefined because of it). */
+  get lastCompactionCancelled(): boolean {
+    return this.compactions.lastOutcome === 'cancelled';
+  }
+
   /** Whether compactions of this session are stored, so the newest can be undone. */
   get canUndoCompactions(): boolean {
     return !!this.store && !this.store.readOnly && !!this.summary;
@@ -560,6 +565,8 @@ export class SessionHost extends Disposable {
 
   private assertIdle(what: string): void {
     if (this.session?.isRunning) throw new HeadroomError('invalid_request', `Stop the running turn before ${what}.`);
+    if (this.compactions.running)
+      throw new HeadroomError('invalid_request', `Wait for the compaction to finish, or cancel it, before ${what}.`);
   }
 
   /** The current session's stored (offloaded) results, newest first; empty without a store. */

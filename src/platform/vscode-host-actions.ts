@@ -71,7 +71,8 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     compact: async (focus) => {
       const report = await session.compact(focus);
       if (!report) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
+        // A cancelled compaction says so in the chat; only "nothing to do" needs a word here.
+        if (!session.lastCompactionCancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
         return;
       }
       // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.

@@ -121,6 +121,7 @@ describe('compaction: visible and cancellable (issue 19 item 2)', () => {
       ['compaction_start', 'end:cancelled'],
     );
     assert.equal(runner.running, false);
+    assert.equal(runner.lastOutcome, 'cancelled', 'the host tells a cancel from "nothing to compact"');
     assert.equal(runner.cancel(), false, 'nothing left to cancel');
   });
 

@@ -122,7 +122,7 @@ describe('panel: compaction is visible (issue 19 items 2–3)', () => {
     assert.ok(insert?.op === 'insert' && insert.before === ids[3]);
   });
 
-  it('Undo is disabled when it cannot work: not stored, a turn running, an older card, after a restore', () => {
+  it('Undo is disabled when it cannot work: not stored, a turn or compaction running, an older card, after a restore', () => {
     const s = setup();
     const view = threeTurns(s);
     const done = (): AgentEvent[] => [
@@ -136,6 +136,10 @@ describe('panel: compaction is visible (issue 19 items 2–3)', () => {
     s.run({ type: 'turn_start', turnId: 'x', prompt: user('go on') });
     assert.equal(s.card()?.canUndo, false, 'while a turn runs');
     s.run({ type: 'turn_end', turnId: 'x', reason: 'done', messages: [] });
+    assert.equal(s.card()?.canUndo, true);
+    s.run({ type: 'compaction_start', trigger: 'manual', summarizing: 1 });
+    assert.equal(s.card()?.canUndo, false, 'while another compaction runs');
+    s.run({ type: 'compaction_end', outcome: 'cancelled' });
     assert.equal(s.card()?.canUndo, true);
     s.run(...done());
     const cards = s.items().filter((i): i is ChatItemOf<'compaction'> => i.kind === 'compaction');

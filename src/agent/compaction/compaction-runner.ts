@@ -25,9 +25,15 @@ const SUMMARY_RESERVE = 2_100;
 
 export class CompactionRunner {
   private current: AbortController | undefined;
+  private outcome: 'done' | 'cancelled' | 'nothing' | undefined;
 
   /** @param emit receives `compaction_start` / `compaction_end`; must not throw (guarded). */
   constructor(private readonly emit: (event: AgentEvent) => void) {}
+
+  /** How the last pass ended (undefined before the first). */
+  get lastOutcome(): 'done' | 'cancelled' | 'nothing' | undefined {
+    return this.outcome;
+  }
 
   /** True while a pass runs. */
   get running(): boolean {
@@ -74,10 +80,12 @@ export class CompactionRunner {
       this.current = undefined;
     }
     if (controller.signal.aborted) {
+      this.outcome = 'cancelled';
       this.report({ type: 'compaction_end', outcome: 'cancelled' });
       return undefined;
     }
     if (!result) {
+      this.outcome = 'nothing';
       this.report({ type: 'compaction_end', outcome: 'nothing' });
       return undefined;
     }
@@ -88,6 +96,7 @@ export class CompactionRunner {
       storedRefIds: result.clearedRefIds,
       ...(result.summary !== undefined ? { summary: result.summary } : {}),
     };
+    this.outcome = 'done';
     this.report({ type: 'compaction_end', outcome: 'done', change });
     return result;
   }
