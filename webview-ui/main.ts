@@ -205,7 +205,10 @@ function renderMain(): void {
   composer.setEnabled(!!s && s.trusted, s ? RESTRICTED_BANNER : 'Connecting to Headroom…');
   composer.setRunning(state.running);
   if (state.ui.view === 'history') main.replaceChildren(renderHistory(state.history, renderMain));
-  else if (!chat.element.isConnected) main.replaceChildren(chat.element);
+  else if (!chat.element.isConnected) {
+    main.replaceChildren(chat.element);
+    chat.shown();
+  }
 }
 
 let restoreScroll = state.ui.scrollTop;

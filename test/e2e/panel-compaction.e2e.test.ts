@@ -53,11 +53,13 @@ async function panelWithPresenter(light = false) {
   await loadPanel(page, undefined, light ? LIGHT_VARS : undefined);
   const base = sessionFixture(12).snapshot;
   assert.ok(base.type === 'session/snapshot');
-  const view = presenter.view();
-  await page.evaluate((data) => window.dispatchEvent(new MessageEvent('message', { data })), {
-    ...base,
-    snapshot: { ...base.snapshot, ...view },
-  } as HostToWebview);
+  /** What the host's postSnapshot sends: the static facts plus the presenter's view. */
+  const snapshot = () =>
+    page.evaluate((data) => window.dispatchEvent(new MessageEvent('message', { data })), {
+      ...base,
+      snapshot: { ...base.snapshot, ...presenter.view() },
+    } as HostToWebview);
+  await snapshot();
   await page.locator('body[data-ready="true"]').waitFor();
   const flush = async () => {
     const batch = posted.splice(0);
@@ -67,7 +69,7 @@ async function panelWithPresenter(light = false) {
     events.forEach((e) => presenter.handle(e));
     await flush();
   };
-  return { page, presenter, messages, run, flush };
+  return { page, presenter, messages, run, flush, snapshot };
 }
 
 describe('compaction in the panel: visible, cancellable, undoable, and what left (Chromium)', () => {
@@ -154,6 +156,40 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
       await undo.focus();
       await page.keyboard.press('Enter');
       assert.deepEqual(await lastSent(page), { type: 'compaction/undo' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a restore from the history keeps the whole chat: back in the chat, the divider and the restored context are in view', async () => {
+    const { page, presenter, snapshot } = await panelWithPresenter();
+    try {
+      await page.getByRole('button', { name: 'Session history and snapshots' }).click();
+      await page.locator('[data-testid=history]').waitFor();
+      // The host restored a snapshot: the presenter keeps the chat, then the host re-sends the panel.
+      const restored = [
+        historyMessage({ summary: 'Set up the **parser** work.', pins: [], instructions: ['Please look at module 0'] }, 1),
+        ...sessionMessages(3),
+      ];
+      presenter.continueWith(restored, 'restore');
+      await snapshot();
+      await page.getByRole('button', { name: 'Back to the chat' }).click();
+      const chat = page.locator('[data-testid=chat]');
+      const divider = chat.getByRole('separator', { name: 'above: no longer in the model’s context · snapshot restored' });
+      await divider.waitFor();
+      await chat.locator('[data-testid=summary]', { hasText: 'Summary of the earlier conversation' }).waitFor();
+      assert.equal(
+        await chat.locator('.hr-user', { hasText: 'Please look at module 0' }).count(),
+        2,
+        'the earlier turn and the restored one',
+      );
+      assert.equal(await chat.locator('.hr-user', { hasText: 'Set up the' }).count(), 0, 'the summary is never a user bubble');
+      await page.waitForFunction(() => {
+        const c = document.querySelector('[data-testid=chat]')!.getBoundingClientRect();
+        const s = document.querySelector('[data-testid=summary]')!.getBoundingClientRect();
+        return s.bottom > c.top && s.top < c.bottom;
+      });
+      await page.screenshot({ path: screenshotPath('restore-keeps-chat-dark') });
     } finally {
       await page.close();
     }
