@@ -47,6 +47,8 @@ export class ChatView {
   private stick = true;
   /** Where the list last scrolled itself to. */
   private autoTop = 0;
+  /** Where the user last scrolled to (kept while the list is detached). */
+  private readTop = 0;
   private autoHeight = 0;
 
   constructor(
@@ -56,6 +58,7 @@ export class ChatView {
     this.element.addEventListener('scroll', () => {
       // Scrolling up from where we last put the list is the user's; reaching the end re-attaches.
       // (A scrollTop clamped because lazily rendered items shrank is not the user: the height changed.)
+      if (this.element.isConnected) this.readTop = this.element.scrollTop;
       if (this.element.scrollTop < this.autoTop - 2 && this.element.scrollHeight === this.autoHeight) this.stick = false;
       else if (this.atBottom()) this.stick = true;
       if (this.stick) this.newActivity.hidden = true;
@@ -68,6 +71,16 @@ export class ChatView {
     this.stick = true;
     this.newActivity.hidden = true;
     this.toBottom();
+  }
+
+  /**
+   * The list is on screen again (back from the history view, where it was detached and lost its
+   * scroll position): to the newest item when it was following (a restore or an undo from the
+   * history lands there), else back where the user was reading.
+   */
+  shown(): void {
+    if (this.stick) this.toBottom();
+    else this.element.scrollTop = this.readTop;
   }
 
   /** Rebuilds every item (a snapshot arrived); scrolls to `scrollTop`, or to the bottom when null. */

@@ -29,6 +29,8 @@ export class Composer {
   private readonly stop: HTMLButtonElement;
   private options: SlashCommand[] = [];
   private selected = 0;
+  private enabled = true;
+  private blocked = false;
 
   constructor(private readonly o: ComposerOptions) {
     this.input = h('textarea', {
@@ -84,9 +86,20 @@ export class Composer {
   }
 
   setEnabled(enabled: boolean, reason = ''): void {
+    this.enabled = enabled;
     this.input.disabled = !enabled;
-    this.send.disabled = !enabled;
+    this.syncSend();
     this.input.placeholder = enabled ? 'Ask Headroom…  (Enter to send, Shift+Enter for a new line, / for commands)' : reason;
+  }
+
+  /** A compaction runs: Send waits for it (typing goes on; Enter keeps the draft). */
+  setBlocked(blocked: boolean): void {
+    this.blocked = blocked;
+    this.syncSend();
+  }
+
+  private syncSend(): void {
+    this.send.disabled = !this.enabled || this.blocked;
   }
 
   focus(): void {

@@ -1,10 +1,11 @@
 /**
  * One element per chat item: user and assistant messages (sanitized markdown), collapsible tool
- * cards, approval cards, notices with a retry countdown, compaction results. Text is never parsed
+ * cards, approval cards, notices with a retry countdown, and the compaction items (compaction-views.ts). Text is never parsed
  * as HTML except through the markdown sanitizer.
  */
 import { formatBytes, formatDuration } from '../src/protocol/format';
 import type { ChatItem, ChatItemOf, NoticeAction } from '../src/protocol/messages';
+import { compactingRow, compactionCard, divider, summaryCard } from './compaction-views';
 import { h } from './dom';
 import { renderMarkdown } from './markdown';
 import { send } from './vscode-api';
@@ -168,7 +169,10 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
         : null,
       item.actions?.length ? h('div', { class: 'hr-actions' }, ...item.actions.map((a, i) => noticeButton(item, a, i > 0))) : null,
     ),
-  compaction: (item) => h('div', { class: 'hr-compaction', role: 'status', 'data-testid': 'compaction' }, item.text),
+  compaction: (item, ctx) => compactionCard(item, ctx),
+  compacting: (item) => compactingRow(item),
+  divider: (item) => divider(item),
+  summary: (item, ctx) => summaryCard(item, ctx),
 };
 
 /** An error block's next step: Retry sends the prompt again; the others run the Headroom command of that name. */

@@ -11,6 +11,7 @@ import { Composer } from './composer';
 import { h } from './dom';
 import { renderFirstRun } from './first-run';
 import { renderHistory } from './history-view';
+import { renderWorkSoFar } from './work-so-far';
 import { FREED_VISIBLE_MS, renderMeter } from './meter';
 import { throttled } from './schedule';
 import type { ComposerIntent } from './slash';
@@ -21,6 +22,8 @@ const app = document.getElementById('app')!;
 const top = h('header', { class: 'hr-top' });
 const banner = h('div', { class: 'hr-banner' });
 const main = h('main', { class: 'hr-main' });
+/** "Work so far" (the work ledger), between the banner and the chat. */
+let work: HTMLElement = h('div', { hidden: true });
 const expanded = new Set(state.ui.expanded);
 
 const chat = new ChatView(state.transcript, {
@@ -58,7 +61,21 @@ const announce = (text: string) => {
   requestAnimationFrame(() => (announcer.textContent = text));
 };
 
-app.replaceChildren(top, banner, main, chat.newActivity, composer.element, announcer);
+app.replaceChildren(top, banner, work, main, chat.newActivity, composer.element, announcer);
+
+function renderWork(): void {
+  const next = renderWorkSoFar(state.ledger, state.ui.workOpen, (open) => saveUi({ workOpen: open }));
+  work.replaceWith(next);
+  work = next;
+}
+
+/** A compaction runs or ended: Send, Compact and Clear wait for it. */
+function setCompacting(compacting: boolean): void {
+  if (state.compacting === compacting) return;
+  state.compacting = compacting;
+  composer.setBlocked(compacting);
+  renderTop();
+}
 
 // Escape stops the running turn from anywhere in the panel (the composer's own Escape closes its
 // completion list first and marks the event handled).
@@ -69,6 +86,11 @@ document.addEventListener('keydown', (e) => {
 });
 
 function runIntent(intent: ComposerIntent): boolean {
+  if (state.compacting && (intent.kind === 'prompt' || intent.kind === 'compact' || intent.kind === 'clear')) {
+    // The draft stays in the box until the compaction is done or cancelled.
+    announce('A compaction is running: wait for it, or cancel it.');
+    return false;
+  }
   switch (intent.kind) {
     case 'prompt':
       send({ type: 'prompt/submit', text: intent.text });
@@ -109,7 +131,7 @@ function showView(view: 'chat' | 'history'): void {
 let freedTimer: ReturnType<typeof setTimeout> | undefined;
 function renderTop(): void {
   const s = state.snapshot;
-  const meter = renderMeter(state.meter, state.running, state.ui.view === 'history', {
+  const meter = renderMeter(state.meter, state.running || state.compacting, state.ui.view === 'history', {
     compact: () => send({ type: 'context/compact' }),
     clear: () => send({ type: 'context/clear' }),
     toggleHistory: () => showView(state.ui.view === 'history' ? 'chat' : 'history'),
@@ -183,7 +205,10 @@ function renderMain(): void {
   composer.setEnabled(!!s && s.trusted, s ? RESTRICTED_BANNER : 'Connecting to Headroom…');
   composer.setRunning(state.running);
   if (state.ui.view === 'history') main.replaceChildren(renderHistory(state.history, renderMain));
-  else if (!chat.element.isConnected) main.replaceChildren(chat.element);
+  else if (!chat.element.isConnected) {
+    main.replaceChildren(chat.element);
+    chat.shown();
+  }
 }
 
 let restoreScroll = state.ui.scrollTop;
@@ -211,6 +236,10 @@ const handlers: HostHandlers = {
     state.transcript.reset(m.snapshot.items ?? []);
     state.meter = m.snapshot.meter ?? null;
     state.running = m.snapshot.running ?? false;
+    state.compacting = m.snapshot.compacting ?? false;
+    composer.setBlocked(state.compacting);
+    state.ledger = m.snapshot.ledger ?? null;
+    renderWork();
     // A new, cleared, opened or restored session: an old banner no longer applies.
     dismissError();
     chat.element.setAttribute('aria-busy', String(state.running));
@@ -233,6 +262,8 @@ const handlers: HostHandlers = {
     flushChat();
   },
   'turn/state': (m) => {
+    setCompacting(m.compacting ?? false);
+    if (state.running === m.running) return;
     const stopped = state.running && !m.running;
     state.running = m.running;
     if (m.running) dismissError();
@@ -256,6 +287,11 @@ const handlers: HostHandlers = {
     state.history = m.history;
     if (state.ui.view === 'history') renderMain();
   },
+  'ledger/update': (m) => {
+    state.ledger = m.ledger;
+    renderWork();
+  },
+  'host/ok': () => dismissError(),
   'host/error': (m) => {
     state.error = { message: m.message, detail: m.detail };
     renderBanner();

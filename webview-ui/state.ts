@@ -3,7 +3,7 @@
  * (view, draft, expanded cards) that survives the webview being hidden via vscode.setState.
  */
 import { Transcript } from '../src/protocol/chat-ops';
-import type { HistoryView, MeterView, SnapshotView } from '../src/protocol/messages';
+import type { HistoryView, LedgerView, MeterView, SnapshotView } from '../src/protocol/messages';
 import { getState, setState } from './vscode-api';
 
 export type View = 'chat' | 'history';
@@ -16,6 +16,8 @@ export interface UiState {
   expanded: string[];
   /** Scrolled away from the bottom: keep the position instead of following new text. */
   scrollTop: number | null;
+  /** "Work so far" is open. */
+  workOpen: boolean;
 }
 
 export interface PanelState {
@@ -23,6 +25,10 @@ export interface PanelState {
   transcript: Transcript;
   meter: MeterView | null;
   running: boolean;
+  /** A compaction runs: Send, Compact and Clear wait for it. */
+  compacting: boolean;
+  /** The work ledger ("Work so far"). */
+  ledger: LedgerView | null;
   history: HistoryView | undefined;
   error: { message: string; detail?: string } | undefined;
   ui: UiState;
@@ -35,6 +41,7 @@ function restoredUi(): UiState {
     draft: typeof s.draft === 'string' ? s.draft : '',
     expanded: Array.isArray(s.expanded) ? s.expanded.filter((x): x is string => typeof x === 'string').slice(-200) : [],
     scrollTop: typeof s.scrollTop === 'number' ? s.scrollTop : null,
+    workOpen: s.workOpen === true,
   };
 }
 
@@ -43,6 +50,8 @@ export const state: PanelState = {
   transcript: new Transcript(),
   meter: null,
   running: false,
+  compacting: false,
+  ledger: null,
   history: undefined,
   error: undefined,
   ui: restoredUi(),

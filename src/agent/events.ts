@@ -38,6 +38,17 @@ export interface ContextUsage {
 /** What a compaction did (shown in the chat): assembled by `compactionReport` in `context/compaction`. */
 export type { CompactionReport };
 
+/** What one compaction pass changed: the view before and after, for the panel's "what left" view. */
+export interface CompactionChange {
+  before: readonly Message[];
+  after: readonly Message[];
+  /** In order: `clear_tool_results`, `summary` | `resummarize`, `drop_oldest_turns`. */
+  strategies: readonly string[];
+  summary?: string;
+  /** Ref ids of the tool results the pass stored or cleared (each opens with read_result). */
+  storedRefIds: readonly string[];
+}
+
 export type AgentEvent =
   | { type: 'turn_start'; turnId: string; prompt: UserMessage }
   /** A message begins. Assistant messages stream (deltas follow); user messages arrive whole. */
@@ -63,6 +74,14 @@ export type AgentEvent =
   /** Provider-reported usage of one model request. */
   | { type: 'usage'; model: string; usage: Usage }
   | { type: 'context_usage'; usage: ContextUsage }
+  /**
+   * A compaction pass starts (any trigger): `summarizing` is how many messages it expects to take out of
+   * the verbatim context. Always followed by `compaction_end`; a pass that changed the view is then
+   * reported with `compaction`.
+   */
+  | { type: 'compaction_start'; trigger: CompactionReport['trigger']; summarizing: number }
+  /** A compaction pass ended: what it did (`done`), that the user cancelled it, or that nothing changed. */
+  | { type: 'compaction_end'; outcome: 'done' | 'cancelled' | 'nothing'; change?: CompactionChange }
   | { type: 'compaction'; report: CompactionReport }
   /** The provider is waiting before retrying a request (rate limit, overload, network). */
   | { type: 'retry'; attempt: number; delayMs: number; error: ProviderError }

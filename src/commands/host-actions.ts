@@ -22,7 +22,8 @@ export interface PinInfo {
  * User intents and the reads their pickers need. Each may reject with a message a person can act on;
  * the caller shows it (the panel in its banner, the palette in a notification). After an action that
  * replaces the conversation (`clear`, `newSession`, `openSession`, `deleteSession`, `restoreSnapshot`,
- * `undoCompaction`) the panel shows the new transcript, meter and history before the promise resolves.
+ * `undoCompaction`) the panel shows the new transcript, meter and history before the promise resolves
+ * (after a restore or an undo it keeps the chat and marks what is no longer in the model's context).
  */
 export interface HostActions {
   /** Starts a turn with this prompt; resolves once it is accepted (the turn reports through events). */
@@ -41,6 +42,8 @@ export interface HostActions {
   saveSnapshot(name?: string): Promise<void>;
   restoreSnapshot(id: string): Promise<void>;
   undoCompaction(): Promise<void>;
+  /** Cancels the running compaction: its summary request is aborted and the context stays as it was. */
+  cancelCompaction(): void;
   /** Opens a stored (offloaded) tool result in a read-only editor; a ref id not listed opens untitled. */
   openResult(refId: string): Promise<void>;
   /** Stored tool results of this session, newest first (empty without a folder). */

@@ -9,11 +9,11 @@ import type { Message } from '../providers/types';
 import { Transcript } from '../protocol/chat-ops';
 import { costOf, CostTally } from '../context/cost';
 import { pricesFor } from '../context/models';
-import { formatDuration, formatTokens, formatUsd } from '../protocol/format';
 import type { HostToWebview } from '../protocol/messages';
-import type { ChatItem, ChatItemOf, ChatOp, MeterView } from '../protocol/view-models';
+import type { ChatItem, ChatItemOf, ChatOp, LedgerView, MeterView } from '../protocol/view-models';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { approvalItem, settledApproval } from './approvals';
+import { CompactionCards, DIVIDER_TEXT } from './compaction-cards';
 import { errorNotice } from './error-notice';
 import { MeterExtras, meterFromBudget, meterFromUsage } from './meter-view';
 import { assistantText, messagesToItems, PREVIEW_CHARS, stopNote, toolItem, userText, withResult } from './transcript-items';
@@ -41,6 +41,10 @@ export class ChatPresenter {
   /** What this session's requests cost (this turn, the session, cache savings). */
   private readonly costs = new CostTally();
   private lastModel: string | undefined;
+  private ledger: LedgerView | null = null;
+  /** Transcript reloads so far: items of a reloaded context get ids of their own (`l<n>m<i>`). */
+  private loads = 0;
+  private readonly cards: CompactionCards;
 
   /**
    * @param emit receives every message for the webview, in order (the host batches them).
@@ -49,19 +53,39 @@ export class ChatPresenter {
   constructor(
     private readonly emit: (message: HostToWebview) => void,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    const transcript = this.transcript;
+    const isRunning = () => this.running;
+    this.cards = new CompactionCards({
+      op: (op) => this.op(op),
+      get: (id) => transcript.get(id),
+      get items() {
+        return transcript.items;
+      },
+      nextId: (prefix) => this.nextId(prefix),
+      get running() {
+        return isRunning();
+      },
+    });
+  }
 
   get isRunning(): boolean {
     return this.running;
   }
 
   /** What a `session/snapshot` carries besides the host's static facts. */
-  view(): { items: ChatItem[]; meter: MeterView | null; running: boolean } {
-    return { items: [...this.transcript.items], meter: this.meter, running: this.running };
+  view(): { items: ChatItem[]; meter: MeterView | null; running: boolean; compacting: boolean; ledger: LedgerView | null } {
+    return {
+      items: [...this.transcript.items],
+      meter: this.meter,
+      running: this.running,
+      compacting: this.cards.compacting,
+      ledger: this.ledger,
+    };
   }
 
   /**
-   * Replaces the transcript (a session was opened, cleared or restored). Posts nothing: send a snapshot
+   * Replaces the transcript (a session was opened, started or cleared). Posts nothing: send a snapshot
    * after. The session's cost starts over when another session is loaded.
    */
   load(messages: readonly Message[], sameSession = false): void {
@@ -70,6 +94,36 @@ export class ChatPresenter {
       this.extras = { ...this.extras, cost: undefined };
     }
     this.transcript.reset(messagesToItems(messages));
+    this.cards.reset();
+    this.forgetTurn();
+  }
+
+  /**
+   * The context was replaced while the chat stays (a snapshot restored, a compaction undone): nothing
+   * is removed. An undo of the newest compaction shown takes its divider away (those turns are back in
+   * context); otherwise a divider goes under everything shown and the new context follows it.
+   */
+  continueWith(messages: readonly Message[], why: 'restore' | 'undo'): void {
+    if (why === 'undo' && this.cards.undone()) return;
+    this.cards.retireNewest();
+    const loaded = `l${++this.loads}`;
+    const text = why === 'restore' ? `${DIVIDER_TEXT} · snapshot restored` : `${DIVIDER_TEXT} · compaction undone`;
+    this.op({ op: 'append', item: { kind: 'divider', id: `${loaded}d`, text } });
+    for (const item of messagesToItems(messages, loaded)) this.op({ op: 'append', item });
+  }
+
+  /** Whether the session's compactions are stored, so the newest can be undone. */
+  setUndoAvailable(available: boolean): void {
+    this.cards.setUndoAvailable(available);
+  }
+
+  /** The work ledger changed: "Work so far" shows it. */
+  setLedger(ledger: LedgerView): void {
+    this.ledger = ledger;
+    this.emit({ type: 'ledger/update', ledger });
+  }
+
+  private forgetTurn(): void {
     this.assistantId = undefined;
     this.retryId = undefined;
     this.failures.clear();
@@ -202,10 +256,17 @@ export class ChatPresenter {
       this.extras = { ...this.extras, status: e.usage.status };
       this.pushMeter();
     },
+    compaction_start: (e) => {
+      this.cards.started(e);
+      this.emitState();
+    },
+    compaction_end: (e) => {
+      this.cards.ended(e);
+      this.emitState();
+    },
     compaction: (e) => {
       const r = e.report;
       const freed = Math.max(0, r.beforeTokens - r.afterTokens);
-      const how = r.strategies.length ? ` (${r.strategies.join(', ')})` : '';
       // The summarizer's tokens, at the session model's prices (the summarizer model is usually the same).
       const prices = this.lastModel ? pricesFor(this.lastModel) : undefined;
       const cost = r.cost && prices ? costOf(r.cost, prices) : undefined;
@@ -213,18 +274,7 @@ export class ChatPresenter {
         this.costs.add(r.cost, prices);
         this.extras = { ...this.extras, cost: this.costView() };
       }
-      const took = ` Took ${formatDuration(r.durationMs)}${cost !== undefined ? `, cost ${formatUsd(cost)}` : r.cost ? '' : ', no model call'}.`;
-      this.op({
-        op: 'append',
-        item: {
-          kind: 'compaction',
-          id: this.nextId('c'),
-          freedTokens: freed,
-          durationMs: Math.max(0, r.durationMs),
-          ...(cost !== undefined ? { cost } : {}),
-          text: `${TRIGGER[r.trigger]}: ${formatTokens(r.beforeTokens)} → ${formatTokens(r.afterTokens)} tokens, freed ${formatTokens(freed)}${how}. ${r.beforeMessages} → ${r.afterMessages} messages in context; the full transcript is kept.${took}`,
-        },
-      });
+      this.cards.finished(e, cost);
       this.extras = { ...this.extras, lastCompaction: { freedTokens: freed, at: this.now() } };
       this.pushMeter();
     },
@@ -270,7 +320,16 @@ export class ChatPresenter {
   private setRunning(running: boolean): void {
     if (this.running === running) return;
     this.running = running;
-    this.emit({ type: 'turn/state', running });
+    this.emitState();
+    this.cards.refreshUndo();
+  }
+
+  private emitState(): void {
+    this.emit(
+      this.cards.compacting
+        ? { type: 'turn/state', running: this.running, compacting: true }
+        : { type: 'turn/state', running: this.running },
+    );
   }
 
   /** The request went on (or the turn ended): its retry countdown goes away. */
@@ -306,13 +365,6 @@ export class ChatPresenter {
     return `${prefix}${++this.seq}`;
   }
 }
-
-const TRIGGER: Record<'threshold' | 'overflow' | 'tool' | 'manual', string> = {
-  threshold: 'Compacted automatically',
-  overflow: 'Compacted after the provider said the request was too long',
-  tool: 'Compacted at the model’s request',
-  manual: 'Compacted',
-};
 
 const END_NOTE: Partial<Record<Extract<AgentEvent, { type: 'turn_end' }>['reason'], { level: 'info' | 'warning'; text: string }>> = {
   max_iterations: { level: 'info', text: 'Paused after the maximum number of model requests in one turn. Send a message to continue.' },

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentEvent, CompactionReport } from '../agent/events';
+import type { LedgerState } from '../agent/ledger';
 import { Disposable, toDisposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { errorMessage } from '../common/errors';
@@ -11,6 +12,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { ChatPresenter } from './chat-presenter';
 import { toHistoryView } from './history-view';
 import { intentFailure } from './intent-failures';
+import { toLedgerView } from './ledger-view';
 import { MessageBatcher } from './message-batcher';
 import type { ChatViewDeps } from './panel-deps';
 import { renderWebviewHtml } from './webview-html';
@@ -36,6 +38,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     super();
     this._register({ dispose: () => this.batcher.dispose() });
     const d = deps.actions;
+    // An intent that worked clears the banner's error about an earlier one.
+    const ok = (p: Promise<void>) => p.then(() => this.ok());
     const handlers: WebviewHandlers = {
       'webview/ready': async (m) => {
         if (m.protocolVersion !== PROTOCOL_VERSION) {
@@ -49,16 +53,17 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       'webview/error': (m) => deps.log.error(`[webview] ${m.message}`),
       'prompt/submit': (m) => d.submitPrompt(m.text),
       'prompt/stop': () => d.stop(),
-      'context/compact': (m) => d.compact(m.focus?.trim() || undefined),
-      'context/clear': () => d.clear(),
-      'session/new': () => d.newSession(),
+      'context/compact': (m) => ok(d.compact(m.focus?.trim() || undefined)),
+      'context/clear': () => ok(d.clear()),
+      'session/new': () => ok(d.newSession()),
       'session/list': () => this.refreshHistory(),
-      'session/open': (m) => d.openSession(m.id),
-      'session/rename': (m) => d.renameSession(m.id, m.title),
-      'session/delete': (m) => d.deleteSession(m.id),
-      'snapshot/save': (m) => d.saveSnapshot(m.name || undefined),
-      'snapshot/restore': (m) => d.restoreSnapshot(m.id),
-      'compaction/undo': () => d.undoCompaction(),
+      'session/open': (m) => ok(d.openSession(m.id)),
+      'session/rename': (m) => ok(d.renameSession(m.id, m.title)),
+      'session/delete': (m) => ok(d.deleteSession(m.id)),
+      'snapshot/save': (m) => ok(d.saveSnapshot(m.name || undefined)),
+      'snapshot/restore': (m) => ok(d.restoreSnapshot(m.id)),
+      'compaction/undo': () => ok(d.undoCompaction()),
+      'compaction/cancel': () => d.cancelCompaction(),
       'approval/respond': (m) =>
         d.approve(
           m.id,
@@ -145,12 +150,32 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   /**
-   * Replaces the transcript (session opened, cleared, restored, compaction undone) and re-sends the
-   * panel. `sameSession`: the session's cost so far still counts (clear, restore, undo).
+   * Replaces the transcript (session opened, started or cleared) and re-sends the panel.
+   * `sameSession`: the session's cost so far still counts (clear).
    */
   async loadTranscript(messages: readonly Message[], sameSession = false): Promise<void> {
     this.presenter.load(messages, sameSession);
     await this.postSnapshot();
+  }
+
+  /**
+   * The context was replaced by a restore or an undo: the chat keeps everything it shows and marks
+   * what is no longer in the model's context, then the new context follows (an undo of the newest
+   * compaction only takes its divider away).
+   */
+  async continueTranscript(messages: readonly Message[], why: 'restore' | 'undo'): Promise<void> {
+    this.presenter.continueWith(messages, why);
+    await this.postSnapshot();
+  }
+
+  /** Whether the session's compactions are stored, so a compaction card's Undo can work. */
+  setUndoAvailable(available: boolean): void {
+    this.presenter.setUndoAvailable(available);
+  }
+
+  /** The work ledger changed: the "Work so far" section shows it. */
+  showLedger(state: LedgerState): void {
+    this.presenter.setLedger(toLedgerView(state));
   }
 
   /** Shows Approve / Reject (and View diff for edits) in the chat for a request the broker holds. */
@@ -195,6 +220,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.deps.log.error(detail ? `${message} ${detail}` : message);
     this.batcher.flush();
     void this.post({ type: 'host/error', message, detail });
+  }
+
+  /** The last intent worked: an error in the banner about an earlier one is cleared. */
+  private ok(): void {
+    this.batcher.enqueue({ type: 'host/ok' });
   }
 
   private async post(message: HostToWebview): Promise<void> {

@@ -20,6 +20,7 @@ const INTENT: Record<WebviewToHost['type'], string> = {
   'snapshot/save': 'save the snapshot',
   'snapshot/restore': 'restore the snapshot',
   'compaction/undo': 'undo the compaction',
+  'compaction/cancel': 'cancel the compaction',
   'approval/respond': 'send your answer to the approval',
   'approval/diff': 'show the diff',
   'result/open': 'open the stored result',

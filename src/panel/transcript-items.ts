@@ -3,6 +3,7 @@
  * for the presenter's live events. Pure (no vscode); never throws.
  */
 import type { AssistantMessage, Message, ToolCallPart, ToolResultMessage, UserMessage } from '../providers/types';
+import { parseHistoryMessage, type HistoryParts } from '../context/compaction';
 import type { ChatItem, ChatItemOf } from '../protocol/view-models';
 
 /** How much of a tool result the card shows (the whole result is a click away when offloaded). */
@@ -84,18 +85,27 @@ export function withResult(
   return next;
 }
 
-/** A stored transcript as chat items; ids are stable for the same messages (`m<index>`, call ids). */
-export function messagesToItems(messages: readonly Message[]): ChatItem[] {
+/** The summary a compacted context starts with, as a summary card (never a user bubble). */
+export function summaryItem(id: string, parts: HistoryParts): ChatItemOf<'summary'> {
+  return { kind: 'summary', id, text: parts.summary ?? '', carried: [...parts.pins, ...parts.instructions].slice(0, 200) };
+}
+
+/**
+ * A stored transcript as chat items; ids are stable for the same messages (`<prefix>m<index>`, call
+ * ids with the prefix). A history message (a compaction's summary) becomes a summary card.
+ */
+export function messagesToItems(messages: readonly Message[], prefix = ''): ChatItem[] {
   const items: ChatItem[] = [];
   const tools = new Map<string, number>();
   messages.forEach((m, i) => {
     if (m.role === 'user') {
-      items.push({ kind: 'user', id: `m${i}`, text: userText(m) });
+      const history = parseHistoryMessage(m);
+      items.push(history ? summaryItem(`${prefix}m${i}`, history) : { kind: 'user', id: `${prefix}m${i}`, text: userText(m) });
     } else if (m.role === 'assistant') {
       const { text, reasoning } = assistantText(m);
       const note = stopNote(m);
       if (text || reasoning || note) {
-        const item: ChatItemOf<'assistant'> = { kind: 'assistant', id: `m${i}`, text, streaming: false };
+        const item: ChatItemOf<'assistant'> = { kind: 'assistant', id: `${prefix}m${i}`, text, streaming: false };
         if (reasoning) item.reasoning = reasoning;
         if (note) item.stopNote = note;
         items.push(item);
@@ -103,7 +113,7 @@ export function messagesToItems(messages: readonly Message[]): ChatItem[] {
       for (const p of m.content) {
         if (p.type !== 'toolCall') continue;
         tools.set(p.id, items.length);
-        items.push(toolItem(p, 'cancelled'));
+        items.push({ ...toolItem(p, 'cancelled'), id: `${prefix}${p.id}` });
       }
     } else {
       const at = tools.get(m.toolCallId);
@@ -111,7 +121,18 @@ export function messagesToItems(messages: readonly Message[]): ChatItem[] {
       if (at !== undefined && existing?.kind === 'tool') items[at] = withResult(existing, m);
       else
         items.push(
-          withResult({ kind: 'tool', id: m.toolCallId || `m${i}`, name: m.toolName, summary: '', args: '', status: 'done', output: '' }, m),
+          withResult(
+            {
+              kind: 'tool',
+              id: `${prefix}${m.toolCallId || `m${i}`}`,
+              name: m.toolName,
+              summary: '',
+              args: '',
+              status: 'done',
+              output: '',
+            },
+            m,
+          ),
         );
     }
   });

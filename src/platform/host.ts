@@ -107,11 +107,15 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   );
   // The status bar shows the stored session's figure as soon as the host is up.
   void session.init().then(
-    () => offerCompaction(remeasure()),
+    () => {
+      panel.setUndoAvailable(session.canUndoCompactions);
+      offerCompaction(remeasure());
+    },
     (err) => log.error(`Could not open the session: ${errorMessage(err)}`),
   );
   disposables.push(approvals.onDidRequest((p) => panel.showApproval(p.id, p.request)));
   disposables.push(session.onDidChangePause((reason) => panel.setAutoCompactionPaused(reason)));
+  disposables.push(session.onDidChangeLedger((ledger) => panel.showLedger(ledger)));
   disposables.push(approvals.onDidSettle((s) => panel.settleApproval(s.id, s.decision)));
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {

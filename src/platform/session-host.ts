@@ -20,7 +20,15 @@ import {
   type CompactionReport,
   type DefaultContextGate,
 } from '../agent';
-import { createCompactionChain, snapshotSummary, type ChainResult, type CompactionChain } from '../agent/compaction';
+import {
+  compactOutput,
+  CompactionRunner,
+  createCompactionChain,
+  snapshotSummary,
+  type ChainResult,
+  type CompactionChain,
+} from '../agent/compaction';
+import type { CompactInput } from '../agent/compact-hook';
 import { LedgerRecorder, ledgerText, parseLedgerState, rehydrationBlock, WorkLedger, type LedgerState } from '../agent/ledger';
 import type { Provider } from '../providers/provider';
 import { adoptLegacyHistory, compactionReport, mayHoldLegacyHistory } from '../context/compaction';
@@ -125,6 +133,11 @@ export class SessionHost extends Disposable {
   readonly onDidEvent = this._onDidEvent.event;
   private readonly _onDidChangeState = this._register(new Emitter<SessionState>());
   readonly onDidChangeState = this._onDidChangeState.event;
+  private readonly _onDidChangeLedger = this._register(new Emitter<LedgerState>());
+  /** The work ledger changed (a tool call was recorded, a session was opened). */
+  readonly onDidChangeLedger = this._onDidChangeLedger.event;
+  /** Runs every compaction pass (manual and the gate's) so it is reported and can be cancelled. */
+  private readonly compactions = new CompactionRunner((e) => this._onDidEvent.fire(e));
   private readonly _onDidChangePause = this._register(new Emitter<string | null>());
   /** The loop breaker paused automatic compaction (its reason) or it resumed (null). */
   readonly onDidChangePause = this._onDidChangePause.event;
@@ -269,7 +282,7 @@ export class SessionHost extends Disposable {
   /** Clear: advances the session's clear marker (nothing is deleted); the next request starts empty. */
   async clear(): Promise<void> {
     await this.init();
-    if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before clearing the context.');
+    this.assertIdle('clearing the context');
     if (this.store && this.summary && !this.store.readOnly) await this.store.sessions.clear(this.summary.id);
     this.chain?.discardPrepared();
     this.session?.replaceMessages([]);
@@ -331,8 +344,9 @@ export class SessionHost extends Disposable {
     await this.init();
     const id = this.summary?.id;
     const snapshots = this.store && id ? await this.store.sessions.listSnapshots(id) : [];
-    const compactions = this.store && id ? await this.store.sessions.listCompactions(id) : [];
-    return { sessions: this.listSessions(), snapshots, currentSessionId: id ?? null, canUndoCompaction: compactions.length > 0 };
+    // Undo works only while the newest change of the context is a compaction (not after a restore or an undo).
+    const canUndoCompaction = this.store && id && !this.store.readOnly ? await this.store.sessions.canUndoCompaction(id) : false;
+    return { sessions: this.listSessions(), snapshots, currentSessionId: id ?? null, canUndoCompaction };
   }
 
   /** Pins a text: it is kept verbatim through every compaction of this session. */
@@ -410,18 +424,17 @@ export class SessionHost extends Disposable {
     const before = gate.measure(view);
     const tokensOf = (m: Message) => gate.tokensOf(m);
     const targetTokens = gate.compactionTarget(view, 'manual');
-    const result = await this.compactionChain().run(
-      {
-        messages: view,
-        tokensOf,
-        trigger: 'manual',
-        focus,
-        effectiveWindow: limits.effectiveWindow,
-        contextWindow: limits.contextWindow,
-        targetTokens,
-      },
-      new AbortController().signal,
-    );
+    const input: CompactInput = {
+      messages: view,
+      tokensOf,
+      trigger: 'manual',
+      focus,
+      effectiveWindow: limits.effectiveWindow,
+      contextWindow: limits.contextWindow,
+      targetTokens,
+    };
+    const chain = this.compactionChain();
+    const result = await this.compactions.run(input, undefined, (signal) => chain.run(input, signal));
     this._onDidChangePause.fire(this.chain?.paused?.reason ?? null);
     if (!result) return undefined;
     await this.persisting;
@@ -436,6 +449,31 @@ export class SessionHost extends Disposable {
       afterMessages: result.afterMessages,
       durationMs: result.durationMs,
     });
+  }
+
+  /** Cancels the running compaction (manual or automatic): the context stays as it was. False when none runs. */
+  cancelCompaction(): boolean {
+    return this.compactions.cancel();
+  }
+
+  /** Whether a compaction is running. */
+  get compacting(): boolean {
+    return this.compactions.running;
+  }
+
+  /** Whether the last compaction was cancelled (then `compact` resolved undefined because of it). */
+  get lastCompactionCancelled(): boolean {
+    return this.compactions.lastOutcome === 'cancelled';
+  }
+
+  /** Whether compactions of this session are stored, so the newest can be undone. */
+  get canUndoCompactions(): boolean {
+    return !!this.store && !this.store.readOnly && !!this.summary;
+  }
+
+  /** The current session's work ledger ("Work so far"). */
+  ledgerState(): LedgerState {
+    return this.recorder.ledger.toJSON();
   }
 
   /** The session's compaction chain (one per session: it holds the loop breaker and background work). */
@@ -498,7 +536,8 @@ export class SessionHost extends Disposable {
     this.deps.log.info(
       `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
     );
-    if (!store || !id || store.readOnly) return;
+    // A cancelled pass is discarded by the runner: nothing of it is kept.
+    if (!store || !id || store.readOnly || this.compactions.aborting) return;
     this.persisting = this.persisting.then(() =>
       store.sessions
         .recordCompaction(id, {
@@ -526,6 +565,8 @@ export class SessionHost extends Disposable {
 
   private assertIdle(what: string): void {
     if (this.session?.isRunning) throw new HeadroomError('invalid_request', `Stop the running turn before ${what}.`);
+    if (this.compactions.running)
+      throw new HeadroomError('invalid_request', `Wait for the compaction to finish, or cancel it, before ${what}.`);
   }
 
   /** The current session's stored (offloaded) results, newest first; empty without a store. */
@@ -638,8 +679,10 @@ export class SessionHost extends Disposable {
     const recorder = new LedgerRecorder(new WorkLedger(state.ledger), {
       save: writable ? (s) => writable.store.sessions.setState(writable.sessionId, 'ledger', JSON.stringify(s)) : undefined,
       onError: (m) => this.warn(m),
+      onChange: () => this._onDidChangeLedger.fire(recorder.ledger.toJSON()),
     });
     this.recorder = recorder;
+    this._onDidChangeLedger.fire(recorder.ledger.toJSON());
     const session = new AgentSession({
       messages,
       system: () => this.systemSections(),
@@ -663,7 +706,7 @@ export class SessionHost extends Disposable {
     const chain = this.compactionChain();
     return createContextGate({
       limits,
-      compact: chain.hook,
+      compact: (input, signal) => this.compactions.run(input, signal, (s) => chain.run(input, s)).then((r) => r && compactOutput(r)),
       prepare: (input) => chain.prepare(input),
       ledger: this.ledger,
       calibration: this.calibration,

@@ -19,7 +19,14 @@ import type { SessionHost } from './session-host';
 /** What the actions update after they ran: the panel's push API. */
 export type PanelView = Pick<
   ChatViewProvider,
-  'loadTranscript' | 'pushBudget' | 'showCompaction' | 'refreshHistory' | 'refreshSessionInfo' | 'showError'
+  | 'loadTranscript'
+  | 'continueTranscript'
+  | 'setUndoAvailable'
+  | 'pushBudget'
+  | 'showCompaction'
+  | 'refreshHistory'
+  | 'refreshSessionInfo'
+  | 'showError'
 >;
 
 export interface HostActionDeps {
@@ -40,15 +47,19 @@ export function createHostActions(deps: HostActionDeps): HostActions {
   const { session, approvals, results } = deps;
 
   /**
-   * After anything that replaces the context view: the meter, the transcript and the history.
-   * `sameSession`: the session's cost so far still counts (clear, restore, undo).
+   * After anything that replaces the context view: the meter, the transcript and the history. A
+   * restore or an undo keeps the chat (the panel marks what left the context); a clear keeps the
+   * session's cost; opening, starting or deleting a session replaces everything.
    */
-  const reload = async (sameSession = false) => {
-    // The meter first: loadTranscript re-sends the whole panel, meter included.
+  const reload = async (how: 'session' | 'clear' | 'restore' | 'undo' = 'session') => {
+    // The meter first: loading the transcript re-sends the whole panel, meter included.
     const usage = deps.remeasure();
-    await deps.panel().loadTranscript(session.messages, sameSession);
+    const panel = deps.panel();
+    panel.setUndoAvailable(session.canUndoCompactions);
+    if (how === 'restore' || how === 'undo') await panel.continueTranscript(session.messages, how);
+    else await panel.loadTranscript(session.messages, how === 'clear');
     deps.offerCompaction(usage);
-    await deps.panel().refreshHistory();
+    await panel.refreshHistory();
   };
 
   return {
@@ -60,7 +71,8 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     compact: async (focus) => {
       const report = await session.compact(focus);
       if (!report) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
+        // A cancelled compaction says so in the chat; only "nothing to do" needs a word here.
+        if (!session.lastCompactionCancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
         return;
       }
       // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
@@ -69,7 +81,7 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     },
     clear: async () => {
       await session.clear();
-      await reload(true);
+      await reload('clear');
     },
     newSession: async () => {
       await session.newSession();
@@ -97,12 +109,13 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     },
     restoreSnapshot: async (id) => {
       await session.restoreSnapshot(id);
-      await reload(true);
+      await reload('restore');
     },
     undoCompaction: async () => {
       await session.undoCompaction();
-      await reload(true);
+      await reload('undo');
     },
+    cancelCompaction: () => void session.cancelCompaction(),
     openResult: (refId) => results.open(refId, resultTitle(session.storedResults().find((r) => r.refId === refId))),
     storedResults: () => session.storedResults(),
     messages: () => session.messages,

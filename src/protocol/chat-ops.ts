@@ -1,7 +1,8 @@
 /**
  * Applies transcript ops to a list of items. Shared by the host (which keeps the transcript to
  * re-send it when the webview is shown again) and the webview (which renders it). Pure; never throws:
- * an op for an unknown id is ignored, an append of a known id replaces the item.
+ * an op for an unknown id is ignored, an append of a known id replaces the item, an insert of a known
+ * id is ignored and an insert before an unknown id appends.
  */
 import type { ChatItem, ChatOp } from './view-models';
 
@@ -47,6 +48,14 @@ export class Transcript {
         else if (field === 'output' && item.kind === 'tool') this.list[i] = { ...item, output: item.output + op.text };
         else return undefined;
         return op.id;
+      }
+      case 'insert': {
+        if (this.index.has(op.item.id)) return undefined;
+        const at = this.index.get(op.before);
+        if (at === undefined) return this.apply({ op: 'append', item: op.item });
+        this.list.splice(at, 0, op.item);
+        for (let j = at; j < this.list.length; j++) this.index.set(this.list[j].id, j);
+        return op.item.id;
       }
       case 'remove': {
         const i = this.index.get(op.id);

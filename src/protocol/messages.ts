@@ -4,12 +4,12 @@
  * receive. Browser-safe: imports nothing but zod and pure data. View models only — never SDK or vscode objects.
  */
 import { z } from 'zod';
-import { ChatItem, ChatOp, HistoryView, MeterView, ProviderName, SessionView, SnapshotView } from './view-models';
+import { ChatItem, ChatOp, HistoryView, LedgerView, MeterView, ProviderName, SessionView, SnapshotView } from './view-models';
 
 export * from './view-models';
 
 /** Bumped when a message changes shape incompatibly; the host refuses a webview of another version. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 const msg = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 const refId = z.string().min(1).max(200);
@@ -38,6 +38,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('snapshot/save', { name: SnapshotName.optional() }),
   msg('snapshot/restore', { id: refId }),
   msg('compaction/undo', {}),
+  /** Cancels the running compaction: its summary request is aborted and the context stays as it was. */
+  msg('compaction/cancel', {}),
   msg('approval/respond', {
     id: refId,
     approved: z.boolean(),
@@ -63,7 +65,11 @@ export const HostToWebview = z.discriminatedUnion('type', [
   msg('session/snapshot', { snapshot: SnapshotView }),
   /** Transcript changes, batched (≤ 30 messages a second while text streams). */
   msg('chat/ops', { ops: z.array(ChatOp).max(10_000) }),
-  msg('turn/state', { running: z.boolean() }),
+  msg('turn/state', { running: z.boolean(), compacting: z.boolean().optional() }),
+  /** The work ledger changed ("Work so far"). */
+  msg('ledger/update', { ledger: LedgerView }),
+  /** The last intent worked: the banner's error about an earlier one no longer applies. */
+  msg('host/ok', {}),
   /** The session's title and message count changed (after a turn, a rename). */
   msg('session/info', { session: SessionView }),
   msg('context/usage', { meter: MeterView }),

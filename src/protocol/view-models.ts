@@ -103,16 +103,71 @@ export const NoticeItem = z.object({
   /** Set for network failures: the panel names the server address that could not be reached. */
   unreachable: z.boolean().optional(),
 });
+/** A message of the context as one line ("You: fix the tests", "read_file result"), for the compaction view. */
+export const ContextLine = z.object({ role: z.enum(['user', 'assistant', 'tool', 'summary']), text: z.string() });
+export type ContextLine = z.infer<typeof ContextLine>;
+
+/** What one compaction did to the context (issue 14 item 6): what stayed, what was summarized, stored or dropped. */
+export const CompactionDetails = z.object({
+  /** Messages still in the context verbatim, oldest first (at most 50 listed; `keptCount` is the total). */
+  kept: z.array(ContextLine).max(50),
+  keptCount: z.number().int().nonnegative(),
+  /** Messages the summary replaced (at most 50 listed). */
+  summarized: z.array(ContextLine).max(50),
+  summarizedCount: z.number().int().nonnegative(),
+  /** The summary the context now starts with, when a model wrote one. */
+  summary: z.string().optional(),
+  /** Tool results taken out of the context and stored: each opens with its ref id. */
+  stored: z.array(z.object({ refId: z.string(), toolName: z.string().optional() })).max(200),
+  /** Messages dropped without a summary (their user instructions are carried in the history message). */
+  dropped: z.array(ContextLine).max(50),
+  droppedCount: z.number().int().nonnegative(),
+});
+export type CompactionDetails = z.infer<typeof CompactionDetails>;
+
 export const CompactionItem = z.object({
   kind: z.literal('compaction'),
   id,
+  /** The headline in plain words: "Compacted: 85k → 22k tokens, freed 63k." */
   text: z.string(),
   freedTokens: z.number(),
   /** How long the compaction took, and what its summary request cost in US dollars (absent: unknown or no model call). */
   durationMs: z.number().nonnegative().optional(),
   cost: z.number().nonnegative().optional(),
+  /** What the context kept, in plain words: "kept: summary + last 2 turns". */
+  kept: z.string().optional(),
+  /** The summary (markdown), shown by View summary. */
+  summary: z.string().optional(),
+  /** Undo is offered (the newest compaction, stored, no turn running); false shows it disabled. */
+  canUndo: z.boolean().optional(),
+  /** Set once the compaction was undone. */
+  undone: z.boolean().optional(),
+  details: CompactionDetails.optional(),
 });
-export const ChatItem = z.discriminatedUnion('kind', [UserItem, AssistantItem, ToolItem, ApprovalItem, NoticeItem, CompactionItem]);
+/** A compaction in progress: "Compacting… (summarizing 42 messages)" with Cancel. */
+export const CompactingItem = z.object({ kind: z.literal('compacting'), id, text: z.string() });
+/** A line across the chat: what is above it is no longer in the model's context (compaction, restore, clear). */
+export const DividerItem = z.object({ kind: z.literal('divider'), id, text: z.string() });
+/** The summary the context starts with after a compaction (never shown as a user bubble). */
+export const SummaryItem = z.object({
+  kind: z.literal('summary'),
+  id,
+  /** The model's summary (markdown); empty when the history was compacted without a model. */
+  text: z.string(),
+  /** User instructions and pins carried verbatim with it. */
+  carried: z.array(z.string()).max(200),
+});
+export const ChatItem = z.discriminatedUnion('kind', [
+  UserItem,
+  AssistantItem,
+  ToolItem,
+  ApprovalItem,
+  NoticeItem,
+  CompactionItem,
+  CompactingItem,
+  DividerItem,
+  SummaryItem,
+]);
 export type ChatItem = z.infer<typeof ChatItem>;
 export type ChatItemOf<K extends ChatItem['kind']> = Extract<ChatItem, { kind: K }>;
 
@@ -122,6 +177,8 @@ export const ChatOp = z.discriminatedUnion('op', [
   z.object({ op: z.literal('update'), item: ChatItem }),
   z.object({ op: z.literal('delta'), id, field: z.enum(['text', 'reasoning', 'output']), text: z.string() }),
   z.object({ op: z.literal('remove'), id }),
+  /** Inserts a new item before an existing one (appends when `before` is unknown). */
+  z.object({ op: z.literal('insert'), item: ChatItem, before: id }),
 ]);
 export type ChatOp = z.infer<typeof ChatOp>;
 
@@ -170,6 +227,23 @@ export const MeterView = z.object({
 });
 export type MeterView = z.infer<typeof MeterView>;
 
+// ---------------------------------------------------------------- work so far (the work ledger)
+
+/** The work ledger as the panel's "Work so far" section shows it; lists newest first. */
+export const LedgerView = z.object({
+  files: z.array(z.object({ path: z.string(), action: z.enum(['read', 'created', 'modified']), turn: z.number().int() })),
+  commands: z.array(z.object({ command: z.string(), exitCode: z.number().int().nullable(), cwd: z.string(), turn: z.number().int() })),
+  errors: z.array(z.object({ tool: z.string(), firstLine: z.string(), turn: z.number().int() })),
+  plan: z.array(z.object({ text: z.string(), status: z.enum(['open', 'in_progress', 'done']) })),
+  decisions: z.array(z.object({ text: z.string(), by: z.enum(['user', 'model']) })),
+  /** "12 older file entries, 3 commands rolled up" when the bounded lists rolled up; null otherwise. */
+  rolledUp: z.string().nullable(),
+  /** "3 files · 2 commands · 1 error · plan 1/3 done" — the closed section's line. */
+  headline: z.string(),
+  empty: z.boolean(),
+});
+export type LedgerView = z.infer<typeof LedgerView>;
+
 // ---------------------------------------------------------------- history
 
 export const HistoryEntry = z.object({
@@ -217,5 +291,9 @@ export const SnapshotView = z.object({
   meter: MeterView.nullable().optional(),
   /** A turn is running (the Stop button shows). */
   running: z.boolean().optional(),
+  /** A compaction is running (Send, Compact and Clear wait for it). */
+  compacting: z.boolean().optional(),
+  /** The "Work so far" section (absent: nothing recorded yet). */
+  ledger: LedgerView.nullable().optional(),
 });
 export type SnapshotView = z.infer<typeof SnapshotView>;

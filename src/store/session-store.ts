@@ -329,6 +329,14 @@ export class SessionStore {
    * Undoes the last compaction: the resume view goes back to the snapshot before it (or to the whole
    * transcript). Nothing is deleted. Throws `not_found` when the view is not a compaction.
    */
+  /** Whether `undoLastCompaction` can work: the newest view change is a compaction (not a restore or an undo). */
+  async canUndoCompaction(id: string): Promise<boolean> {
+    this.get(id);
+    const db = await this.db(id);
+    const newest = db.all(`SELECT kind FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`);
+    return newest[0]?.kind === 'compaction';
+  }
+
   async undoLastCompaction(id: string): Promise<LoadedSession> {
     this.get(id);
     const db = await this.db(id);

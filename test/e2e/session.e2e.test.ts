@@ -221,6 +221,11 @@ describe('a scripted session in a real VS Code with the fake provider', function
     await frame.locator('.hr-assistant', { hasText: 'Created it.' }).waitFor({ timeout: 30_000 });
     assert.equal(readFileSync(target, 'utf8'), 'export const created = true;\n');
     await frame.locator('[data-testid=approval]', { hasText: 'Approved.' }).waitFor();
+    // "Work so far" recorded the file as the turn ran.
+    await frame.locator('[data-testid=work-so-far]', { hasText: 'Work so far' }).waitFor({ timeout: 20_000 });
+    await frame.locator('[data-testid=work-so-far] summary').click();
+    await frame.locator('[data-testid=work-so-far]', { hasText: 'created.ts' }).waitFor();
+    await frame.locator('[data-testid=work-so-far] summary').click();
     await frame.locator('[data-testid=stop]').waitFor({ state: 'hidden', timeout: 30_000 });
   });
 
@@ -230,6 +235,14 @@ describe('a scripted session in a real VS Code with the fake provider', function
     const before = await meterUsed();
     await frame.getByRole('button', { name: 'Compact the context now' }).click();
     await meterBelow(before);
+    // The card in plain words, with Undo; the chat keeps the earlier turns under a divider.
+    const card = frame.locator('[data-testid=compaction]').last();
+    await card.locator('[data-testid=compaction-kept]').waitFor({ timeout: 20_000 });
+    assert.match(await card.locator('[data-testid=compaction-kept]').innerText(), /^kept: /);
+    assert.doesNotMatch((await card.textContent()) ?? '', /clear_tool_results|drop_oldest_turns/);
+    await frame.locator('[data-testid=divider]').first().waitFor();
+    assert.ok((await frame.locator('.hr-user', { hasText: 'Question 0' }).count()) >= 1, 'the first question is still shown');
+    await card.getByRole('button', { name: 'Undo' }).waitFor();
     for (let i = 0; i < 5; i++) await turn(`Again ${i}: ${'context '.repeat(300)}`, [long(`More ${i}`)], `More ${i}:`);
     const beforeSlash = await meterUsed();
     await send('/compact keep the greeting');
@@ -262,6 +275,10 @@ describe('a scripted session in a real VS Code with the fake provider', function
     await restore.click();
     await frame.getByRole('button', { name: 'Back to the chat' }).click();
     await frame.locator('.hr-user').first().waitFor({ timeout: 20_000 });
+    // The transcript is never replaced: the earlier turns stay, under a divider, and the restored context follows.
+    await frame.locator('[data-testid=divider]', { hasText: 'snapshot restored' }).waitFor({ timeout: 20_000 });
+    assert.ok((await frame.locator('.hr-user', { hasText: 'Question 0' }).count()) >= 1, 'the first question is still shown');
+    await page.screenshot({ path: screenshotPath('session-after-restore') });
   });
 
   it('clears the context: the meter drops back', async () => {

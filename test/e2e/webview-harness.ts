@@ -32,6 +32,22 @@ const DARK_VARS = `
   --vscode-debugTokenExpression-name: #c586c0; --vscode-debugTokenExpression-string: #ce9178; --vscode-debugTokenExpression-number: #b5cea8;
   --vscode-debugTokenExpression-boolean: #4e94ce; --vscode-debugTokenExpression-type: #4a90e2; --vscode-debugTokenExpression-error: #f48771;
   --vscode-symbolIcon-functionForeground: #b180d7; --vscode-symbolIcon-variableForeground: #75beff;
+  --vscode-progressBar-background: #0078d4;
+`;
+
+/** Light Modern's values for the same variables (the panel must read well in both). */
+export const LIGHT_VARS = `
+  --vscode-font-family: system-ui, sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace;
+  --vscode-foreground: #3b3b3b; --vscode-descriptionForeground: #616161; --vscode-sideBar-background: #f8f8f8;
+  --vscode-panel-border: #e5e5e5; --vscode-button-background: #005fb8; --vscode-button-foreground: #ffffff;
+  --vscode-button-hoverBackground: #0258a8; --vscode-button-secondaryBackground: #e5e5e5; --vscode-button-secondaryForeground: #3b3b3b;
+  --vscode-input-background: #ffffff; --vscode-input-foreground: #3b3b3b; --vscode-input-border: #cecece;
+  --vscode-focusBorder: #005fb8; --vscode-textLink-foreground: #005fb8; --vscode-textCodeBlock-background: #f8f8f8;
+  --vscode-charts-blue: #1a85ff; --vscode-charts-red: #e51400; --vscode-charts-yellow: #bf8803; --vscode-charts-orange: #d18616;
+  --vscode-charts-green: #388a34; --vscode-charts-purple: #652d90; --vscode-editorWarning-foreground: #bf8803;
+  --vscode-editorError-foreground: #e51400; --vscode-errorForeground: #f85149; --vscode-editorHoverWidget-background: #f8f8f8;
+  --vscode-editorHoverWidget-border: #c8c8c8; --vscode-inputValidation-errorBackground: #f2dede; --vscode-inputValidation-errorBorder: #be1100;
+  --vscode-progressBar-background: #005fb8;
 `;
 
 /** The harness page: VS Code-like variables, #app, a stub webview API that records what the panel sends. */
@@ -45,8 +61,8 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sent.push(m), ge
 }
 
 /** Opens the harness in `page` and runs the panel bundle; resolves when it has said webview/ready. */
-export async function loadPanel(page: Page, state?: unknown): Promise<void> {
-  await page.setContent(harnessHtml(DARK_VARS, state));
+export async function loadPanel(page: Page, state?: unknown, vars = DARK_VARS): Promise<void> {
+  await page.setContent(harnessHtml(vars, state));
   await page.addScriptTag({ content: readFileSync(join(ROOT, 'media', 'webview.js'), 'utf8') });
   await page.waitForFunction(() =>
     (window as unknown as { __sent: Array<{ type: string }> }).__sent.some((m) => m.type === 'webview/ready'),

@@ -18,6 +18,24 @@ describe('protocol: transcript ops apply the same way on both sides', () => {
     assert.deepEqual(t.get('a1'), { kind: 'assistant', id: 'a1', text: 'Hello!', streaming: false });
   });
 
+  it('inserts before an item (a compaction divider), appends when that item is unknown, never duplicates', () => {
+    const t = new Transcript([
+      { kind: 'user', id: 'u1', text: 'a' },
+      { kind: 'user', id: 'u2', text: 'b' },
+    ]);
+    assert.equal(t.apply({ op: 'insert', item: { kind: 'divider', id: 'd1', text: 'above' }, before: 'u2' }), 'd1');
+    assert.equal(t.apply({ op: 'insert', item: { kind: 'divider', id: 'd1', text: 'again' }, before: 'u1' }), undefined);
+    t.apply({ op: 'insert', item: { kind: 'divider', id: 'd2', text: 'end' }, before: 'gone' });
+    assert.deepEqual(
+      t.items.map((i) => i.id),
+      ['u1', 'd1', 'u2', 'd2'],
+    );
+    t.apply({ op: 'remove', id: 'd1' });
+    assert.equal(t.get('u2')?.id, 'u2', 'the index follows the insert and the removal');
+    assert.equal(t.apply({ op: 'delta', id: 'u2', field: 'text', text: '!' }), 'u2');
+    assert.deepEqual(t.get('u2'), { kind: 'user', id: 'u2', text: 'b!' });
+  });
+
   it('ignores ops for unknown ids and deltas to fields an item does not have', () => {
     const t = new Transcript([{ kind: 'tool', id: 'c1', name: 'read_file', summary: '', args: '', status: 'running', output: '' }]);
     assert.equal(t.apply({ op: 'delta', id: 'nope', field: 'text', text: 'x' }), undefined);

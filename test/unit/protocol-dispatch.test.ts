@@ -23,6 +23,7 @@ function recorder() {
     'snapshot/save': record,
     'snapshot/restore': record,
     'compaction/undo': record,
+    'compaction/cancel': record,
     'approval/respond': record,
     'approval/diff': record,
     'result/open': record,
@@ -101,6 +102,8 @@ describe('protocol: the webview dispatcher', () => {
       'context/usage': record,
       'history/list': record,
       'host/error': record,
+      'ledger/update': record,
+      'host/ok': record,
     };
     const dispatch = createHostDispatcher(
       handlers,

@@ -74,6 +74,7 @@ describe('store sessions', () => {
       snapshot: { messages: [user('summary of turns 0-2')], tokens: 40, throughSeq: 6 },
     });
     assert.ok(c.snapshotId);
+    assert.equal(await store.sessions.canUndoCompaction(s.id), true);
     let loaded = await store.sessions.load(s.id);
     assert.equal(loaded.snapshot?.id, c.snapshotId);
     assert.deepEqual(texts(loaded.tail.map((m) => m.message)), texts(turnMessages(3)));
@@ -82,6 +83,9 @@ describe('store sessions', () => {
     assert.equal(loaded.tail.length, 8, 'back to the whole transcript');
     assert.deepEqual(loaded.snapshot?.messages, []);
     assert.equal((await store.sessions.transcript(s.id)).length, 8, 'nothing was deleted');
+    // The panel disables Undo now: a second undo would fail ("There is no compaction to undo").
+    assert.equal(await store.sessions.canUndoCompaction(s.id), false);
+    await assert.rejects(store.sessions.undoLastCompaction(s.id), /no compaction to undo/);
   });
 
   it('saves, lists and restores named snapshots (reference 004) without clearing context', async () => {

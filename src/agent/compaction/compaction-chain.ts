@@ -8,7 +8,7 @@
  */
 import { planSummary, summaryBudget } from '../../context/compaction';
 import type { Message } from '../../providers/types';
-import type { CompactHook, CompactInput } from '../compact-hook';
+import type { CompactHook, CompactInput, CompactOutput } from '../compact-hook';
 import { BackgroundSummary } from './background-summary';
 import type { ChainResult, ChainServices, CompactionChain, CompactionChainOptions } from './chain-types';
 import { CompactionPass, nonNegative, readLedger, readPins } from './compaction-pass';
@@ -52,9 +52,7 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
 
   readonly hook: CompactHook = async (input, signal) => {
     const r = await this.run(input, signal);
-    return r
-      ? { messages: r.messages, strategies: r.strategies, summary: r.summary, cost: r.summary !== undefined ? r.cost : undefined }
-      : undefined;
+    return r ? compactOutput(r) : undefined;
   };
 
   get summaryCount(): number {
@@ -152,4 +150,9 @@ function callSwallowingErrors(listener: () => void): void {
   } catch {
     // Deliberately ignored (see above).
   }
+}
+
+/** What the gate's compaction hook returns for a pass. */
+export function compactOutput(r: ChainResult): CompactOutput {
+  return { messages: r.messages, strategies: r.strategies, summary: r.summary, cost: r.summary !== undefined ? r.cost : undefined };
 }

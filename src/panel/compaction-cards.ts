@@ -1,0 +1,130 @@
+/**
+ * The compaction part of the chat (issue 19 items 2–3, issue 14 item 6): the "Compacting…" row while a
+ * pass runs, the card when it is done, the divider above which nothing is in the model's context any
+ * more, and which card's Undo can work. The rule for Undo mirrors the store's: only the newest
+ * compaction can be undone, and not after a restore or an undo, nor while a turn or another compaction
+ * runs, nor when the session is not stored. Pure (no vscode); never throws.
+ */
+import type { AgentEvent, CompactionChange } from '../agent/events';
+import type { ChatItem, ChatItemOf, ChatOp } from '../protocol/view-models';
+import { compactionCard } from './compaction-card';
+
+/** What the cards need from the presenter. */
+export interface CardHost {
+  op(op: ChatOp): void;
+  get(id: string): ChatItem | undefined;
+  readonly items: readonly ChatItem[];
+  nextId(prefix: string): string;
+  /** Whether a turn runs (Undo waits for it). */
+  readonly running: boolean;
+}
+
+export const DIVIDER_TEXT = 'above: no longer in the model’s context';
+
+export class CompactionCards {
+  private rowId: string | undefined;
+  private change: CompactionChange | undefined;
+  /** The newest card and its divider, while its Undo can still work. */
+  private newest: { card: string; divider: string | undefined } | undefined;
+  /** Whether the session's compactions are stored (undo needs them). */
+  private storedUndo = false;
+
+  constructor(private readonly host: CardHost) {}
+
+  /** True while a pass runs (the row shows). */
+  get compacting(): boolean {
+    return this.rowId !== undefined;
+  }
+
+  /** Whether compactions of this session can be undone at all (stored, writable). */
+  setUndoAvailable(available: boolean): void {
+    this.storedUndo = available;
+    this.refreshUndo();
+  }
+
+  started(e: Extract<AgentEvent, { type: 'compaction_start' }>): void {
+    this.rowId ??= this.host.nextId('k');
+    const what = e.summarizing > 0 ? ` (summarizing ${e.summarizing} ${e.summarizing === 1 ? 'message' : 'messages'})` : '';
+    this.put({ kind: 'compacting', id: this.rowId, text: `Compacting…${what}` });
+    this.refreshUndo();
+  }
+
+  ended(e: Extract<AgentEvent, { type: 'compaction_end' }>): void {
+    if (this.rowId) this.host.op({ op: 'remove', id: this.rowId });
+    this.rowId = undefined;
+    this.change = e.outcome === 'done' ? e.change : undefined;
+    if (e.outcome === 'cancelled')
+      this.host.op({
+        op: 'append',
+        item: { kind: 'notice', id: this.host.nextId('n'), level: 'info', text: 'Compaction cancelled. The context is exactly as it was.' },
+      });
+    this.refreshUndo();
+  }
+
+  /** A compaction finished (`cost`: its summary in US dollars, when known): its card, and the divider above the turns it kept verbatim. */
+  finished(e: Extract<AgentEvent, { type: 'compaction' }>, cost?: number): void {
+    const change = this.change;
+    this.change = undefined;
+    this.retireNewest();
+    const card = compactionCard(this.host.nextId('c'), e.report, change, cost);
+    const divider = change ? this.insertDivider(change) : undefined;
+    this.newest = { card: card.id, divider };
+    this.host.op({ op: 'append', item: { ...card, canUndo: this.undoable() } });
+  }
+
+  /** The newest compaction was undone: its card says so and its divider goes (those turns are back in context). */
+  undone(): boolean {
+    const newest = this.newest;
+    if (!newest) return false;
+    this.newest = undefined;
+    if (newest.divider) this.host.op({ op: 'remove', id: newest.divider });
+    const card = this.host.get(newest.card);
+    if (card?.kind === 'compaction') this.put({ ...card, canUndo: false, undone: true });
+    return true;
+  }
+
+  /** The context was replaced another way (restore): no card can be undone any more. */
+  retireNewest(): void {
+    const newest = this.newest;
+    this.newest = undefined;
+    const card = newest && this.host.get(newest.card);
+    if (card?.kind === 'compaction' && card.canUndo) this.put({ ...card, canUndo: false });
+  }
+
+  /** Re-renders the newest card when whether its Undo can work changed (a turn started or ended). */
+  refreshUndo(): void {
+    const card = this.newest && this.host.get(this.newest.card);
+    if (card?.kind !== 'compaction') return;
+    const can = this.undoable();
+    if ((card.canUndo ?? false) !== can) this.put({ ...card, canUndo: can });
+  }
+
+  /** Forgets everything (another session). */
+  reset(): void {
+    this.rowId = undefined;
+    this.change = undefined;
+    this.newest = undefined;
+  }
+
+  private undoable(): boolean {
+    return this.storedUndo && !this.host.running && !this.compacting && this.newest !== undefined;
+  }
+
+  /**
+   * Before the first of the turns the pass kept verbatim (the k-th last user message shown, k the
+   * turns kept); at the end when it kept none. Returns the divider's id.
+   */
+  private insertDivider(change: CompactionChange): string {
+    const id = this.host.nextId('d');
+    const item: ChatItemOf<'divider'> = { kind: 'divider', id, text: DIVIDER_TEXT };
+    const keptTurns = change.after.filter((m) => m.role === 'user' && m.origin !== 'history').length;
+    const users = this.host.items.filter((i) => i.kind === 'user');
+    const first = keptTurns > 0 ? users[users.length - keptTurns] : undefined;
+    this.host.op(first ? { op: 'insert', item, before: first.id } : { op: 'append', item });
+    return id;
+  }
+
+  private put(item: ChatItem): void {
+    this.host.op({ op: this.host.get(item.id) ? 'update' : 'append', item });
+  }
+}
