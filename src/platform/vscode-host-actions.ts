@@ -6,7 +6,9 @@
 import * as vscode from 'vscode';
 import type { ContextUsage } from '../agent/events';
 import type { HostActions } from '../commands/host-actions';
-import { selectModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
+import { pickModel } from '../commands/model-picker';
+import { saveDefaultModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
+import { readProviderSettings } from '../config/settings';
 import { errorMessage } from '../common/errors';
 import type { ChatViewProvider } from '../panel/chat-view-provider';
 import { formatBytes } from '../protocol/format';
@@ -19,7 +21,7 @@ import type { SessionHost } from './session-host';
 /** What the actions update after they ran: the panel's push API. */
 export type PanelView = Pick<
   ChatViewProvider,
-  'loadTranscript' | 'pushBudget' | 'showCompaction' | 'refreshHistory' | 'refreshSessionInfo' | 'showError'
+  'loadTranscript' | 'pushBudget' | 'showCompaction' | 'refreshHistory' | 'refreshSessionInfo' | 'showError' | 'postSnapshot'
 >;
 
 export interface HostActionDeps {
@@ -122,7 +124,21 @@ export function createHostActions(deps: HostActionDeps): HostActions {
       if (change.provider) await cfg.update('provider', change.provider, vscode.ConfigurationTarget.Global);
     },
     setApiKey: () => setApiKey(deps.secrets, deps.log),
-    selectModel: () => selectModel(),
+    selectModel: async () => {
+      const limits = session.limits();
+      const choice = await pickModel({
+        current: session.modelChoice(),
+        serverUrl: readProviderSettings().baseUrl,
+        serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
+      });
+      if (!choice) return;
+      await session.setModel(choice);
+      // A changed default re-measures and refreshes the header through the settings listener; when the
+      // settings already held this model, it is done here: the meter shows the new window at once.
+      if (await saveDefaultModel(choice)) return;
+      deps.offerCompaction(deps.remeasure());
+      await deps.panel().postSnapshot();
+    },
     runCommand: async (name) => {
       await vscode.commands.executeCommand(
         name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,

@@ -1,0 +1,99 @@
+import * as vscode from 'vscode';
+import { modelOptions, thinkingLevelsFor, type LanguageModelInfo, type ModelChoice, type ModelOption } from '../context/model-choice';
+import { THINKING_BUDGETS, type ThinkingLevel } from '../context/thinking';
+import type { ProviderId } from '../providers/types';
+
+const PROVIDER_LABELS: Record<ProviderId, string> = {
+  anthropic: 'Anthropic',
+  openai: 'OpenAI',
+  'openai-compatible': 'OpenAI-compatible server',
+  'vscode-lm': 'VS Code language models',
+};
+
+/** What the picker needs to know besides the current choice. */
+export interface ModelPickerInput {
+  current: ModelChoice;
+  /** The configured OpenAI-compatible base URL, if any. */
+  serverUrl: string | undefined;
+  /** The window the server reported for the current model, if known. */
+  serverWindow?: number;
+}
+
+type OptionItem = vscode.QuickPickItem & { option?: ModelOption; other?: true };
+
+/** The chat models VS Code offers now (none when the API is unavailable or no extension provides one). */
+async function languageModels(): Promise<LanguageModelInfo[]> {
+  try {
+    const models = await vscode.lm.selectChatModels();
+    return models.map((m) => ({ id: m.id, name: m.name, vendor: m.vendor, maxInputTokens: m.maxInputTokens }));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `Headroom: Select Model` and the panel header's model button: a quick pick of provider + model
+ * (window and price per million tokens shown, grouped by provider, the current one marked), then
+ * the thinking level where the model reasons. Resolves to the new choice, or undefined when dismissed.
+ */
+export async function pickModel(input: ModelPickerInput): Promise<ModelChoice | undefined> {
+  const options = modelOptions({ ...input, languageModels: await languageModels() });
+  const items: OptionItem[] = [];
+  let group: ProviderId | undefined;
+  for (const option of options) {
+    if (option.provider !== group) {
+      group = option.provider;
+      items.push({ label: PROVIDER_LABELS[group], kind: vscode.QuickPickItemKind.Separator });
+    }
+    items.push({
+      label: option.label,
+      description: option.description,
+      detail: option.current ? vscode.l10n.t('Current model of this session') : undefined,
+      picked: option.current,
+      option,
+    });
+  }
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+  items.push({ label: vscode.l10n.t('$(edit) Other model id…'), description: PROVIDER_LABELS[input.current.provider], other: true });
+
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Headroom: Select Model'),
+    placeHolder: vscode.l10n.t('The session keeps the model you pick; new sessions start with it'),
+    matchOnDescription: true,
+  });
+  if (!picked) return undefined;
+  let provider = input.current.provider;
+  let model: string;
+  if (picked.option) {
+    provider = picked.option.provider;
+    model = picked.option.model;
+  } else {
+    const typed = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Model id ({0})', PROVIDER_LABELS[provider]),
+      value: input.current.model,
+      validateInput: (v) => (v.trim() && !/\s/.test(v.trim()) ? undefined : vscode.l10n.t('A model id has no spaces, e.g. llama3.1:8b')),
+    });
+    if (!typed) return undefined;
+    model = typed.trim();
+  }
+  const thinking = await pickThinking({ provider, model }, input.current.thinking);
+  return thinking === undefined ? undefined : { provider, model, thinking };
+}
+
+/** The thinking level for a model that reasons ('off' without asking for one that does not). */
+async function pickThinking(choice: Pick<ModelChoice, 'provider' | 'model'>, current: ThinkingLevel): Promise<ThinkingLevel | undefined> {
+  const levels = thinkingLevelsFor(choice);
+  if (!levels.length) return 'off';
+  const describe = (l: ThinkingLevel) =>
+    l === 'off'
+      ? vscode.l10n.t('No reasoning parameter is sent')
+      : vscode.l10n.t('{0} tokens reserved for thinking, taken from the usable window', THINKING_BUDGETS[l].toLocaleString('en-US'));
+  const picked = await vscode.window.showQuickPick(
+    levels.map((l) => ({ label: l, description: describe(l), detail: l === current ? vscode.l10n.t('Current') : undefined, level: l })),
+    {
+      title: vscode.l10n.t('Headroom: Thinking Budget for {0}', choice.model),
+      placeHolder: vscode.l10n.t('How much the model may reason'),
+    },
+  );
+  return picked?.level;
+}
