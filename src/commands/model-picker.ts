@@ -45,21 +45,16 @@ export async function pickModel(input: ModelPickerInput): Promise<ModelChoice | 
       group = option.provider;
       items.push({ label: PROVIDER_LABELS[group], kind: vscode.QuickPickItemKind.Separator });
     }
-    items.push({
-      label: option.label,
-      description: option.description,
-      detail: option.current ? vscode.l10n.t('Current model of this session') : undefined,
-      picked: option.current,
-      option,
-    });
+    items.push({ label: option.current ? `$(check) ${option.label}` : option.label, description: option.description, option });
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
   items.push({ label: vscode.l10n.t('$(edit) Other model id…'), description: PROVIDER_LABELS[input.current.provider], other: true });
 
-  const picked = await vscode.window.showQuickPick(items, {
+  const picked = await pickOne(items, {
     title: vscode.l10n.t('Headroom: Select Model'),
-    placeHolder: vscode.l10n.t('The session keeps the model you pick; new sessions start with it'),
+    placeholder: vscode.l10n.t('The session keeps the model you pick; new sessions start with it'),
     matchOnDescription: true,
+    active: items.find((i) => i.option?.current),
   });
   if (!picked) return undefined;
   let provider = input.current.provider;
@@ -87,13 +82,40 @@ async function pickThinking(choice: Pick<ModelChoice, 'provider' | 'model'>, cur
   const describe = (l: ThinkingLevel) =>
     l === 'off'
       ? vscode.l10n.t('No reasoning parameter is sent')
-      : vscode.l10n.t('{0} tokens reserved for thinking, taken from the usable window', THINKING_BUDGETS[l].toLocaleString('en-US'));
-  const picked = await vscode.window.showQuickPick(
-    levels.map((l) => ({ label: l, description: describe(l), detail: l === current ? vscode.l10n.t('Current') : undefined, level: l })),
-    {
-      title: vscode.l10n.t('Headroom: Thinking Budget for {0}', choice.model),
-      placeHolder: vscode.l10n.t('How much the model may reason'),
-    },
-  );
+      : vscode.l10n.t('{0} thinking tokens, counted in the output reserved from the window', THINKING_BUDGETS[l].toLocaleString('en-US'));
+  const items = levels.map((l) => ({ label: l === current ? `$(check) ${l}` : l, description: describe(l), level: l }));
+  const picked = await pickOne(items, {
+    title: vscode.l10n.t('Headroom: Thinking Budget for {0}', choice.model),
+    placeholder: vscode.l10n.t('How much the model may reason'),
+    active: items.find((i) => i.level === current),
+  });
   return picked?.level;
+}
+
+/**
+ * A single-choice quick pick whose highlighted entry starts on `active` (the current one), so Enter
+ * keeps it and the arrow keys move from there. Resolves undefined when dismissed.
+ */
+function pickOne<T extends vscode.QuickPickItem>(
+  items: T[],
+  options: { title: string; placeholder: string; matchOnDescription?: boolean; active?: T },
+): Promise<T | undefined> {
+  const qp = vscode.window.createQuickPick<T>();
+  qp.title = options.title;
+  qp.placeholder = options.placeholder;
+  qp.matchOnDescription = options.matchOnDescription ?? false;
+  qp.items = items;
+  if (options.active) qp.activeItems = [options.active];
+  return new Promise<T | undefined>((resolve) => {
+    let chosen: T | undefined;
+    qp.onDidAccept(() => {
+      chosen = qp.selectedItems[0] ?? qp.activeItems[0];
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(chosen);
+    });
+    qp.show();
+  });
 }
