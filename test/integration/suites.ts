@@ -12,4 +12,5 @@ export async function registerSuites(): Promise<void> {
   await import('./small-window-session.test');
   await import('./meter-components.test');
   await import('./vscode-lm-provider.test');
+  await import('./session-model-choice.test');
 }
