@@ -15,6 +15,8 @@ export interface ModelPickerInput {
   current: ModelChoice;
   /** The configured OpenAI-compatible base URL, if any. */
   serverUrl: string | undefined;
+  /** The models that server lists. */
+  serverModels: readonly string[];
   /** The window the server reported for the current model, if known. */
   serverWindow?: number;
 }

@@ -68,14 +68,16 @@ export function formatPrice(p: ModelPrice): string {
 
 /**
  * The picker's options: every table model of Anthropic and OpenAI, the VS Code language models
- * offered now, and the OpenAI-compatible server's current model when one is configured. The
- * current choice is always listed (a model typed in by hand too) and marked.
+ * offered now, and the models the configured OpenAI-compatible server lists. The current choice is
+ * always listed (a model typed in by hand too) and marked.
  */
 export function modelOptions(input: {
   current: ModelChoice;
   languageModels: readonly LanguageModelInfo[];
   /** The configured OpenAI-compatible base URL, if any. */
   serverUrl: string | undefined;
+  /** The models that server lists (`/v1/models`); empty when it did not answer. */
+  serverModels?: readonly string[];
   /** The window the server reported for the current model, if known. */
   serverWindow?: number;
 }): ModelOption[] {
@@ -99,14 +101,14 @@ export function modelOptions(input: {
       current: isCurrent('vscode-lm', m.id) || (current.provider === 'vscode-lm' && !current.model && m === input.languageModels[0]),
     });
   }
-  if (input.serverUrl && current.provider === 'openai-compatible') {
-    out.push({
-      provider: 'openai-compatible',
-      model: current.model,
-      label: current.model,
-      description: `${input.serverWindow ? `${formatTokens(input.serverWindow)} window (server)` : 'window from the server'} · ${input.serverUrl}`,
-      current: true,
-    });
+  if (input.serverUrl) {
+    const ids = [...(input.serverModels ?? [])];
+    if (current.provider === 'openai-compatible' && current.model && !ids.includes(current.model)) ids.unshift(current.model);
+    for (const id of ids) {
+      const mine = isCurrent('openai-compatible', id);
+      const window = mine && input.serverWindow ? `${formatTokens(input.serverWindow)} window (server)` : 'window read from the server';
+      out.push({ provider: 'openai-compatible', model: id, label: id, description: `${window} · ${input.serverUrl}`, current: mine });
+    }
   }
   if (!out.some((o) => o.current)) {
     const row = findModel(current.model);

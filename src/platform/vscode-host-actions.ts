@@ -9,6 +9,7 @@ import type { HostActions } from '../commands/host-actions';
 import { pickModel } from '../commands/model-picker';
 import { saveDefaultModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { readProviderSettings } from '../config/settings';
+import { listServerModels } from '../providers/server-models';
 import { errorMessage } from '../common/errors';
 import type { ChatViewProvider } from '../panel/chat-view-provider';
 import { formatBytes } from '../protocol/format';
@@ -126,9 +127,12 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     setApiKey: () => setApiKey(deps.secrets, deps.log),
     selectModel: async () => {
       const limits = session.limits();
+      const serverUrl = readProviderSettings().baseUrl;
       const choice = await pickModel({
         current: session.modelChoice(),
-        serverUrl: readProviderSettings().baseUrl,
+        serverUrl,
+        // A local server lists what it can serve; a vendor API at a base URL (a proxy) may list nothing.
+        serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
         serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
       });
       if (!choice) return;

@@ -58,6 +58,24 @@ describe('context model choice: what a session remembers and what the picker off
     assert.equal(server[0].description, '8.2k window (server) · http://127.0.0.1:11434/v1');
   });
 
+  it("lists the local server's models, the current one with the window the server reported", () => {
+    const options = modelOptions({
+      current: { provider: 'openai-compatible', model: 'qwen2.5-coder:7b', thinking: 'off' },
+      languageModels: [],
+      serverUrl: 'http://127.0.0.1:11434/v1',
+      serverModels: ['llama3.1:8b', 'qwen2.5-coder:7b'],
+      serverWindow: 32_768,
+    });
+    const local = options.filter((o) => o.provider === 'openai-compatible');
+    assert.deepEqual(
+      local.map((o) => [o.model, o.current, o.description]),
+      [
+        ['llama3.1:8b', false, 'window read from the server · http://127.0.0.1:11434/v1'],
+        ['qwen2.5-coder:7b', true, '32.8k window (server) · http://127.0.0.1:11434/v1'],
+      ],
+    );
+  });
+
   it('keeps a model typed in by hand in the list, marked current', () => {
     const options = modelOptions({
       current: { provider: 'openai', model: 'gpt-9-preview', thinking: 'off' },
