@@ -199,7 +199,9 @@ export class SessionHost extends Disposable {
       this.storeNote = 'No folder is open, so sessions are kept in memory only.';
     }
     const latest = this.store?.sessions.list()[0];
-    if (latest) await this.openSession(latest.id);
+    // Resumed at start-up, the latest session takes the settings' model: they are the last model picked,
+    // or what someone set while VS Code was closed. Sessions opened later bring their own model back.
+    if (latest) await this.openSession(latest.id, { followSettings: true });
     else await this.newSession();
   }
 
@@ -303,7 +305,7 @@ export class SessionHost extends Disposable {
     this.attach(summary, [], { ledger: undefined, summaryCount: 0, choice: undefined });
   }
 
-  async openSession(id: string): Promise<void> {
+  async openSession(id: string, opts: { followSettings?: boolean } = {}): Promise<void> {
     if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before switching sessions.');
     if (!this.store) throw new HeadroomError('not_found', 'Sessions are not stored in this window.');
     const summary = this.store.sessions.get(id);
@@ -314,6 +316,7 @@ export class SessionHost extends Disposable {
     // family this version does not know only seeds keys that are never looked up.)
     this.ledger.seed(view.counts);
     const state = await this.loadSessionState(id);
+    if (opts.followSettings) state.choice = undefined;
     let messages = view.messages;
     if (view.snapshot && mayHoldLegacyHistory(messages)) {
       // Compacted before history messages were marked: tell Headroom's summary from a user's paste.
