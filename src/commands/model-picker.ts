@@ -1,14 +1,9 @@
 import * as vscode from 'vscode';
 import { modelOptions, thinkingLevelsFor, type LanguageModelInfo, type ModelChoice, type ModelOption } from '../context/model-choice';
 import { THINKING_BUDGETS, type ThinkingLevel } from '../context/thinking';
-import type { ProviderId } from '../providers/types';
+import { providerEntry, type ProviderId } from '../common/provider-catalogue';
 
-const PROVIDER_LABELS: Record<ProviderId, string> = {
-  anthropic: 'Anthropic',
-  openai: 'OpenAI',
-  'openai-compatible': 'OpenAI-compatible server',
-  'vscode-lm': 'VS Code language models',
-};
+const providerLabel = (p: ProviderId) => providerEntry(p).label;
 
 /** What the picker needs to know besides the current choice. */
 export interface ModelPickerInput {
@@ -45,12 +40,12 @@ export async function pickModel(input: ModelPickerInput): Promise<ModelChoice | 
   for (const option of options) {
     if (option.provider !== group) {
       group = option.provider;
-      items.push({ label: PROVIDER_LABELS[group], kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: providerLabel(group), kind: vscode.QuickPickItemKind.Separator });
     }
     items.push({ label: option.current ? `$(check) ${option.label}` : option.label, description: option.description, option });
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
-  items.push({ label: vscode.l10n.t('$(edit) Other model id…'), description: PROVIDER_LABELS[input.current.provider], other: true });
+  items.push({ label: vscode.l10n.t('$(edit) Other model id…'), description: providerLabel(input.current.provider), other: true });
 
   const picked = await pickOne(items, {
     title: vscode.l10n.t('Headroom: Select Model'),
@@ -66,7 +61,7 @@ export async function pickModel(input: ModelPickerInput): Promise<ModelChoice | 
     model = picked.option.model;
   } else {
     const typed = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Model id ({0})', PROVIDER_LABELS[provider]),
+      title: vscode.l10n.t('Model id ({0})', providerLabel(provider)),
       value: input.current.model,
       validateInput: (v) => (v.trim() && !/\s/.test(v.trim()) ? undefined : vscode.l10n.t('A model id has no spaces, e.g. llama3.1:8b')),
     });

@@ -5,11 +5,14 @@
  */
 import { z } from 'zod';
 import { formatTokens, formatUsdRate } from '../protocol/format';
-import { PROVIDER_IDS, type ProviderId } from '../common/provider-catalogue';
+import { PROVIDER_IDS, providerEntry, type ProviderId, type ProviderEndpoint } from '../common/provider-catalogue';
 import { findModel, MODEL_TABLE, type ModelPrice } from './models';
 import { THINKING_LEVELS, thinkingConfigurable, type ThinkingLevel } from './thinking';
 
-/** A session's model. `model` '' with 'vscode-lm' means the first chat model VS Code offers. */
+/** The catalogue's provider of an endpoint kind (VS Code's models, a server at a base URL). */
+const providerOf = (endpoint: ProviderEndpoint): ProviderId => PROVIDER_IDS.find((id) => providerEntry(id).endpoint === endpoint)!;
+
+/** A session's model. `model` '' with VS Code's models means the first chat model VS Code offers. */
 export interface ModelChoice {
   provider: ProviderId;
   model: string;
@@ -92,22 +95,24 @@ export function modelOptions(input: {
       .join(' · '),
     current: isCurrent(row.provider, row.match),
   }));
+  const vscodeModels = providerOf('vscode');
+  const server = providerOf('server');
   for (const m of input.languageModels) {
     out.push({
-      provider: 'vscode-lm',
+      provider: vscodeModels,
       model: m.id,
       label: m.name,
       description: `${formatTokens(m.maxInputTokens)} window · ${m.vendor} · no key`,
-      current: isCurrent('vscode-lm', m.id) || (current.provider === 'vscode-lm' && !current.model && m === input.languageModels[0]),
+      current: isCurrent(vscodeModels, m.id) || (current.provider === vscodeModels && !current.model && m === input.languageModels[0]),
     });
   }
   if (input.serverUrl) {
     const ids = [...(input.serverModels ?? [])];
-    if (current.provider === 'openai-compatible' && current.model && !ids.includes(current.model)) ids.unshift(current.model);
+    if (current.provider === server && current.model && !ids.includes(current.model)) ids.unshift(current.model);
     for (const id of ids) {
-      const mine = isCurrent('openai-compatible', id);
+      const mine = isCurrent(server, id);
       const window = mine && input.serverWindow ? `${formatTokens(input.serverWindow)} window (server)` : 'window read from the server';
-      out.push({ provider: 'openai-compatible', model: id, label: id, description: `${window} · ${input.serverUrl}`, current: mine });
+      out.push({ provider: server, model: id, label: id, description: `${window} · ${input.serverUrl}`, current: mine });
     }
   }
   if (!out.some((o) => o.current)) {

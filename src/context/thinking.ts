@@ -6,7 +6,7 @@
  * like the answer is: the reservation grows to hold the answer's room (`maxOutput` as resolved) plus
  * the budget, up to what the model can emit, and the usable input shrinks by as much.
  */
-import type { ProviderId } from '../providers/types';
+import { providerEntry, type ProviderId } from '../common/provider-catalogue';
 import { findModel, supportsReasoning, type ModelLimits } from './models';
 
 /** The levels people choose from; `off` sends no reasoning parameter at all. */
@@ -30,7 +30,7 @@ export interface ThinkingLimits extends ModelLimits {
  * id) and its provider has a parameter to send it with (VS Code's Language Model API has none).
  */
 export function thinkingConfigurable(provider: ProviderId, model: string): boolean {
-  return provider !== 'vscode-lm' && supportsReasoning(model);
+  return providerEntry(provider).endpoint !== 'vscode' && supportsReasoning(model);
 }
 
 /** The thinking budget a model gets at a level: 0 when off or not configurable, so none is sent in vain. */

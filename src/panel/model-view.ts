@@ -1,4 +1,5 @@
 /** The session's model as the panel header shows it (view model for `ConfigView.modelInfo`). Pure. */
+import { providerEntry } from '../common/provider-catalogue';
 import { findModel } from '../context/models';
 import type { ThinkingLimits } from '../context/thinking';
 import { formatTokens, formatUsdRate } from '../protocol/format';
@@ -9,7 +10,8 @@ import type { ConfigView } from '../protocol/view-models';
  * from the model table, and the thinking level when a budget is reserved for it.
  */
 export function modelInfoView(limits: ThinkingLimits, thinking: string): NonNullable<ConfigView['modelInfo']> {
-  const price = limits.provider === 'vscode-lm' ? undefined : findModel(limits.model)?.price;
+  // VS Code's models are paid through the extension that offers them: the table's price is not theirs.
+  const price = providerEntry(limits.provider).endpoint === 'vscode' ? undefined : findModel(limits.model)?.price;
   return {
     window: formatTokens(limits.contextWindow),
     ...(price ? { price: `${formatUsdRate(price.input)} / ${formatUsdRate(price.output)} per M tokens` } : {}),
