@@ -4,7 +4,7 @@
  */
 import './style.css';
 import { createHostDispatcher, HostHandlers } from '../src/protocol/dispatch';
-import { PROTOCOL_VERSION, type ChatItemOf } from '../src/protocol/messages';
+import { PROTOCOL_VERSION, type ChatItemOf, type ConfigView } from '../src/protocol/messages';
 import { RESTRICTED_BANNER } from '../src/protocol/restricted-mode';
 import { ChatView } from './chat-view';
 import { Composer } from './composer';
@@ -141,8 +141,7 @@ function renderTop(): void {
         'div',
         { class: 'hr-session-line', 'data-testid': 'session-line' },
         h('span', { class: 'hr-session-title', title: s.session.title }, s.session.title),
-        h('span', { class: 'hr-muted', 'data-testid': 'session-counts' }, ` · ${sessionCounts(s.session)} · `),
-        modelButton(s.config.model || s.config.provider),
+        h('span', { class: 'hr-muted', 'data-testid': 'session-counts' }, ` · ${sessionCounts(s.session)}`),
         s.trusted ? null : h('span', { class: 'hr-warn', 'data-testid': 'restricted' }, ` · ${RESTRICTED_BANNER}`),
         s.storageNote
           ? h('span', { class: 'hr-warn' }, ` · ${s.storageNote}`)
@@ -151,7 +150,9 @@ function renderTop(): void {
             : h('span', { class: 'hr-warn' }, ' · Open a folder to keep sessions'),
       )
     : h('div', { class: 'hr-session-line hr-muted', role: 'status' }, 'Connecting to Headroom…');
-  top.replaceChildren(meter, facts);
+  // The model picker has its own line: its window and price must not be cut off by a long title.
+  const model = s ? h('div', { class: 'hr-model-line' }, modelButton(s.config)) : null;
+  top.replaceChildren(meter, facts, ...(model ? [model] : []));
   clearTimeout(freedTimer);
   const freed = state.meter?.freed;
   if (freed) {
@@ -160,8 +161,25 @@ function renderTop(): void {
   }
 }
 
-function modelButton(model: string): HTMLButtonElement {
-  const b = h('button', { class: 'hr-link hr-model', 'aria-label': `Model ${model}: select another`, title: 'Select Model' }, model);
+/**
+ * The model picker's button: provider's model, window, price per million tokens and thinking level.
+ * A native button (keyboard and screen readers); it opens the quick pick of `Headroom: Select Model`.
+ */
+function modelButton(config: ConfigView): HTMLButtonElement {
+  const model = config.model || config.provider;
+  const info = config.modelInfo;
+  const facts = info ? [`${info.window} window`, info.price, info.thinking ? `thinking ${info.thinking}` : undefined].filter(Boolean) : [];
+  const b = h(
+    'button',
+    {
+      class: 'hr-link hr-model',
+      'data-testid': 'model-picker',
+      'aria-label': `Model: ${model}${facts.length ? `, ${facts.join(', ')}` : ''}. Select another model`,
+      title: 'Select Model',
+    },
+    model,
+    facts.length ? h('span', { class: 'hr-model-facts' }, ` · ${facts.join(' · ')}`) : null,
+  );
   b.addEventListener('click', () => send({ type: 'command/run', command: 'selectModel' }));
   return b;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { PROVIDER_IDS, providerEntry, type ProviderId } from '../common/provider-catalogue';
-import { defaultModelFor, modelsFor } from '../context/models';
+import type { ModelChoice } from '../context/model-choice';
+import { defaultModelFor } from '../context/models';
 import { envVarFor, maskApiKey, resolveApiKey, storeApiKey, type SecretStore } from '../providers/credentials';
 import { requestOrigin } from '../providers/key-origin';
 import { readProviderSettings } from '../config/settings';
@@ -117,64 +118,15 @@ async function switchProvider(provider: ProviderId): Promise<void> {
   await cfg.update('model', defaultModelFor(provider) ?? '', vscode.ConfigurationTarget.Global);
 }
 
-const k = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_000 ? 2 : 0)}M` : `${Math.round(n / 1000)}k`);
-
 /**
- * `Headroom: Select Model`: the model table for the current provider (window, output limit and price
- * per million input / output tokens shown),
- * or any model id typed in (OpenAI-compatible servers, new models). Writes `headroom.model`.
+ * Makes a picked model the default for new sessions (`headroom.provider`, `headroom.model`,
+ * `headroom.thinking` in the user's settings); the session that picked it keeps it anyway.
+ * Resolves true when a setting changed (the settings listener then re-measures).
  */
-export async function selectModel(): Promise<void> {
-  const { provider, model } = readProviderSettings();
-  if (providerEntry(provider).endpoint === 'vscode') return selectLanguageModel(provider, model);
-  const other = { label: vscode.l10n.t('$(edit) Other model id…'), id: '' };
-  const items = [
-    ...modelsFor(provider).map((m) => ({
-      label: m.match,
-      description: `${k(m.contextWindow)} context · ${k(m.maxOutput)} output · $${m.price.input} / $${m.price.output} per M${m.match === model ? ' · ' + vscode.l10n.t('current') : ''}`,
-      id: m.match,
-    })),
-    other,
-  ];
-  const picked = await vscode.window.showQuickPick(items, {
-    title: vscode.l10n.t('Headroom: Select Model ({0})', label(provider)),
-    placeHolder: vscode.l10n.t('Context window and output limit come from this table unless settings override them'),
-  });
-  if (!picked) return;
-  let id = picked.id;
-  if (!id) {
-    const typed = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Model id'),
-      value: model,
-      validateInput: (v) => (v.trim() && !/\s/.test(v.trim()) ? undefined : vscode.l10n.t('A model id has no spaces, e.g. llama3.1:8b')),
-    });
-    if (!typed) return;
-    id = typed.trim();
-  }
-  await vscode.workspace.getConfiguration('headroom').update('model', id, vscode.ConfigurationTarget.Global);
-}
-
-/** Select Model for VS Code's models: the chat models extensions offer through VS Code, with their input limit. */
-async function selectLanguageModel(provider: ProviderId, current: string): Promise<void> {
-  const models = await vscode.lm.selectChatModels();
-  if (!models.length) {
-    void vscode.window.showWarningMessage(
-      vscode.l10n.t(
-        'Headroom: no VS Code language model is available. Install or sign in to an extension that provides one (e.g. GitHub Copilot).',
-      ),
-    );
-    return;
-  }
-  const picked = await vscode.window.showQuickPick(
-    models.map((m) => ({
-      label: m.name,
-      description: `${m.vendor} · ${k(m.maxInputTokens)} input${m.id === current ? ' · ' + vscode.l10n.t('current') : ''}`,
-      id: m.id,
-    })),
-    {
-      title: vscode.l10n.t('Headroom: Select Model ({0})', label(provider)),
-      placeHolder: vscode.l10n.t('The window is the input limit VS Code reports for the model'),
-    },
-  );
-  if (picked) await vscode.workspace.getConfiguration('headroom').update('model', picked.id, vscode.ConfigurationTarget.Global);
+export async function saveDefaultModel(choice: ModelChoice): Promise<boolean> {
+  const cfg = vscode.workspace.getConfiguration('headroom');
+  const current = readProviderSettings();
+  const changes = (['provider', 'model', 'thinking'] as const).filter((key) => choice[key] !== current[key]);
+  for (const key of changes) await cfg.update(key, choice[key], vscode.ConfigurationTarget.Global);
+  return changes.length > 0;
 }

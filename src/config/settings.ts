@@ -4,13 +4,14 @@ import type { AutoApproveSettings } from '../tools/approval-policy';
 
 export type { ProviderSettings } from './provider-settings';
 
-/** Reads `headroom.provider`, `headroom.model`, `headroom.baseUrl`; bad values fall back to defaults. */
+/** Reads `headroom.provider`, `headroom.model`, `headroom.baseUrl`, `headroom.thinking`; bad values fall back to defaults. */
 export function readProviderSettings(): ProviderSettings {
   const cfg = vscode.workspace.getConfiguration('headroom');
   return parseProviderSettings({
     provider: cfg.get<unknown>('provider'),
     model: cfg.get<unknown>('model'),
     baseUrl: cfg.get<unknown>('baseUrl'),
+    thinking: cfg.get<unknown>('thinking'),
   });
 }
 

@@ -16,7 +16,10 @@ export function providerChoices(): ProviderChoice[] {
  * Whether the provider can answer as configured: a vendor API needs a key, a server needs its base
  * URL (a key is optional), VS Code's models need neither.
  */
-export async function isSetUp(settings: ProviderSettings, hasKey: (provider: ProviderId) => Promise<boolean>): Promise<boolean> {
+export async function isSetUp(
+  settings: Pick<ProviderSettings, 'provider' | 'model' | 'baseUrl'>,
+  hasKey: (provider: ProviderId) => Promise<boolean>,
+): Promise<boolean> {
   switch (providerEntry(settings.provider).endpoint) {
     case 'vscode':
       return true;
@@ -28,7 +31,10 @@ export async function isSetUp(settings: ProviderSettings, hasKey: (provider: Pro
 }
 
 /** The snapshot's `config`: `hasKey` says whether a key is stored or in the environment. */
-export async function toConfigView(settings: ProviderSettings, hasKey: (provider: ProviderId) => Promise<boolean>): Promise<ConfigView> {
+export async function toConfigView(
+  settings: Pick<ProviderSettings, 'provider' | 'model' | 'baseUrl'>,
+  hasKey: (provider: ProviderId) => Promise<boolean>,
+): Promise<ConfigView> {
   return {
     provider: settings.provider,
     providers: providerChoices(),

@@ -13,6 +13,7 @@ import { createPaletteCommands } from '../commands/palette-commands';
 import { vscodePaletteUi } from '../commands/vscode-palette-ui';
 import { ChatViewProvider } from '../panel/chat-view-provider';
 import { toConfigView } from '../panel/config-view';
+import { modelInfoView } from '../panel/model-view';
 import { intentFailure } from '../panel/intent-failures';
 import { PROTOCOL_VERSION, type SnapshotView } from '../protocol/messages';
 import { resolveApiKey, type SecretStore } from '../providers/credentials';
@@ -84,7 +85,12 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     log,
     snapshot: async (): Promise<SnapshotView> => {
       await session.init();
-      const config = await toConfigView(readProviderSettings(), async (p) => (await resolveApiKey(p, secrets)) !== undefined);
+      // The session's model (remembered with it), at the configured base URL.
+      const choice = session.modelChoice();
+      const config = await toConfigView(
+        { ...readProviderSettings(), ...choice },
+        async (p) => (await resolveApiKey(p, secrets)) !== undefined,
+      );
       const state = session.state();
       return {
         protocolVersion: PROTOCOL_VERSION,
@@ -93,7 +99,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
         storageAvailable: state.storage === 'workspace',
         trusted: vscode.workspace.isTrusted,
         session: { id: state.sessionId, title: state.title, messageCount: state.messageCount, transcriptCount: state.transcriptCount },
-        config,
+        config: { ...config, modelInfo: modelInfoView(session.limits(), choice.thinking) },
       };
     },
     actions,

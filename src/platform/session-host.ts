@@ -63,6 +63,9 @@ import {
 import { createMemoryResultPort } from '../tools/memory-results';
 import { readCompactionSettings, readContextSettings, readMaxIterations } from '../config/context-settings';
 import { readExternalToolsAllow, readProviderSettings } from '../config/settings';
+import { MODEL_CHOICE_KEY, parseModelChoice, serializeModelChoice, type ModelChoice } from '../context/model-choice';
+import { withThinking, type ThinkingLimits } from '../context/thinking';
+import { SessionModel } from '../agent/session-model';
 import type { ApprovalBroker } from './approvals';
 import { createLmToolPort } from './lm-tools';
 import { createVscodeWorkspace } from './vscode-workspace';
@@ -73,6 +76,20 @@ const endpointOf = (provider: ProviderId) => providerEntry(provider).endpoint;
 
 /** The Language Model API port when the provider serves VS Code's models. */
 const lmPortFor = (provider: ProviderId, model: string) => (endpointOf(provider) === 'vscode' ? createVscodeLmPort(model) : undefined);
+
+/** The settings' model: the default a new session starts with. */
+function settingsModel(): ModelChoice {
+  const { provider, model, thinking } = readProviderSettings();
+  return { provider, model, thinking };
+}
+
+/** What is stored with a session besides its messages. */
+interface SessionRecord {
+  ledger: LedgerState | undefined;
+  summaryCount: number;
+  /** The session's model; undefined: the settings' default. */
+  choice: ModelChoice | undefined;
+}
 
 export interface SessionHostDeps {
   context: vscode.ExtensionContext;
@@ -125,7 +142,10 @@ export class SessionHost extends Disposable {
   private reportedSettingsErrors = '';
   private reportedServerNote = '';
   private readonly serverWindows = new ServerWindowCache((url, init) => fetch(url, init));
-  private lmWindow: ServerReportedWindow | undefined;
+  /** The input limit VS Code reported, for the model it was asked about. */
+  private lmWindow: { model: string; window: ServerReportedWindow } | undefined;
+  /** The current session's model (stored with it; the settings give the default). */
+  private model = new SessionModel({ defaults: settingsModel }, undefined);
   /** Rules files are read through one loader per workspace folder (it caches unchanged files). */
   private rulesLoader: { root: string; loader: RulesFileLoader } | undefined;
 
@@ -192,7 +212,9 @@ export class SessionHost extends Disposable {
       this.storeNote = 'No folder is open, so sessions are kept in memory only.';
     }
     const latest = this.store?.sessions.list()[0];
-    if (latest) await this.openSession(latest.id);
+    // Resumed at start-up, the latest session takes the settings' model: they are the last model picked,
+    // or what someone set while VS Code was closed. Sessions opened later bring their own model back.
+    if (latest) await this.openSession(latest.id, { followSettings: true });
     else await this.newSession();
   }
 
@@ -247,7 +269,7 @@ export class SessionHost extends Disposable {
    * (`releaseApiKey`); otherwise the requests fail with an `auth` error that says why.
    */
   private async releaseKey(): Promise<void> {
-    const { provider, baseUrl } = readProviderSettings();
+    const { provider, baseUrl } = this.target();
     const released = await releaseApiKey({ provider, baseUrl, secrets: this.deps.secrets, ask: askToSendKey });
     this.released = { ...released, provider, baseUrl };
     if (released.withheld) this.deps.log.warn(released.withheld);
@@ -292,10 +314,11 @@ export class SessionHost extends Disposable {
   async newSession(): Promise<void> {
     if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before starting a new session.');
     const summary = this.store && !this.store.readOnly ? await this.store.sessions.create() : undefined;
-    this.attach(summary, [], { ledger: undefined, summaryCount: 0 });
+    // A new session starts on the default model (the one last picked) and keeps it from then on.
+    this.attach(summary, [], { ledger: undefined, summaryCount: 0, choice: undefined });
   }
 
-  async openSession(id: string): Promise<void> {
+  async openSession(id: string, opts: { followSettings?: boolean } = {}): Promise<void> {
     if (this.session?.isRunning) throw new HeadroomError('invalid_request', 'Stop the running turn before switching sessions.');
     if (!this.store) throw new HeadroomError('not_found', 'Sessions are not stored in this window.');
     const summary = this.store.sessions.get(id);
@@ -306,6 +329,7 @@ export class SessionHost extends Disposable {
     // family this version does not know only seeds keys that are never looked up.)
     this.ledger.seed(view.counts);
     const state = await this.loadSessionState(id);
+    if (opts.followSettings) state.choice = undefined;
     let messages = view.messages;
     if (view.snapshot && mayHoldLegacyHistory(messages)) {
       // Compacted before history messages were marked: tell Headroom's summary from a user's paste.
@@ -380,7 +404,7 @@ export class SessionHost extends Disposable {
     // saved with "(summary unavailable)". Otherwise the key goes only where it was released for.
     const refusal = restrictedModeRefusal('compact', vscode.workspace.isTrusted);
     if (!refusal) await this.releaseKey();
-    const { provider, baseUrl, model } = readProviderSettings();
+    const { provider, baseUrl, model } = this.target();
     const summary = await snapshotSummary(messages, {
       provider: refusal
         ? createProvider({ provider: DEFAULT_PROVIDER, missingKeyMessage: refusal })
@@ -483,15 +507,15 @@ export class SessionHost extends Disposable {
     const sessionId = this.summary?.id;
     const settings = readCompactionSettings();
     const summarizer: Provider = {
-      id: readProviderSettings().provider,
+      id: this.target().provider,
       stream: (req, signal) => {
-        const { provider, baseUrl, model } = readProviderSettings();
+        const { provider, baseUrl, model } = this.target();
         return this.providerFor(provider, baseUrl, model).stream(req, signal);
       },
     };
     this.chain = createCompactionChain({
       summarizer,
-      summarizerModel: settings.summarizerModel || readProviderSettings().model,
+      summarizerModel: settings.summarizerModel || this.target().model,
       results: this.resultPort(),
       keepTurns: settings.keepTurns,
       resummarizeEvery: settings.resummarizeEvery,
@@ -588,13 +612,39 @@ export class SessionHost extends Disposable {
     return page.text;
   }
 
-  /** The limits of the configured model (for the meter before any turn). */
-  limits(): ModelLimits {
-    const { provider, model, baseUrl } = readProviderSettings();
+  /** The limits of the session's model, its thinking budget counted in the output reservation. */
+  limits(): ThinkingLimits {
+    const { provider, model, baseUrl, thinking } = this.target();
     const endpoint = endpointOf(provider);
     const server =
-      endpoint === 'server' && baseUrl ? this.serverWindows.peek(baseUrl, model) : endpoint === 'vscode' ? this.lmWindow : undefined;
-    return resolveModelLimits(model, provider, this.contextSettings(), server);
+      endpoint === 'server' && baseUrl
+        ? this.serverWindows.peek(baseUrl, model)
+        : endpoint === 'vscode' && this.lmWindow?.model === model
+          ? this.lmWindow.window
+          : undefined;
+    return withThinking(resolveModelLimits(model, provider, this.contextSettings(), server), thinking);
+  }
+
+  /** The session's model: the one stored with it, or the settings' when they changed since. */
+  modelChoice(): ModelChoice {
+    return this.model.current();
+  }
+
+  /** Where requests go: the session's model, at the configured base URL. */
+  private target(): ModelChoice & { baseUrl: string | undefined } {
+    return { ...this.modelChoice(), baseUrl: readProviderSettings().baseUrl };
+  }
+
+  /**
+   * Switches the session's model (and thinking level) and stores it with the session, so resuming
+   * brings it back. The meter measures against the new window at once: the next `measure()` uses it.
+   */
+  async setModel(choice: ModelChoice): Promise<void> {
+    await this.init();
+    this.assertIdle('switching models');
+    await this.model.set(choice);
+    await this.discoverServerWindow().catch((e) => this.deps.log.warn(`window discovery: ${errorMessage(e)}`));
+    this.fireState();
   }
 
   /**
@@ -602,11 +652,11 @@ export class SessionHost extends Disposable {
    * really uses, so `limits()` budgets to it; what it says about a smaller window is shown once.
    */
   private async discoverServerWindow(): Promise<void> {
-    const { provider, model, baseUrl } = readProviderSettings();
+    const { provider, model, baseUrl } = this.target();
     if (endpointOf(provider) === 'vscode') {
       // VS Code tells each chat model's input limit; that is the window to budget to.
       const chat = await pickChatModel(model).catch(() => undefined);
-      this.lmWindow = chat ? { contextWindow: chat.maxInputTokens, kind: 'VS Code language model' } : undefined;
+      this.lmWindow = chat ? { model, window: { contextWindow: chat.maxInputTokens, kind: 'VS Code language model' } } : undefined;
       return;
     }
     if (endpointOf(provider) !== 'server' || !baseUrl) return;
@@ -633,14 +683,16 @@ export class SessionHost extends Disposable {
     return ledgerText(this.recorder.ledger.toJSON());
   }
 
-  /** The ledger and summary counter stored with a session (a damaged record starts afresh, with a warning). */
-  private async loadSessionState(id: string): Promise<{ ledger: LedgerState | undefined; summaryCount: number }> {
+  /** The ledger, summary counter and model stored with a session (a damaged record starts afresh, with a warning). */
+  private async loadSessionState(id: string): Promise<SessionRecord> {
     const store = this.store!;
     const raw = await store.sessions.getState(id, 'ledger').catch(() => undefined);
     const ledger = parseLedgerState(raw);
     if (raw && !ledger) this.warn('The work ledger of this session could not be read; a new one is started.');
     const count = Number(await store.sessions.getState(id, 'summary_count').catch(() => undefined));
-    return { ledger, summaryCount: Number.isInteger(count) && count > 0 ? count : 0 };
+    // A session stored before models were remembered per session follows the settings.
+    const choice = parseModelChoice(await store.sessions.getState(id, MODEL_CHOICE_KEY).catch(() => undefined));
+    return { ledger, summaryCount: Number.isInteger(count) && count > 0 ? count : 0, choice };
   }
 
   /**
@@ -660,11 +712,7 @@ export class SessionHost extends Disposable {
     }
   }
 
-  private attach(
-    summary: SessionSummary | undefined,
-    messages: Message[],
-    state: { ledger: LedgerState | undefined; summaryCount: number },
-  ): void {
+  private attach(summary: SessionSummary | undefined, messages: Message[], state: SessionRecord): void {
     this.gates.reset();
     this.chain?.discardPrepared();
     this.chain = undefined;
@@ -675,6 +723,14 @@ export class SessionHost extends Disposable {
     const sessionId = summary?.id;
     const store = this.store;
     const writable = store && sessionId && !store.readOnly ? { store, sessionId } : undefined;
+    this.model = new SessionModel(
+      {
+        defaults: settingsModel,
+        save: writable ? (c) => writable.store.sessions.setState(writable.sessionId, MODEL_CHOICE_KEY, serializeModelChoice(c)) : undefined,
+        onError: (m) => this.warn(m),
+      },
+      state.choice,
+    );
     this.summaryCount = state.summaryCount;
     const recorder = new LedgerRecorder(new WorkLedger(state.ledger), {
       save: writable ? (s) => writable.store.sessions.setState(writable.sessionId, 'ledger', JSON.stringify(s)) : undefined,
@@ -722,7 +778,7 @@ export class SessionHost extends Disposable {
   }
 
   private turnConfig() {
-    const { provider, model, baseUrl } = readProviderSettings();
+    const { provider, model, baseUrl } = this.target();
     const limits = this.limits();
     const gate = this.gates.for(limits);
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -756,7 +812,7 @@ export class SessionHost extends Disposable {
       gate,
       maxIterations: readMaxIterations(),
       offloadThresholdBytes: this.contextSettings().offloadThresholdBytes,
-      request: { cacheTail: true, promptCacheKey: this.summary?.id },
+      request: { cacheTail: true, promptCacheKey: this.summary?.id, reasoningBudget: limits.thinkingBudget || undefined },
     };
   }
 

@@ -6,7 +6,10 @@
 import * as vscode from 'vscode';
 import type { ContextUsage } from '../agent/events';
 import type { HostActions } from '../commands/host-actions';
-import { selectModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
+import { pickModel } from '../commands/model-picker';
+import { saveDefaultModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
+import { readProviderSettings } from '../config/settings';
+import { listServerModels } from '../providers/server-models';
 import { errorMessage } from '../common/errors';
 import type { ChatViewProvider } from '../panel/chat-view-provider';
 import { formatBytes } from '../protocol/format';
@@ -27,6 +30,7 @@ export type PanelView = Pick<
   | 'refreshHistory'
   | 'refreshSessionInfo'
   | 'showError'
+  | 'postSnapshot'
 >;
 
 export interface HostActionDeps {
@@ -135,7 +139,24 @@ export function createHostActions(deps: HostActionDeps): HostActions {
       if (change.provider) await cfg.update('provider', change.provider, vscode.ConfigurationTarget.Global);
     },
     setApiKey: () => setApiKey(deps.secrets, deps.log),
-    selectModel: () => selectModel(),
+    selectModel: async () => {
+      const limits = session.limits();
+      const serverUrl = readProviderSettings().baseUrl;
+      const choice = await pickModel({
+        current: session.modelChoice(),
+        serverUrl,
+        // A local server lists what it can serve; a vendor API at a base URL (a proxy) may list nothing.
+        serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
+        serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
+      });
+      if (!choice) return;
+      await session.setModel(choice);
+      // A changed default re-measures and refreshes the header through the settings listener; when the
+      // settings already held this model, it is done here: the meter shows the new window at once.
+      if (await saveDefaultModel(choice)) return;
+      deps.offerCompaction(deps.remeasure());
+      await deps.panel().postSnapshot();
+    },
     runCommand: async (name) => {
       await vscode.commands.executeCommand(
         name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,

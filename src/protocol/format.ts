@@ -11,6 +11,14 @@ export function formatTokens(n: number): string {
   return `${sign}${trim((a / 1_000_000).toFixed(2))}M`;
 }
 
+/**
+ * A list price in USD (per million tokens), as price tables print it: 3 → "$3", 1.25 → "$1.25",
+ * 0.125 → "$0.13", 0.5 → "$0.5". (Costs use `formatUsd`.)
+ */
+export function formatUsdRate(n: number): string {
+  return `$${Number.isInteger(n) ? n : trim(n.toFixed(2))}`;
+}
+
 /** 0.416 → "42 %" (a whole percent; "<1 %" for small non-zero shares). */
 export function formatPercent(fraction: number): string {
   if (!Number.isFinite(fraction) || fraction <= 0) return '0 %';

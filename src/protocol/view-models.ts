@@ -21,6 +21,17 @@ export const ConfigView = z.object({
   /** Whether an API key is available (SecretStorage or environment); null while unknown. */
   hasApiKey: z.boolean().nullable(),
   baseUrl: z.string().optional(),
+  /** The session's model as the header's model picker button shows it (formatted by the host). */
+  modelInfo: z
+    .object({
+      /** "200k" — the window budgeted to. */
+      window: z.string(),
+      /** "$3 / $15 per M tokens" (input / output); absent when the model table has no price. */
+      price: z.string().optional(),
+      /** The thinking level when the model reasons and it is not off ("medium"). */
+      thinking: z.string().optional(),
+    })
+    .optional(),
 });
 export type ConfigView = z.infer<typeof ConfigView>;
 

@@ -57,7 +57,14 @@ export function serverRoot(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
-async function getJson<T>(fetch: FetchLike, url: string, schema: z.ZodType<T>, timeoutMs: number, body?: unknown): Promise<T | undefined> {
+/** GETs (or POSTs `body` to) `url` and parses the JSON with `schema`; undefined on any failure. Never throws. */
+export async function getJson<T>(
+  fetch: FetchLike,
+  url: string,
+  schema: z.ZodType<T>,
+  timeoutMs: number,
+  body?: unknown,
+): Promise<T | undefined> {
   try {
     const init =
       body === undefined

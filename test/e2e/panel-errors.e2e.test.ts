@@ -93,7 +93,7 @@ describe('panel error blocks in a real VS Code', function () {
         assert.deepEqual(webviewProblems, []);
         // Leave a fresh session behind: the suites after this one share the workspace and expect one.
         await runPaletteCommand(page, 'Headroom: New Session');
-        await frame.locator('[data-testid=session-line]', { hasText: '· 0 messages ·' }).waitFor({ timeout: 30_000 });
+        await frame.locator('[data-testid=session-line]', { hasText: '· 0 in context' }).waitFor({ timeout: 30_000 });
       } finally {
         await page.close();
       }

@@ -17,7 +17,7 @@ describe('Headroom in a real VS Code (code-server + Chromium)', () => {
       const frame = await openHeadroomView(page);
       await frame.locator('[data-testid=meter]').waitFor();
       assert.match(await frame.locator('[data-testid=meter-label]').innerText(), /Context: no request yet/);
-      assert.match(await frame.locator('[data-testid=session-line]').innerText(), /· 0 in context ·/);
+      assert.match(await frame.locator('[data-testid=session-line]').innerText(), /· 0 in context\b/);
       // No API key in this environment: the first-run view, not a dead composer.
       await frame.locator('[data-testid=first-run]').waitFor();
       assert.equal(await frame.getByRole('combobox', { name: 'Provider' }).inputValue(), 'anthropic');

@@ -11,4 +11,6 @@ export async function registerSuites(): Promise<void> {
   await import('./compaction-session.test');
   await import('./small-window-session.test');
   await import('./meter-components.test');
+  await import('./vscode-lm-provider.test');
+  await import('./session-model-choice.test');
 }

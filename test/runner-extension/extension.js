@@ -17,9 +17,33 @@ function registerTestTools(vscode, context) {
   }
 }
 
+/**
+ * A chat model provider for the Language Model API suites (vendor `headroom-fake`, declared in this
+ * package.json). Its behaviour lives in the test bundle (test/integration/fake-lm.ts), which installs
+ * it on `globalThis.__headroomFakeLm`; until then it offers no model.
+ */
+function registerFakeModels(context) {
+  const vscode = require('vscode');
+  if (typeof vscode.lm?.registerLanguageModelChatProvider !== 'function') return;
+  const changed = new vscode.EventEmitter();
+  const fake = () => globalThis.__headroomFakeLm;
+  globalThis.__headroomFakeLmChanged = () => changed.fire();
+  context.subscriptions.push(
+    changed,
+    vscode.lm.registerLanguageModelChatProvider('headroom-fake', {
+      onDidChangeLanguageModelChatInformation: changed.event,
+      provideLanguageModelChatInformation: () => fake()?.information() ?? [],
+      provideLanguageModelChatResponse: (model, messages, options, progress, token) =>
+        fake().respond(model, messages, options, progress, token),
+      provideTokenCount: (model, text) => fake()?.count(text) ?? 0,
+    }),
+  );
+}
+
 async function activate(context) {
   const vscode = require('vscode');
   if (vscode.lm && typeof vscode.lm.registerTool === 'function') registerTestTools(vscode, context);
+  registerFakeModels(context);
   const configFile = path.join(__dirname, 'runner-config.json');
   if (!fs.existsSync(configFile)) return;
   const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));

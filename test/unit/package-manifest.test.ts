@@ -60,7 +60,15 @@ describe('package.json contributions', () => {
     assert.ok(trust, 'capabilities.untrustedWorkspaces is declared');
     assert.equal(trust.supported, 'limited');
     assert.match(trust.description ?? '', /read-only/);
-    for (const key of ['headroom.baseUrl', 'headroom.provider', 'headroom.models', 'headroom.model', 'headroom.externalTools.allow']) {
+    // headroom.thinking spends the user's tokens: a repository's settings must not raise it.
+    for (const key of [
+      'headroom.baseUrl',
+      'headroom.provider',
+      'headroom.models',
+      'headroom.model',
+      'headroom.thinking',
+      'headroom.externalTools.allow',
+    ]) {
       assert.ok(trust.restrictedConfigurations?.includes(key), `${key} is restricted`);
       assert.ok(pkg.contributes.configuration.properties[key], `${key} exists`);
     }

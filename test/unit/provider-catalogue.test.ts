@@ -51,7 +51,11 @@ describe('the provider catalogue is the one list of providers', () => {
       provider: 'anthropic',
       model: 'claude-sonnet-4-5',
       baseUrl: undefined,
+      thinking: 'off',
     });
+    // headroom.thinking: a level, anything else means off.
+    assert.equal(parseProviderSettings({ provider: 'anthropic', model: '', baseUrl: undefined, thinking: 'high' }).thinking, 'high');
+    assert.equal(parseProviderSettings({ provider: 'anthropic', model: '', baseUrl: undefined, thinking: 'max' }).thinking, 'off');
     assert.equal(parseProviderSettings({ provider: 'openai', model: undefined, baseUrl: undefined }).model, 'gpt-4.1');
     assert.equal(parseProviderSettings({ provider: 'openai-compatible', model: '  ', baseUrl: undefined }).model, 'llama3.1');
     // VS Code's models: '' means the first chat model VS Code offers.
@@ -62,6 +66,7 @@ describe('the provider catalogue is the one list of providers', () => {
         provider: 'openai-compatible',
         model: 'qwen3:8b',
         baseUrl: 'http://localhost:11434/v1',
+        thinking: 'off',
       },
     );
     assert.equal(parseProviderSettings({ provider: 'openai', model: 7, baseUrl: 7 }).baseUrl, undefined);

@@ -1,0 +1,118 @@
+import * as assert from 'node:assert/strict';
+import type { AgentEvent } from '../../src/agent/events';
+import type { AssistantMessage } from '../../src/providers/types';
+import { FakeLanguageModels, installFakeLanguageModels, uninstallFakeLanguageModels } from './fake-lm';
+import { activateHeadroom } from './helpers';
+
+const WINDOW = 12_000;
+
+/** The text of the last assistant message in the session's view. */
+function lastAnswer(messages: readonly unknown[]): string {
+  const a = [...(messages as AssistantMessage[])].reverse().find((m) => m.role === 'assistant');
+  return (a?.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('');
+}
+
+/**
+ * Headroom's `vscode-lm` provider in a real VS Code: a chat model registered through the Language
+ * Model Chat Provider API (test/runner-extension + fake-lm.ts) answers full turns — text, a tool call
+ * and its result, compaction when its small window fills, and recovery from its overflow error.
+ */
+describe('VS Code Language Model API provider: full turns through a registered chat model', () => {
+  const fake = new FakeLanguageModels([{ id: 'fake-small', window: WINDOW }]);
+  const events: AgentEvent[] = [];
+  let sub: { dispose(): void } | undefined;
+
+  before(async function () {
+    // Under @vscode/test-electron no runner extension registers the provider: nothing to run against.
+    if (!installFakeLanguageModels(fake)) this.skip();
+    const { host } = await activateHeadroom();
+    await host.session.newSession();
+    await host.session.setModel({ provider: 'vscode-lm', model: 'fake-small', thinking: 'off' });
+    sub = host.session.onDidEvent((e) => events.push(e));
+  });
+
+  after(async () => {
+    sub?.dispose();
+    uninstallFakeLanguageModels();
+    const { host } = await activateHeadroom();
+    await host.session.newSession();
+  });
+
+  it('answers a text turn, and the budget is the input limit VS Code reports for the model', async () => {
+    const { host } = await activateHeadroom();
+    fake.script.push({ text: 'Hello from the fake model.' });
+    await host.session.prompt('Say hello.');
+    assert.equal(lastAnswer(host.session.messages), 'Hello from the fake model.');
+    assert.match(fake.requests.at(-1)!.text, /Say hello\./);
+    const limits = host.session.limits();
+    assert.deepEqual([limits.provider, limits.contextWindow, limits.source], ['vscode-lm', WINDOW, 'server']);
+    assert.equal(host.session.measure().contextWindow, WINDOW);
+  });
+
+  it('runs a tool call and sends its result back to the model', async () => {
+    const { host } = await activateHeadroom();
+    fake.script.push({ toolCall: { name: 'read_file', input: { path: 'README.md' } } }, { text: 'The README holds a title.' });
+    const before = fake.requests.length;
+    await host.session.prompt('What is in README.md?');
+    const sent = fake.requests.slice(before);
+    assert.equal(sent.length, 2, 'one request for the call, one with its result');
+    assert.ok(sent[0].toolNames.includes('read_file'), `tools offered: ${sent[0].toolNames.join(', ')}`);
+    assert.ok(
+      sent[1].toolResults.some((r) => r.includes('# integration workspace')),
+      'the file content went back as a tool result',
+    );
+    assert.equal(lastAnswer(host.session.messages), 'The README holds a title.');
+  });
+
+  it('compacts as its small window fills: every turn ends well and no request is refused twice in a row', async () => {
+    const { host } = await activateHeadroom();
+    const from = events.length;
+    const before = fake.requests.length;
+    for (let i = 0; i < 6; i++) {
+      fake.script.push({ text: `Answer ${i}: ${'words '.repeat(1_200)}` });
+      await host.session.prompt(`Question ${i}: ${'context '.repeat(150)}`);
+    }
+    const mine = events.slice(from);
+    const ends = mine.filter((e): e is Extract<AgentEvent, { type: 'turn_end' }> => e.type === 'turn_end');
+    assert.deepEqual(
+      ends.map((e) => e.reason),
+      Array(6).fill('done'),
+      `errors: ${mine.flatMap((e) => (e.type === 'error' ? [e.message] : [])).join(' | ')}`,
+    );
+    assert.ok(
+      mine.some((e) => e.type === 'compaction'),
+      'a compaction ran',
+    );
+    const outcomes = fake.requests.slice(before).map((r) => r.outcome);
+    assert.ok(!outcomes.join(',').includes('overflow,overflow'), `outcomes: ${outcomes.join(',')}`);
+    assert.ok(
+      fake.requests.slice(before).some((r) => r.toolNames.length === 0),
+      'the summary went through the same model',
+    );
+  });
+
+  it("recovers from the model's overflow error: compacts, retries once, answers", async () => {
+    const { host } = await activateHeadroom();
+    const from = events.length;
+    fake.overflowNext = true;
+    fake.script.push({ text: 'Answered after the retry.' });
+    await host.session.prompt('One more question.');
+    const mine = events.slice(from);
+    assert.ok(
+      mine.some((e) => e.type === 'compaction' && e.report.trigger === 'overflow'),
+      `events: ${mine.map((e) => e.type).join(',')}`,
+    );
+    assert.equal(lastAnswer(host.session.messages), 'Answered after the retry.');
+  });
+
+  it('the session keeps its model: a new session starts on the default, reopening brings the fake model back', async () => {
+    const { host } = await activateHeadroom();
+    const id = host.session.state().sessionId;
+    await host.session.flush();
+    await host.session.newSession();
+    assert.notEqual(host.session.modelChoice().provider, 'vscode-lm');
+    await host.session.openSession(id);
+    assert.deepEqual(host.session.modelChoice(), { provider: 'vscode-lm', model: 'fake-small', thinking: 'off' });
+    assert.equal(host.session.measure().contextWindow, WINDOW);
+  });
+});

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import {
+  formatPrice,
+  modelOptions,
+  parseModelChoice,
+  serializeModelChoice,
+  thinkingLevelsFor,
+  type ModelChoice,
+} from '../../src/context/model-choice';
+import { MODEL_TABLE } from '../../src/context/models';
+
+describe('context model choice: what a session remembers and what the picker offers', () => {
+  const sonnet: ModelChoice = { provider: 'anthropic', model: 'claude-sonnet-4-5', thinking: 'medium' };
+
+  it('round-trips through the session store and rejects damaged records', () => {
+    assert.deepEqual(parseModelChoice(serializeModelChoice(sonnet)), sonnet);
+    assert.equal(parseModelChoice(undefined), undefined);
+    assert.equal(parseModelChoice('{not json'), undefined);
+    assert.equal(parseModelChoice(JSON.stringify({ provider: 'gemini', model: 'x', thinking: 'off' })), undefined);
+    // An unknown level (a newer version's) falls back to off rather than losing the model.
+    assert.deepEqual(parseModelChoice(JSON.stringify({ provider: 'openai', model: 'gpt-5', thinking: 'max' })), {
+      provider: 'openai',
+      model: 'gpt-5',
+      thinking: 'off',
+    });
+  });
+
+  it('lists every table model with its window and price, and marks the current one', () => {
+    const options = modelOptions({ current: sonnet, languageModels: [], serverUrl: undefined });
+    assert.equal(options.length, MODEL_TABLE.length);
+    const current = options.filter((o) => o.current);
+    assert.deepEqual(
+      current.map((o) => o.model),
+      ['claude-sonnet-4-5'],
+    );
+    assert.match(current[0].description, /^200k window · \$3 in \/ \$15 out per M tokens \(cache read \$0\.3\) · reasons$/);
+    assert.ok(options.some((o) => o.provider === 'openai' && o.model === 'gpt-4.1'));
+  });
+
+  it('offers VS Code language models with their input limit, and the server model of a compatible provider', () => {
+    const lm = [{ id: 'copilot-gpt-4o', name: 'GPT-4o', vendor: 'copilot', maxInputTokens: 64_000 }];
+    const options = modelOptions({
+      current: { provider: 'vscode-lm', model: '', thinking: 'off' },
+      languageModels: lm,
+      serverUrl: undefined,
+    });
+    const entry = options.find((o) => o.provider === 'vscode-lm');
+    assert.deepEqual([entry?.label, entry?.description, entry?.current], ['GPT-4o', '64k window · copilot · no key', true]);
+
+    const local = modelOptions({
+      current: { provider: 'openai-compatible', model: 'qwen2.5-coder:7b', thinking: 'off' },
+      languageModels: [],
+      serverUrl: 'http://127.0.0.1:11434/v1',
+      serverWindow: 8_192,
+    });
+    const server = local.filter((o) => o.current);
+    assert.equal(server.length, 1);
+    assert.equal(server[0].description, '8.2k window (server) · http://127.0.0.1:11434/v1');
+  });
+
+  it("lists the local server's models, the current one with the window the server reported", () => {
+    const options = modelOptions({
+      current: { provider: 'openai-compatible', model: 'qwen2.5-coder:7b', thinking: 'off' },
+      languageModels: [],
+      serverUrl: 'http://127.0.0.1:11434/v1',
+      serverModels: ['llama3.1:8b', 'qwen2.5-coder:7b'],
+      serverWindow: 32_768,
+    });
+    const local = options.filter((o) => o.provider === 'openai-compatible');
+    assert.deepEqual(
+      local.map((o) => [o.model, o.current, o.description]),
+      [
+        ['llama3.1:8b', false, 'window read from the server · http://127.0.0.1:11434/v1'],
+        ['qwen2.5-coder:7b', true, '32.8k window (server) · http://127.0.0.1:11434/v1'],
+      ],
+    );
+  });
+
+  it('keeps a model typed in by hand in the list, marked current', () => {
+    const options = modelOptions({
+      current: { provider: 'openai', model: 'gpt-9-preview', thinking: 'off' },
+      languageModels: [],
+      serverUrl: undefined,
+    });
+    assert.deepEqual([options[0].model, options[0].current, options[0].description], ['gpt-9-preview', true, 'not in the model table']);
+  });
+
+  it('offers thinking levels only where the model reasons and the provider can send them', () => {
+    assert.deepEqual(thinkingLevelsFor(sonnet), ['off', 'low', 'medium', 'high']);
+    assert.deepEqual(thinkingLevelsFor({ provider: 'openai', model: 'gpt-4.1' }), []);
+    assert.deepEqual(thinkingLevelsFor({ provider: 'vscode-lm', model: 'claude-sonnet-4-5' }), []);
+  });
+
+  it('prints prices per million tokens', () => {
+    assert.equal(
+      formatPrice({ input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 }),
+      '$1.25 in / $10 out per M tokens (cache read $0.13)',
+    );
+  });
+});
