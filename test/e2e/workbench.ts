@@ -74,9 +74,11 @@ export async function runPaletteCommand(page: Page, title: string, timeoutMs = 4
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   for (;;) {
     await page.keyboard.press('F1');
-    await input.waitFor({ timeout: 15_000 });
-    await input.fill(`>${title}`);
     try {
+      // The palette can close again before it is typed in (focus taken back by a webview that just
+      // re-rendered): retry rather than wait out the whole test's timeout on an input that is gone.
+      await input.waitFor({ timeout: 15_000 });
+      await input.fill(`>${title}`, { timeout: 10_000 });
       await row.waitFor({ timeout: 3_000 });
       break;
     } catch (err) {
