@@ -238,10 +238,6 @@ export class SessionStore {
     return readCompactions(db);
   }
 
-  /**
-   * Undoes the last compaction: the resume view goes back to the snapshot before it (or to the whole
-   * transcript). Nothing is deleted. Throws `not_found` when the view is not a compaction.
-   */
   /** Whether `undoLastCompaction` can work: the newest view change is a compaction (not a restore or an undo). */
   async canUndoCompaction(id: string): Promise<boolean> {
     this.get(id);
@@ -250,6 +246,10 @@ export class SessionStore {
     return newest[0]?.kind === 'compaction';
   }
 
+  /**
+   * Undoes the last compaction: the resume view goes back to the snapshot before it (or to the whole
+   * transcript). Nothing is deleted. Throws `not_found` when the view is not a compaction.
+   */
   async undoLastCompaction(id: string): Promise<LoadedSession> {
     this.get(id);
     const db = await this.db(id);
