@@ -11,7 +11,7 @@ import { reportedInputTokens, type Calibration, type TokensByClass } from '../co
 import { baseApplies, scaleToTotal, type EstimateState } from '../context/confirmed-base';
 import { dominantClass, isRepetitive, messageSampleText, type BandClass, type ClassTokens } from '../context/estimate-band';
 import { estimateMessage, toolDefinitionParts, type MessageCount } from '../context/message-tokens';
-import type { ModelLimits } from '../context/models';
+import type { ModelLimits, TokenizerFamily } from '../context/models';
 import { messageComponent, sectionComponent, type MessageComponent, type SectionComponent } from '../context/prompt-components';
 import type { TokenLedger } from '../context/token-ledger';
 import type { Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
@@ -71,56 +71,8 @@ export function createContextAccounting(deps: {
   const countOf = (m: Message) => ledger.count(m, family);
   const tokensOf = (m: Message) => scaled(countOf(m));
   const estimateOf = (m: Message) => scaled(estimateMessage(m, family, ''));
-  /** What the error of an estimate depends on: its content, or that it is still a safe estimate. */
-  const bandOf = (c: MessageCount, exactClass?: BandClass): BandClass =>
-    c.exact ? (exactClass ?? c.contentClass ?? 'prose') : 'unmeasured';
-  const repetitive = new WeakMap<Message, boolean>();
-  /** A message's band class (runs of one character are a class of their own: no sample vouches for the next). */
-  const messageBand = (m: Message): BandClass => {
-    const c = countOf(m);
-    if (!c.exact) return 'unmeasured';
-    let r = c.repetitive ?? repetitive.get(m);
-    if (r === undefined) repetitive.set(m, (r = isRepetitive(messageSampleText(m))));
-    return r ? 'repetitive' : bandOf(c);
-  };
-  // System sections and tool definitions are re-measured after every message: memoized per array
-  // (the loop passes the same arrays until the next request) until their count is exact.
-  const fixedCounts = new WeakMap<object, { parts: FixedPart[]; exact: boolean }>();
-  const memoCount = (key: object, count: () => { parts: FixedPart[]; exact: boolean }): FixedPart[] => {
-    const hit = fixedCounts.get(key);
-    if (hit?.exact) return hit.parts;
-    const c = count();
-    fixedCounts.set(key, c);
-    return c.parts;
-  };
-  /** Raw count of each system section, with its component. */
-  const systemRaw = (system: readonly SystemSection[]): FixedPart[] =>
-    memoCount(system, () => {
-      let exact = true;
-      const parts = system.map((s): FixedPart => {
-        const count = ledger.countText(s.text, family);
-        exact &&= count.exact;
-        return { component: sectionComponent(s), count };
-      });
-      return { parts, exact };
-    });
-  const toolsParts = (tools: readonly ToolDefinition[]): FixedPart[] => {
-    if (!tools.length) return [];
-    // One count per tool, each scaled by its own class's factor: as one count, a tool whose description
-    // is prose took the factor learned on the other tools' JSON schemas (0.7 against 1.06 for prose in
-    // the harsh soak) and a newly activated tool was under-counted by 30 %, enough to overflow a 4k window.
-    return memoCount(tools, () => {
-      let exact = true;
-      const parts = tools.map((t): FixedPart => {
-        const p = toolDefinitionParts([t]);
-        const count = ledger.countTexts(p.texts, family, p.fixed);
-        exact &&= count.exact;
-        return { component: 'tools', count };
-      });
-      return { parts, exact };
-    });
-  };
-  const fixedBand = (p: FixedPart) => bandOf(p.count, p.component === 'tools' ? 'tools' : undefined);
+  const messageBand = messageBands(countOf);
+  const { systemRaw, toolsParts } = fixedPartCounts(ledger, family);
 
   /** Calibrated system sections and tool definitions (`fixed` is the part of them the messages do not hold). */
   function fixedParts(
@@ -196,16 +148,91 @@ export function createContextAccounting(deps: {
       };
     }
     // Calibration per content class, on the raw counts of everything the request held.
-    const byClass: TokensByClass = {};
-    const addRaw = (c: MessageCount) => {
-      const cls = c.contentClass ?? 'prose';
-      byClass[cls] = (byClass[cls] ?? 0) + c.tokens;
-    };
-    for (const p of [...systemRaw(request.system), ...toolsParts(request.tools)]) addRaw(p.count);
-    for (const m of request.messages) addRaw(countOf(m));
-    if (request.trailingNote) addRaw(ledger.countText(request.trailingNote, family));
-    calibration.observeClasses(limits.model, byClass, u);
+    const raw = [...systemRaw(request.system), ...toolsParts(request.tools)].map((p) => p.count);
+    for (const m of request.messages) raw.push(countOf(m));
+    if (request.trailingNote) raw.push(ledger.countText(request.trailingNote, family));
+    calibration.observeClasses(limits.model, tokensByClass(raw), u);
   }
 
   return { tokensOf, estimateOf, components, account, learn };
+}
+
+/** What the error of an estimate depends on: its content, or that it is still a safe estimate. */
+function bandOf(c: MessageCount, exactClass?: BandClass): BandClass {
+  return c.exact ? (exactClass ?? c.contentClass ?? 'prose') : 'unmeasured';
+}
+
+function fixedBand(p: FixedPart): BandClass {
+  return bandOf(p.count, p.component === 'tools' ? 'tools' : undefined);
+}
+
+/** A message's band class (runs of one character are a class of their own: no sample vouches for the next). */
+function messageBands(countOf: (m: Message) => MessageCount): (m: Message) => BandClass {
+  const repetitive = new WeakMap<Message, boolean>();
+  return (m) => {
+    const c = countOf(m);
+    if (!c.exact) return 'unmeasured';
+    let r = c.repetitive ?? repetitive.get(m);
+    if (r === undefined) repetitive.set(m, (r = isRepetitive(messageSampleText(m))));
+    return r ? 'repetitive' : bandOf(c);
+  };
+}
+
+/** Raw counts of the system sections and of each tool definition, each with its component. */
+interface FixedPartCounts {
+  systemRaw: (system: readonly SystemSection[]) => FixedPart[];
+  toolsParts: (tools: readonly ToolDefinition[]) => FixedPart[];
+}
+
+/**
+ * Counts the fixed parts of requests. System sections and tool definitions are
+ * re-measured after every message: memoized per array (the loop passes the same arrays until the next
+ * request) until their count is exact.
+ */
+function fixedPartCounts(ledger: TokenLedger, family: TokenizerFamily): FixedPartCounts {
+  const fixedCounts = new WeakMap<object, { parts: FixedPart[]; exact: boolean }>();
+  const memoCount = (key: object, count: () => { parts: FixedPart[]; exact: boolean }): FixedPart[] => {
+    const hit = fixedCounts.get(key);
+    if (hit?.exact) return hit.parts;
+    const c = count();
+    fixedCounts.set(key, c);
+    return c.parts;
+  };
+  const systemRaw = (system: readonly SystemSection[]): FixedPart[] =>
+    memoCount(system, () => {
+      let exact = true;
+      const parts = system.map((s): FixedPart => {
+        const count = ledger.countText(s.text, family);
+        exact &&= count.exact;
+        return { component: sectionComponent(s), count };
+      });
+      return { parts, exact };
+    });
+  const toolsParts = (tools: readonly ToolDefinition[]): FixedPart[] => {
+    if (!tools.length) return [];
+    // One count per tool, each scaled by its own class's factor: as one count, a tool whose description
+    // is prose took the factor learned on the other tools' JSON schemas (0.7 against 1.06 for prose in
+    // the harsh soak) and a newly activated tool was under-counted by 30 %, enough to overflow a 4k window.
+    return memoCount(tools, () => {
+      let exact = true;
+      const parts = tools.map((t): FixedPart => {
+        const p = toolDefinitionParts([t]);
+        const count = ledger.countTexts(p.texts, family, p.fixed);
+        exact &&= count.exact;
+        return { component: 'tools', count };
+      });
+      return { parts, exact };
+    });
+  };
+  return { systemRaw, toolsParts };
+}
+
+/** Raw tokens per content class (calibration's input). */
+function tokensByClass(counts: readonly MessageCount[]): TokensByClass {
+  const byClass: TokensByClass = {};
+  for (const c of counts) {
+    const cls = c.contentClass ?? 'prose';
+    byClass[cls] = (byClass[cls] ?? 0) + c.tokens;
+  }
+  return byClass;
 }

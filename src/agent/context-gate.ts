@@ -6,12 +6,13 @@
  * Tool results are admitted against the same live projection. What a request counts (per component,
  * per content class, on the provider-confirmed base) is `context-accounting.ts`. Never throws.
  */
+import { settlesWithin } from '../common/settles-within';
 import { ContextBudget, type BudgetComponents } from '../context/budget';
 import { Calibration } from '../context/calibration';
 import { EstimateState } from '../context/confirmed-base';
 import { admit, awarenessNote, preflight, type GuardOptions, type PreflightResult } from '../context/guard';
 import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD } from '../context/message-tokens';
-import type { ModelLimits } from '../context/models';
+import type { ModelLimits, TokenizerFamily } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
 import {
@@ -25,23 +26,11 @@ import {
 } from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
-import type { CompactPort, HeadroomPort } from '../tools/ports';
+import type { HeadroomPort } from '../tools/ports';
 import { dropOldestTurnsHook, type CompactHook, type CompactInput, type CompactOutput } from './compact-hook';
-import { createContextAccounting, sumOf } from './context-accounting';
+import { createContextAccounting, sumOf, type ContextAccounting } from './context-accounting';
 import type { ContextUsage } from './events';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
-
-async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([p.then(() => true), timeout]);
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
-}
 
 export interface ContextGateOptions {
   limits: ModelLimits;
@@ -92,45 +81,273 @@ export interface DefaultContextGate extends ContextGate {
 }
 
 export function createContextGate(options: ContextGateOptions): DefaultContextGate {
-  const { limits } = options;
-  const family = limits.family;
-  const ledger = options.ledger ?? new TokenLedger();
-  const calibration = options.calibration ?? new Calibration();
-  const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
-  const compactHook = options.compact ?? dropOldestTurnsHook;
-  const guardOptions: GuardOptions = { thresholds, offloadThresholdBytes: Infinity, onTrace: options.onTrace };
-  let lastSystem: readonly SystemSection[] = [];
-  let lastTools: readonly ToolDefinition[] = [];
-  const estimates = options.estimates ?? new EstimateState();
-  let lastCacheShare: number | undefined;
-  let lastPrefix: AgentPrefix | undefined;
-  let lastUsed = 0;
-  let requested: { focus?: string } | undefined;
+  return new DefaultGate(options);
+}
 
-  const accounting = createContextAccounting({ limits, ledger, calibration, estimates });
-  const { tokensOf, estimateOf, components, account } = accounting;
+/** The outcome of the guard's check, with the view it was made on (replaced when a compaction changed it). */
+interface Checked {
+  messages: readonly Message[];
+  components: BudgetComponents;
+  result: PreflightResult;
+  replaced?: Message[];
+  compaction?: CompactionReport;
+}
+
+/** The gate's state: the counts, and what the last request and response said (for the meter and the tools). */
+class DefaultGate implements DefaultContextGate {
+  readonly ledger: TokenLedger;
+  readonly calibration: Calibration;
+  readonly limits: ModelLimits;
+  readonly tokensOf: (message: Message) => number;
+  private readonly estimateOf: (message: Message) => number;
+  private readonly family: TokenizerFamily;
+  private readonly thresholds: Thresholds;
+  private readonly compactHook: CompactHook;
+  private readonly guardOptions: GuardOptions;
+  private readonly estimates: EstimateState;
+  private readonly accounting: ContextAccounting;
+  /** The system prompt and tools of the last request: what a measurement between requests assumes. */
+  private lastSystem: readonly SystemSection[] = [];
+  private lastTools: readonly ToolDefinition[] = [];
+  private lastCacheShare: number | undefined;
+  private lastPrefix: AgentPrefix | undefined;
+  private used = 0;
+  private requested: { focus?: string } | undefined;
+
+  constructor(private readonly options: ContextGateOptions) {
+    this.limits = options.limits;
+    this.family = this.limits.family;
+    this.ledger = options.ledger ?? new TokenLedger();
+    this.calibration = options.calibration ?? new Calibration();
+    this.thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+    this.compactHook = options.compact ?? dropOldestTurnsHook;
+    this.guardOptions = { thresholds: this.thresholds, offloadThresholdBytes: Infinity, onTrace: options.onTrace };
+    this.estimates = options.estimates ?? new EstimateState();
+    this.accounting = createContextAccounting({
+      limits: this.limits,
+      ledger: this.ledger,
+      calibration: this.calibration,
+      estimates: this.estimates,
+    });
+    this.tokensOf = this.accounting.tokensOf;
+    this.estimateOf = this.accounting.estimateOf;
+  }
+
+  get lastUsed(): number {
+    return this.used;
+  }
+
+  requestCompaction(focus?: string): void {
+    this.requested = { focus };
+  }
+
+  compactionTarget(view: readonly Message[], trigger: CompactionTrigger): number {
+    try {
+      return this.targetFor(this.componentsOf(view), trigger);
+    } catch {
+      return 0;
+    }
+  }
+
+  async preflight(input: PreflightInput, signal: AbortSignal): Promise<PreflightDecision> {
+    try {
+      this.lastSystem = input.system;
+      this.lastTools = input.tools;
+      await this.countExactly(input);
+      const components = this.accounting.account(input.messages, input.system, input.tools).components;
+      let checked: Checked = { messages: input.messages, components, result: this.check(components, false) };
+      const asked = input.reason === 'request' ? this.requested : undefined;
+      this.requested = undefined;
+      const needs =
+        input.reason === 'overflow' ||
+        asked !== undefined ||
+        (input.reason === 'request' && (checked.result.status === 'compact' || checked.result.status === 'block'));
+      if (needs && !signal.aborted) checked = await this.compact(input, checked, asked, signal);
+      if (!needs && input.reason === 'request' && checked.result.prepareSummary && !signal.aborted) this.prepareSummary(checked);
+      const r = checked.result;
+      this.used = r.projection.total;
+      return {
+        status: r.status,
+        ratio: r.projection.ratio,
+        projection: r.projection,
+        note: awarenessNote(r.projection, this.thresholds),
+        messages: checked.replaced,
+        compaction: checked.compaction,
+      };
+    } catch {
+      // A broken ledger or hook must never let an unchecked request through.
+      return { status: 'final', ratio: Infinity };
+    }
+  }
+
+  admit(sizes: ResultSizes, view: readonly Message[]): AdmitDecision {
+    try {
+      const r = this.check(this.componentsOf(view), false);
+      return admit({ bytes: sizes.bytes, tokens: this.resultTokens(sizes.text, sizes.toolName) }, r.projection, this.guardOptions).decision;
+    } catch {
+      return 'offload';
+    }
+  }
+
+  headroom(view: readonly Message[]): HeadroomPort {
+    return {
+      remainingTokens: () => {
+        try {
+          // What `admit` accepts: the projection with the result stays below the compact threshold.
+          const r = this.check(this.componentsOf(view), false);
+          return Math.max(0, Math.ceil(this.thresholds.compact * r.projection.limit) - r.projection.total - 1);
+        } catch {
+          return 0;
+        }
+      },
+      resultTokens: (text, toolName) => {
+        try {
+          return this.resultTokens(text, toolName);
+        } catch {
+          return Infinity;
+        }
+      },
+      requestCompaction: () => {
+        this.requested ??= {};
+      },
+    };
+  }
+
+  measure(view: readonly Message[]): ContextUsage {
+    const { limits, thresholds, estimates } = this;
+    const a = this.accounting.account(view, this.lastSystem, this.lastTools);
+    const deferred = safe(this.options.deferred);
+    const budget = new ContextBudget(limits, a.components, {
+      thresholds,
+      errorBand: a.estimated > 0 ? estimates.band.tokens(limits.model, a.classes) / Math.max(1, sumOf(a.components)) : 0,
+      confirmedTokens: a.confirmed,
+      estimatedTokens: a.estimated,
+      bandTokens: estimates.band.tokens(limits.model, a.classes),
+      cacheReadShare: this.lastCacheShare,
+      deferredCount: deferred?.count,
+      deferredSavedTokens: deferred?.savedTokens,
+    });
+    const ratio = budget.used / limits.effectiveWindow;
+    this.used = budget.used;
+    return {
+      used: budget.used,
+      effectiveWindow: limits.effectiveWindow,
+      contextWindow: limits.contextWindow,
+      ratio,
+      status: statusAt(ratio, thresholds),
+      budget: budget.toViewModel(),
+    };
+  }
+
+  observe(request: ProviderRequest, reply: AssistantMessage): void {
+    if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
+    const u = reply.usage;
+    this.accounting.learn(request, u);
+    if (request.tools.length)
+      this.lastPrefix = { model: request.model, contextWindow: this.limits.contextWindow, system: request.system, tools: request.tools };
+    const prompt = u.input + u.cacheRead + u.cacheWrite;
+    if (prompt > 0) this.lastCacheShare = u.cacheRead / prompt;
+  }
+
+  /**
+   * Runs the compaction hook towards the target of the trigger (the model asked, a provider overflow,
+   * or the threshold) and checks again; the report tells what it freed. A hook that throws or changes
+   * nothing leaves the view as it was, checked as compacted (so a blocked request becomes final).
+   */
+  private async compact(
+    input: PreflightInput,
+    before: Checked,
+    asked: { focus?: string } | undefined,
+    signal: AbortSignal,
+  ): Promise<Checked> {
+    const { messages, components, result } = before;
+    const started = Date.now();
+    const trigger = input.reason === 'overflow' ? 'overflow' : asked ? 'tool' : 'threshold';
+    const targetTokens = this.targetFor(components, trigger);
+    let out: CompactOutput | undefined;
+    try {
+      out = await this.compactHook(
+        {
+          messages,
+          tokensOf: this.tokensOf,
+          estimateOf: this.estimateOf,
+          targetTokens,
+          trigger,
+          focus: asked?.focus,
+          effectiveWindow: this.limits.effectiveWindow,
+          contextWindow: this.limits.contextWindow,
+          prefix: this.lastPrefix,
+          force: trigger === 'overflow' || result.status === 'block',
+        },
+        signal,
+      );
+    } catch {
+      out = undefined;
+    }
+    if (!out || out.messages === messages) return { ...before, result: this.check(components, true) };
+    const after = this.accounting.account(out.messages, input.system, input.tools).components;
+    const checked = this.check(after, true);
+    const compaction = compactionReport(out, {
+      trigger,
+      beforeTokens: result.projection.total,
+      afterTokens: checked.projection.total,
+      beforeMessages: messages.length,
+      afterMessages: out.messages.length,
+      durationMs: Date.now() - started,
+    });
+    return { messages: out.messages, components: after, result: checked, replaced: out.messages, compaction };
+  }
+
+  /** Starts preparing a summary in the background (`options.prepare`), aimed to fit until the compact threshold. */
+  private prepareSummary({ messages, components }: Checked): void {
+    if (!this.options.prepare) return;
+    const targetTokens = preparedSummaryTarget({
+      effectiveWindow: this.limits.effectiveWindow,
+      fixedTokens: fixedOf(components),
+      thresholds: this.thresholds,
+      share: this.options.compactTarget,
+    });
+    try {
+      this.options.prepare({
+        messages,
+        tokensOf: this.tokensOf,
+        estimateOf: this.estimateOf,
+        targetTokens,
+        trigger: 'threshold',
+        effectiveWindow: this.limits.effectiveWindow,
+        contextWindow: this.limits.contextWindow,
+      });
+    } catch {
+      // Preparing is an optimization.
+    }
+  }
+
+  /** The components of `view` with the system prompt and tools of the last request. */
+  private componentsOf(view: readonly Message[]): BudgetComponents {
+    return this.accounting.account(view, this.lastSystem, this.lastTools).components;
+  }
 
   /** A tool result's tokens as the request will count them until its exact count arrives (safe estimate, its class's factor). */
-  function resultTokens(text: string, toolName: string): number {
+  private resultTokens(text: string, toolName: string): number {
     const estimate = estimateText(text);
     const name = estimateText(toolName);
-    const raw = familyTokens(estimate, family) + familyTokens(name, family) + TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD;
-    return Math.ceil(raw * calibration.factorFor(limits.model, estimate.contentClass));
+    const raw = familyTokens(estimate, this.family) + familyTokens(name, this.family) + TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD;
+    return Math.ceil(raw * this.calibration.factorFor(this.limits.model, estimate.contentClass));
   }
 
   /** The compaction target (`context/compaction/target.ts`) for the components of a request. */
-  function targetFor(c: BudgetComponents, trigger: CompactionTrigger): number {
+  private targetFor(c: BudgetComponents, trigger: CompactionTrigger): number {
     return compactionTarget({
-      effectiveWindow: limits.effectiveWindow,
+      effectiveWindow: this.limits.effectiveWindow,
       fixedTokens: fixedOf(c),
       conversationTokens: c.messages + c.toolResults,
       trigger,
-      thresholds,
-      share: options.compactTarget,
+      thresholds: this.thresholds,
+      share: this.options.compactTarget,
     });
   }
 
-  function check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {
+  private check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {
     return preflight(
       {
         committed: c.messages + c.toolResults + c.summary,
@@ -140,8 +357,8 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
         compactionAttempted,
         components: c,
       },
-      limits,
-      guardOptions,
+      this.limits,
+      this.guardOptions,
     );
   }
 
@@ -151,217 +368,13 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
    * those estimates reach the compact threshold it keeps waiting (up to `exactCountMaxWaitMs`), because
    * the exact count may well show that no compaction is needed.
    */
-  async function countExactly(input: PreflightInput): Promise<void> {
-    const all = Promise.all(input.messages.map((m) => ledger.countExact(m, family)));
-    if (await settlesWithin(all, options.exactCountTimeoutMs ?? 2000)) return;
-    const estimated = sumOf(components(input.messages, input.system, input.tools));
-    if (estimated >= thresholds.compact * limits.effectiveWindow) await settlesWithin(all, options.exactCountMaxWaitMs ?? 30_000);
+  private async countExactly(input: PreflightInput): Promise<void> {
+    const all = Promise.all(input.messages.map((m) => this.ledger.countExact(m, this.family)));
+    if (await settlesWithin(all, this.options.exactCountTimeoutMs ?? 2000)) return;
+    const estimated = sumOf(this.accounting.components(input.messages, input.system, input.tools));
+    if (estimated >= this.thresholds.compact * this.limits.effectiveWindow)
+      await settlesWithin(all, this.options.exactCountMaxWaitMs ?? 30_000);
   }
-
-  return {
-    ledger,
-    calibration,
-    limits,
-    get lastUsed() {
-      return lastUsed;
-    },
-    tokensOf,
-
-    requestCompaction(focus?: string): void {
-      requested = { focus };
-    },
-
-    compactionTarget(view: readonly Message[], trigger: CompactionTrigger): number {
-      try {
-        return targetFor(account(view, lastSystem, lastTools).components, trigger);
-      } catch {
-        return 0;
-      }
-    },
-
-    async preflight(input: PreflightInput, signal: AbortSignal): Promise<PreflightDecision> {
-      try {
-        lastSystem = input.system;
-        lastTools = input.tools;
-        await countExactly(input);
-        let messages = input.messages;
-        let c = account(messages, input.system, input.tools).components;
-        let r = check(c, false);
-        let compaction: CompactionReport | undefined;
-        let replaced: Message[] | undefined;
-        const asked = input.reason === 'request' ? requested : undefined;
-        requested = undefined;
-        const trigger = input.reason === 'overflow' ? 'overflow' : asked ? 'tool' : 'threshold';
-        const needs =
-          input.reason === 'overflow' ||
-          asked !== undefined ||
-          (input.reason === 'request' && (r.status === 'compact' || r.status === 'block'));
-        if (needs && !signal.aborted) {
-          const started = Date.now();
-          const before = r.projection.total;
-          const targetTokens = targetFor(c, trigger);
-          let out: CompactOutput | undefined;
-          try {
-            const force = trigger === 'overflow' || r.status === 'block';
-            out = await compactHook(
-              {
-                messages,
-                tokensOf,
-                estimateOf,
-                targetTokens,
-                trigger,
-                focus: asked?.focus,
-                effectiveWindow: limits.effectiveWindow,
-                contextWindow: limits.contextWindow,
-                prefix: lastPrefix,
-                force,
-              },
-              signal,
-            );
-          } catch {
-            out = undefined;
-          }
-          if (out && out.messages !== messages) {
-            replaced = out.messages;
-            const beforeMessages = messages.length;
-            messages = out.messages;
-            c = account(messages, input.system, input.tools).components;
-            r = check(c, true);
-            compaction = compactionReport(out, {
-              trigger,
-              beforeTokens: before,
-              afterTokens: r.projection.total,
-              beforeMessages,
-              afterMessages: messages.length,
-              durationMs: Date.now() - started,
-            });
-          } else {
-            r = check(c, true);
-          }
-        }
-        if (!needs && options.prepare && input.reason === 'request' && r.prepareSummary && !signal.aborted) {
-          const targetTokens = preparedSummaryTarget({
-            effectiveWindow: limits.effectiveWindow,
-            fixedTokens: fixedOf(c),
-            thresholds,
-            share: options.compactTarget,
-          });
-          try {
-            options.prepare({
-              messages,
-              tokensOf,
-              estimateOf,
-              targetTokens,
-              trigger: 'threshold',
-              effectiveWindow: limits.effectiveWindow,
-              contextWindow: limits.contextWindow,
-            });
-          } catch {
-            // Preparing is an optimization.
-          }
-        }
-        lastUsed = r.projection.total;
-        return {
-          status: r.status,
-          ratio: r.projection.ratio,
-          projection: r.projection,
-          note: awarenessNote(r.projection, thresholds),
-          messages: replaced,
-          compaction,
-        };
-      } catch {
-        // A broken ledger or hook must never let an unchecked request through.
-        return { status: 'final', ratio: Infinity };
-      }
-    },
-
-    admit(sizes: ResultSizes, view: readonly Message[]): AdmitDecision {
-      try {
-        const r = check(account(view, lastSystem, lastTools).components, false);
-        return admit({ bytes: sizes.bytes, tokens: resultTokens(sizes.text, sizes.toolName) }, r.projection, guardOptions).decision;
-      } catch {
-        return 'offload';
-      }
-    },
-
-    headroom(view: readonly Message[]): HeadroomPort {
-      return {
-        remainingTokens: () => {
-          try {
-            // What `admit` accepts: the projection with the result stays below the compact threshold.
-            const r = check(account(view, lastSystem, lastTools).components, false);
-            return Math.max(0, Math.ceil(thresholds.compact * r.projection.limit) - r.projection.total - 1);
-          } catch {
-            return 0;
-          }
-        },
-        resultTokens: (text, toolName) => {
-          try {
-            return resultTokens(text, toolName);
-          } catch {
-            return Infinity;
-          }
-        },
-        requestCompaction: () => {
-          requested ??= {};
-        },
-      };
-    },
-
-    measure(view: readonly Message[]): ContextUsage {
-      const a = account(view, lastSystem, lastTools);
-      const deferred = safe(options.deferred);
-      const budget = new ContextBudget(limits, a.components, {
-        thresholds,
-        errorBand: a.estimated > 0 ? estimates.band.tokens(limits.model, a.classes) / Math.max(1, sumOf(a.components)) : 0,
-        confirmedTokens: a.confirmed,
-        estimatedTokens: a.estimated,
-        bandTokens: estimates.band.tokens(limits.model, a.classes),
-        cacheReadShare: lastCacheShare,
-        deferredCount: deferred?.count,
-        deferredSavedTokens: deferred?.savedTokens,
-      });
-      const ratio = budget.used / limits.effectiveWindow;
-      lastUsed = budget.used;
-      return {
-        used: budget.used,
-        effectiveWindow: limits.effectiveWindow,
-        contextWindow: limits.contextWindow,
-        ratio,
-        status: statusAt(ratio, thresholds),
-        budget: budget.toViewModel(),
-      };
-    },
-
-    observe(request: ProviderRequest, reply: AssistantMessage): void {
-      if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
-      const u = reply.usage;
-      accounting.learn(request, u);
-      if (request.tools.length)
-        lastPrefix = { model: request.model, contextWindow: limits.contextWindow, system: request.system, tools: request.tools };
-      const prompt = u.input + u.cacheRead + u.cacheWrite;
-      if (prompt > 0) lastCacheShare = u.cacheRead / prompt;
-    },
-  };
-}
-
-/**
- * The `CompactPort` for the `compact_context` tool over the default gate: the compaction is scheduled
- * and runs before the model's next request (compacting in the middle of a tool batch could separate
- * the running call from its result). The loop reports it with a `compaction` event.
- */
-export function scheduledCompactPort(gate: DefaultContextGate): CompactPort {
-  return {
-    compact({ focus }) {
-      gate.requestCompaction(focus);
-      return Promise.resolve({
-        beforeTokens: gate.lastUsed,
-        afterTokens: gate.lastUsed,
-        strategies: [],
-        note: 'The compaction is scheduled: it runs before your next request, and the next context status shows what it freed.',
-      });
-    },
-  };
 }
 
 /** Tokens sent with every request besides the conversation. */

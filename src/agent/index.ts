@@ -2,7 +2,8 @@
 export * from './events';
 export * from './turn-config';
 export { runTurn, DEFAULT_MAX_ITERATIONS } from './run-turn';
-export { createContextGate, scheduledCompactPort, type ContextGateOptions, type DefaultContextGate } from './context-gate';
+export { createContextGate, type ContextGateOptions, type DefaultContextGate } from './context-gate';
+export { scheduledCompactPort } from './scheduled-compact-port';
 export { dropOldestTurnsHook, type CompactHook, type CompactInput, type CompactOutput } from './compact-hook';
 export { withDynamicNotes, FINAL_TURN_NOTE, type DynamicNotes } from './system-notes';
 export { AgentSession, userMessage, type AgentSessionOptions, type SessionPersistence } from './session';

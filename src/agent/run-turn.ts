@@ -69,49 +69,10 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
       if (signal.aborted) return end('aborted');
       if (iteration > 0) await deliverSteering();
 
-      let tools = config.tools.definitionsForRequest();
-      let deferral = config.tools.selection().note;
-      let decision = await gate(config, ctx, { tools, system: withDynamicNotes(ctx.system, { deferral }) }, 'request', signal, emit);
-      if (signal.aborted) return end('aborted');
-
-      if (decision.status === 'block' || decision.status === 'final') {
-        // Before a forced final answer: tools activated during this turn may be what does not fit.
-        // Deferring them again (they stay callable by name and through tool_search) often does.
-        const fewer = await withoutTurnPins(config, ctx, tools, signal, emit);
-        if (fewer) ({ tools, deferral, decision } = fewer);
-      }
-      const final = decision.status === 'block' || decision.status === 'final';
-      let request: ProviderRequest;
-      if (final) {
-        const system = withDynamicNotes(ctx.system, { final: true });
-        const check = await gate(config, ctx, { tools: [], system }, 'final', signal, emit);
-        if (check.ratio > 1) {
-          return end('context_full', {
-            kind: 'context_overflow',
-            message:
-              'The context is full and could not be compacted enough to send even a final request. ' +
-              'Compact the context (/compact), clear it (/clear) or start a new session.',
-          });
-        }
-        request = buildRequest(config, ctx, system, []);
-      } else {
-        if (iteration >= maxIterations) return end('max_iterations');
-        const system = withDynamicNotes(ctx.system, { deferral });
-        request = buildRequest(config, ctx, system, tools, decision.note);
-      }
-
-      let reply = await streamResponse(config.provider, request, signal, emit);
-      observe(config, request, reply, emit);
-      if (!final && reply.stopReason === 'error' && reply.error?.kind === 'context_overflow' && !signal.aborted) {
-        // The provider counted more than we did: compact and retry once.
-        decision = await gate(config, ctx, { tools, system: request.system }, 'overflow', signal, emit);
-        if (decision.status !== 'block' && decision.status !== 'final') {
-          const system = withDynamicNotes(ctx.system, { deferral });
-          request = buildRequest(config, ctx, system, tools, decision.note);
-          reply = await streamResponse(config.provider, request, signal, emit);
-          observe(config, request, reply, emit);
-        }
-      }
+      const planned = await planRequest(config, ctx, iteration >= maxIterations, signal, emit);
+      if ('end' in planned) return end(planned.end, planned.error);
+      const { final } = planned;
+      const reply = await sendRequest(config, ctx, planned, signal, emit);
 
       const calls = reply.content.filter((p): p is ToolCallPart => p.type === 'toolCall');
       if (reply.content.length > 0) append(reply);
@@ -169,6 +130,89 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
     }
     await persist(reply.content.length ? [reply, ...results] : [], false);
   }
+}
+
+/** A request ready to send, and what a retry after an unforeseen overflow needs. */
+interface PlannedRequest {
+  request: ProviderRequest;
+  /** A forced final request: sent without tools, its calls never run. */
+  final: boolean;
+  tools: ProviderRequest['tools'];
+  deferral: string | undefined;
+}
+
+/** Why the turn ends before a request is sent. */
+interface EndBeforeRequest {
+  end: TurnEndReason;
+  error?: { kind: ErrorKind; message: string };
+}
+
+/**
+ * Prepares one request: asks the gate (which compacts first if needed), then builds a request with
+ * the tools, or, when the context is still full, a forced final request without them (none at all when
+ * even that would not fit). `pastLimit`: the iteration limit is reached, so only a final request may go.
+ */
+async function planRequest(
+  config: TurnConfig,
+  ctx: TurnContext,
+  pastLimit: boolean,
+  signal: AbortSignal,
+  emit: (e: AgentEvent) => void,
+): Promise<PlannedRequest | EndBeforeRequest> {
+  let tools = config.tools.definitionsForRequest();
+  let deferral = config.tools.selection().note;
+  let decision = await gate(config, ctx, { tools, system: withDynamicNotes(ctx.system, { deferral }) }, 'request', signal, emit);
+  if (signal.aborted) return { end: 'aborted' };
+
+  if (decision.status === 'block' || decision.status === 'final') {
+    // Before a forced final answer: tools activated during this turn may be what does not fit.
+    // Deferring them again (they stay callable by name and through tool_search) often does.
+    const fewer = await withoutTurnPins(config, ctx, tools, signal, emit);
+    if (fewer) ({ tools, deferral, decision } = fewer);
+  }
+  if (decision.status === 'block' || decision.status === 'final') {
+    const system = withDynamicNotes(ctx.system, { final: true });
+    const check = await gate(config, ctx, { tools: [], system }, 'final', signal, emit);
+    if (check.ratio > 1) {
+      return {
+        end: 'context_full',
+        error: {
+          kind: 'context_overflow',
+          message:
+            'The context is full and could not be compacted enough to send even a final request. ' +
+            'Compact the context (/compact), clear it (/clear) or start a new session.',
+        },
+      };
+    }
+    return { request: buildRequest(config, ctx, system, []), final: true, tools, deferral };
+  }
+  if (pastLimit) return { end: 'max_iterations' };
+  const system = withDynamicNotes(ctx.system, { deferral });
+  return { request: buildRequest(config, ctx, system, tools, decision.note), final: false, tools, deferral };
+}
+
+/** Streams the request; when the provider counted more than we did (overflow), compacts and retries once. */
+async function sendRequest(
+  config: TurnConfig,
+  ctx: TurnContext,
+  planned: PlannedRequest,
+  signal: AbortSignal,
+  emit: (e: AgentEvent) => void,
+): Promise<AssistantMessage> {
+  const { final, tools, deferral } = planned;
+  let request = planned.request;
+  let reply = await streamResponse(config.provider, request, signal, emit);
+  observe(config, request, reply, emit);
+  if (!final && reply.stopReason === 'error' && reply.error?.kind === 'context_overflow' && !signal.aborted) {
+    const decision = await gate(config, ctx, { tools, system: request.system }, 'overflow', signal, emit);
+    if (decision.status !== 'block' && decision.status !== 'final') {
+      const system = withDynamicNotes(ctx.system, { deferral });
+      request = buildRequest(config, ctx, system, tools, decision.note);
+      reply = await streamResponse(config.provider, request, signal, emit);
+      observe(config, request, reply, emit);
+    }
+  }
+  return reply;
 }
 
 /**

@@ -96,19 +96,12 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
     return n;
   };
 
-  /** Chunk boundaries of `text[start, end)`, never splitting a surrogate pair. */
-  const chunkEnd = (text: string, from: number, end: number): number => {
-    let to = Math.min(end, from + opt.chunkChars);
-    if (to < end && splitsSurrogate(text, to)) to++;
-    return to;
-  };
-
   /** A long pre-token's count: `[mean, upper]` (equal unless sampled; `upper` extrapolates the densest sample). */
   const countLongPiece = (text: string, start: number, end: number, bytes: number, forceSample: boolean): [number, number] => {
     if (!forceSample && bytes <= opt.sampleAboveBytes) {
       let tokens = 0;
       for (let i = start; i < end;) {
-        const to = chunkEnd(text, i, end);
+        const to = chunkEnd(text, i, end, opt.chunkChars);
         tokens += countChunk(text.slice(i, to));
         i = to;
       }
@@ -124,7 +117,7 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
     for (let k = 0; k < n; k++) {
       let from = start + k * stride;
       if (splitsSurrogate(text, from)) from++;
-      const to = chunkEnd(text, from, end);
+      const to = chunkEnd(text, from, end, opt.chunkChars);
       const t = countChunk(text.slice(from, to));
       const b = utf8Length(text, from, to);
       sampleTokens += t;
@@ -135,63 +128,12 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
     return [Math.ceil((sampleTokens * bytes) / sampleBytes), Math.ceil(densest * bytes)];
   };
 
-  const count = (text: string): BoundedCount => {
-    if (text.length === 0) return { tokens: 0, bpe: 0, sampled: false, bytes: 0, contentClass: 'prose' };
-    // Pass 1: split into blocks of ordinary pre-tokens and single long pre-tokens, with a cost estimate.
-    const starts: number[] = [];
-    const ends: number[] = [];
-    const bytesOf: number[] = [];
-    const costs: number[] = [];
-    const kinds: number[] = [];
-    let blockStart = 0;
-    let blockBytes = 0;
-    let blockCost = 0;
-    let totalBytes = 0;
-    const flush = (at: number) => {
-      if (at > blockStart) {
-        starts.push(blockStart);
-        ends.push(at);
-        bytesOf.push(blockBytes);
-        costs.push(blockCost);
-        kinds.push(KIND_NORMAL);
-      }
-      blockStart = at;
-      blockBytes = 0;
-      blockCost = 0;
-    };
-    const addPiece = (s: number, e: number) => {
-      const b = utf8Length(text, s, e);
-      totalBytes += b;
-      if (e - s > opt.chunkChars) {
-        flush(s);
-        starts.push(s);
-        ends.push(e);
-        bytesOf.push(b);
-        const perChunk = (b / (e - s)) * opt.chunkChars;
-        costs.push(b > opt.sampleAboveBytes ? opt.sampleChunks * perChunk * perChunk : b * perChunk);
-        kinds.push(KIND_LONG);
-        blockStart = e;
-        return;
-      }
-      blockBytes += b;
-      blockCost += b * b + PIECE_COST;
-      if (blockBytes >= opt.blockBytes) flush(e);
-    };
-    pattern.lastIndex = 0;
-    let pos = 0;
-    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-      if (m[0].length === 0) {
-        pattern.lastIndex++;
-        continue;
-      }
-      if (m.index > pos) addPiece(pos, m.index); // text the regex skipped (should not happen)
-      addPiece(m.index, m.index + m[0].length);
-      pos = m.index + m[0].length;
-    }
-    if (pos < text.length) addPiece(pos, text.length);
-    flush(text.length);
-
-    // Pass 2: count everything, or an evenly spaced subset per kind when over budget.
+  /**
+   * Pass 2: counts every block, or an evenly spaced subset per kind when the estimated work is over
+   * budget (`stride` > 1), extrapolating the rest. `upper` is the sampled count's upper bound.
+   */
+  const countBlocks = (text: string, blocks: Blocks): { tokens: number; upper: number; stride: number } => {
+    const { starts, ends, bytesOf, costs, kinds } = blocks;
     let totalCost = 0;
     for (const c of costs) totalCost += c;
     const stride = totalCost <= opt.budgetUnits ? 1 : Math.ceil(totalCost / opt.budgetUnits);
@@ -230,6 +172,14 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
       tokens += stride === 1 ? sampledTokens[kind] : Math.ceil((sampledTokens[kind] * kindBytes[kind]) / sampledBytes[kind]);
       upper += Math.ceil(uncountedComposition[kind] * Math.max(maxRatio[kind] * (1 + SAMPLE_MARGIN), 1 - RATIO_MARGIN));
     }
+    return { tokens, upper, stride };
+  };
+
+  const count = (text: string): BoundedCount => {
+    if (text.length === 0) return { tokens: 0, bpe: 0, sampled: false, bytes: 0, contentClass: 'prose' };
+    const blocks = splitBlocks(text, pattern, opt);
+    const { tokens, upper, stride } = countBlocks(text, blocks);
+    const { kinds, bytesOf, totalBytes } = blocks;
     const sampled = stride > 1 || kinds.some((k, i) => k === KIND_LONG && bytesOf[i] > opt.sampleAboveBytes);
     const comp = composition(text);
     const bpe = sampled ? Math.max(tokens, Math.ceil(upper)) : tokens;
@@ -237,6 +187,83 @@ export function createBoundedCounter(encoder: BpeEncoder, patStr: string, option
   };
 
   return { count, exact: (text) => encodeLength(text) };
+}
+
+/** The end of the chunk of `text[from, end)` that starts at `from`, never splitting a surrogate pair. */
+function chunkEnd(text: string, from: number, end: number, chunkChars: number): number {
+  let to = Math.min(end, from + chunkChars);
+  if (to < end && splitsSurrogate(text, to)) to++;
+  return to;
+}
+
+/**
+ * A text cut into blocks (parallel arrays, one entry per block): runs of ordinary pre-tokens batched up
+ * to `blockBytes`, and single long pre-tokens, each with its UTF-8 bytes and estimated encoding cost.
+ */
+interface Blocks {
+  starts: number[];
+  ends: number[];
+  bytesOf: number[];
+  costs: number[];
+  kinds: number[];
+  totalBytes: number;
+}
+
+/** Pass 1: splits `text` into blocks with the encoding's pre-token regex (`pattern`, global). */
+function splitBlocks(text: string, pattern: RegExp, opt: Required<BoundedCounterOptions>): Blocks {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const bytesOf: number[] = [];
+  const costs: number[] = [];
+  const kinds: number[] = [];
+  let blockStart = 0;
+  let blockBytes = 0;
+  let blockCost = 0;
+  let totalBytes = 0;
+  const flush = (at: number) => {
+    if (at > blockStart) {
+      starts.push(blockStart);
+      ends.push(at);
+      bytesOf.push(blockBytes);
+      costs.push(blockCost);
+      kinds.push(KIND_NORMAL);
+    }
+    blockStart = at;
+    blockBytes = 0;
+    blockCost = 0;
+  };
+  const addPiece = (s: number, e: number) => {
+    const b = utf8Length(text, s, e);
+    totalBytes += b;
+    if (e - s > opt.chunkChars) {
+      flush(s);
+      starts.push(s);
+      ends.push(e);
+      bytesOf.push(b);
+      const perChunk = (b / (e - s)) * opt.chunkChars;
+      costs.push(b > opt.sampleAboveBytes ? opt.sampleChunks * perChunk * perChunk : b * perChunk);
+      kinds.push(KIND_LONG);
+      blockStart = e;
+      return;
+    }
+    blockBytes += b;
+    blockCost += b * b + PIECE_COST;
+    if (blockBytes >= opt.blockBytes) flush(e);
+  };
+  pattern.lastIndex = 0;
+  let pos = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    if (m[0].length === 0) {
+      pattern.lastIndex++;
+      continue;
+    }
+    if (m.index > pos) addPiece(pos, m.index); // text the regex skipped (should not happen)
+    addPiece(m.index, m.index + m[0].length);
+    pos = m.index + m[0].length;
+  }
+  if (pos < text.length) addPiece(pos, text.length);
+  flush(text.length);
+  return { starts, ends, bytesOf, costs, kinds, totalBytes };
 }
 
 /** A bounded count as the ledger takes it (what the token worker sends back). */

@@ -1,18 +1,15 @@
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
-import { readFile, rename, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { HeadroomError, errorMessage } from '../common/errors';
 import { writeFileAtomic } from './atomic-file';
+import { applyInTransaction, metaSeq, migrate, userVersion, type Applier, type Migration } from './db-apply';
+import { loadImage, quarantine } from './db-image';
 import { Journal, readJournal, type JournalRecord } from './journal';
 import { writeError, writeFailureOf, type StoreFs } from './store-fs';
-import { fileSafeIsoTime, type StoreProblem } from './problems';
+import type { StoreProblem } from './problems';
 
-/** Brings a database from version `index` to `index + 1`; run inside a transaction. */
-export type Migration = (db: Database) => void;
-
-/** Applies one journaled operation to the database. Throws (any error) for a record it cannot apply. */
-export type Applier = (db: Database, record: JournalRecord) => void;
+export type { Applier, Migration } from './db-apply';
 
 export interface JournaledDbOptions {
   sql: SqlJsStatic;
@@ -355,102 +352,4 @@ function lockLostError(): HeadroomError {
     'storage',
     'Headroom storage is read-only: another VS Code window took over this workspace. The change was not saved.',
   );
-}
-
-function userVersion(db: Database): number {
-  return Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
-}
-
-function metaSeq(db: Database): number {
-  const has = db.exec("SELECT 1 FROM sqlite_master WHERE type='table' AND name='headroom_meta'");
-  if (!has.length) return 0;
-  const r = db.exec("SELECT value FROM headroom_meta WHERE key='journal_seq'");
-  return Number(r[0]?.values[0]?.[0] ?? 0);
-}
-
-function migrate(db: Database, migrations: readonly Migration[], from: number): void {
-  db.exec('BEGIN');
-  try {
-    db.exec('CREATE TABLE IF NOT EXISTS headroom_meta (key TEXT PRIMARY KEY, value)');
-    for (let v = from; v < migrations.length; v++) migrations[v](db);
-    db.exec(`PRAGMA user_version = ${migrations.length}`);
-    db.exec('COMMIT');
-  } catch (err) {
-    db.exec('ROLLBACK');
-    throw new HeadroomError('storage', `Upgrading the database schema from version ${from} failed: ${errorMessage(err)}`, { cause: err });
-  }
-}
-
-/** Applies `record` and its seq atomically; with `dryRun` only checks that it applies (rolled back either way). */
-function applyInTransaction(db: Database, apply: Applier, record: JournalRecord, opts: { dryRun?: boolean } = {}): void {
-  db.exec('SAVEPOINT rec');
-  try {
-    apply(db, record);
-    db.run("INSERT INTO headroom_meta (key, value) VALUES ('journal_seq', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [
-      record.seq,
-    ]);
-  } catch (err) {
-    db.exec('ROLLBACK TO rec');
-    db.exec('RELEASE rec');
-    throw err;
-  }
-  if (opts.dryRun) db.exec('ROLLBACK TO rec');
-  db.exec('RELEASE rec');
-}
-
-/** Reads and checks the image; on failure moves it aside and returns undefined. Missing file → empty database. */
-async function loadImage(opts: JournaledDbOptions): Promise<Database | undefined> {
-  const { sql, path, readOnly, onProblem } = opts;
-  let bytes: Uint8Array;
-  try {
-    const st = await stat(path);
-    if (!st.isFile()) throw new Error('not a regular file');
-    bytes = await readFile(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new sql.Database();
-    return fail(`cannot be read: ${errorMessage(err)}`);
-  }
-  if (bytes.length === 0) return fail('is empty (zero bytes)');
-  let db: Database | undefined;
-  try {
-    db = new sql.Database(bytes);
-    const check = db.exec('PRAGMA quick_check');
-    const verdict = String(check[0]?.values[0]?.[0] ?? '');
-    if (verdict !== 'ok') throw new Error(`integrity check says: ${verdict}`);
-    return db;
-  } catch (err) {
-    db?.close();
-    return fail(`is not a readable SQLite database (${errorMessage(err)})`);
-  }
-
-  async function fail(why: string): Promise<undefined> {
-    if (readOnly) {
-      onProblem({
-        kind: 'corrupt',
-        file: path,
-        message: `${basename(path)} ${why}. Another window owns it, so it was left in place and an empty view is shown.`,
-      });
-      return undefined;
-    }
-    const movedTo = await quarantine(path);
-    onProblem({
-      kind: 'corrupt',
-      file: path,
-      movedTo,
-      message: `${basename(path)} ${why}. It was moved aside to ${movedTo ? basename(movedTo) : '(could not move)'} and a fresh one was created.`,
-    });
-    return undefined;
-  }
-}
-
-/** Renames `path` to `<path>.corrupt-<time>`; returns the new path, or undefined when there was nothing to move. */
-async function quarantine(path: string): Promise<string | undefined> {
-  const movedTo = `${path}.corrupt-${fileSafeIsoTime()}`;
-  try {
-    await rename(path, movedTo);
-    return movedTo;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new HeadroomError('storage', `Could not move the corrupt file ${path} aside: ${errorMessage(err)}`, { cause: err });
-  }
 }

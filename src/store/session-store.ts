@@ -1,16 +1,28 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HeadroomError, errorMessage } from '../common/errors';
+import { HeadroomError } from '../common/errors';
 import { newId } from '../common/ids';
 import type { Message } from '../providers/types';
 import type { JournaledDb } from './journaled-db';
-import { OpenSessions, type OpenSession } from './open-sessions';
-import { needsSeal, readMessages, sealOnce, segmentsOf } from './segments';
-import { messageProblem } from './message-schema';
-import { SNAPSHOT_COLS, cleanTitle, storedCount, toSnapshot, toSnapshotInfo, toSummary, turnRow } from './session-rows';
+import { OpenSessions } from './open-sessions';
+import { readMessages, segmentsOf } from './segments';
+import { contextViewOf } from './session-context-view';
+import { cleanTitle, toSummary, turnRow } from './session-rows';
 import type { TurnOp } from './session-ops';
-import { assertId, assertWritable, mb, type StoreContext } from './store-context';
-import { windowSince, windowStart } from '../context/turns';
+import {
+  checkCompaction,
+  checkSnapshot,
+  compactionOp,
+  readCompactions,
+  readResumeViews,
+  readSnapshot,
+  readSnapshotInfo,
+  readSnapshots,
+  resultRefsIn,
+  snapshotOp,
+} from './session-snapshots';
+import { SessionUpkeep } from './session-upkeep';
+import { assertId, assertWritable, type StoreContext } from './store-context';
 import type {
   AppendTurnOptions,
   AppendedTurn,
@@ -29,8 +41,6 @@ import type {
   StoredMessage,
 } from './types';
 
-const REF_PATTERN = /res_[0-9a-f]{16}/g;
-
 /**
  * Sessions: one database (+ journal) per session under `sessions/`, listed in the workspace index.
  * Session databases open lazily and at most `maxOpenSessions` stay open (least recently used closes).
@@ -39,13 +49,13 @@ const REF_PATTERN = /res_[0-9a-f]{16}/g;
  */
 export class SessionStore {
   private readonly sessions: OpenSessions;
-  /** Seals running in the background, per session id (one at a time per session). */
-  private readonly sealing = new Map<string, Promise<void>>();
+  private readonly upkeep: SessionUpkeep;
 
   constructor(private readonly ctx: StoreContext) {
+    this.upkeep = new SessionUpkeep(ctx);
     this.sessions = new OpenSessions(ctx, async (s) => {
-      await this.reconcileStats(s);
-      this.sealIfNeeded(s);
+      await this.upkeep.reconcileStats(s);
+      this.upkeep.sealIfNeeded(s);
     });
   }
 
@@ -81,7 +91,7 @@ export class SessionStore {
     assertWritable(this.ctx);
     const blobs = this.ctx.index.all('SELECT id, file FROM tool_result_blobs WHERE session_id = ?', [id]);
     const open = await this.sessions.get(id);
-    await this.sealing.get(id); // so the list of its segments is complete
+    await this.upkeep.sealOf(id); // so the list of its segments is complete
     const segments = segmentsOf(open).map((g) => g.file);
     await this.ctx.index.commit({ op: 'session_delete', id, files: segments }, true);
     await this.sessions.drop(id);
@@ -130,8 +140,8 @@ export class SessionStore {
       if (c.lastSeq === lastSeq + prepared.length) Object.assign(c, before);
       throw err;
     }
-    void this.updateStats(s, op.at);
-    this.sealIfNeeded(s);
+    void this.upkeep.updateStats(s, op.at);
+    this.upkeep.sealIfNeeded(s);
     return { turn, firstSeq: lastSeq + 1, lastSeq: lastSeq + prepared.length };
   }
 
@@ -145,10 +155,7 @@ export class SessionStore {
     const session = this.get(id);
     const s = await this.sessions.get(id);
     const { db, counters } = s;
-    const snapRow = db.get(
-      `SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-    );
-    const snapshot = snapRow ? toSnapshot(snapRow) : undefined;
+    const [snapshot] = readResumeViews(db, 1);
     const marker = this.markerOf(db);
     const skip = typeof skipThroughSeq === 'number' ? skipThroughSeq : skipThroughSeq(marker);
     // Only what is asked for is read: older messages may sit in sealed segment files.
@@ -170,92 +177,33 @@ export class SessionStore {
    */
   async contextView(id: string, opts: ContextWindowOptions = {}): Promise<ContextView> {
     // Messages up to the last clear are never part of the context, so they are not read at all.
-    const loaded = await this.loadAfter(id, (marker) => marker?.afterSeq ?? 0);
-    // The clear is by sequence (nothing up to `afterSeq` was read); the time window cuts what is left.
-    const since = windowSince({ windowMs: opts.rollingWindowMs, now: opts.now ?? Date.now() });
-    const cutoffTime = Math.max(loaded.marker?.clearedAt ?? 0, since);
-    const afterSeq = loaded.marker?.afterSeq ?? 0;
-    const snap = loaded.snapshot;
-    const useSnap = !!snap && snap.throughSeq > afterSeq && snap.createdAt >= cutoffTime;
-    const afterClear = loaded.tail.filter((m) => m.seq > afterSeq);
-    const tail = afterClear.slice(
-      windowStart(
-        afterClear.map((m) => m.message),
-        (i) => afterClear[i].createdAt,
-        since,
-      ),
-    );
-    const { messages: snapMessages, ...info } = snap ?? { messages: [] as Message[] };
-    return {
-      snapshot: useSnap ? (info as SnapshotInfo) : undefined,
-      messages: [...(useSnap ? snapMessages : []), ...tail.map((m) => m.message)],
-      tail,
-      counts: tail.flatMap((m) => {
-        const c = storedCount(m);
-        return c ? [{ ...c, message: m.message }] : [];
-      }),
-      cutoffTime,
-    };
+    return contextViewOf(await this.loadAfter(id, (marker) => marker?.afterSeq ?? 0), opts);
   }
 
   /** Saves a snapshot (default kind `named`). A compaction/restore snapshot becomes the resume view. */
   async saveSnapshot(id: string, input: SaveSnapshotInput): Promise<SnapshotInfo> {
     this.get(id);
     assertWritable(this.ctx);
-    const kind: SnapshotKind = input.kind ?? 'named';
-    if (!['compaction', 'named', 'restore'].includes(kind)) throw new HeadroomError('invalid_request', `Unknown snapshot kind "${kind}".`);
-    if (!Array.isArray(input.messages)) throw new HeadroomError('invalid_message', 'A snapshot needs an array of messages.');
-    input.messages.forEach((m, i) => {
-      const problem = messageProblem(m);
-      if (problem)
-        throw new HeadroomError('invalid_message', `Snapshot message ${i} is not a valid message (${problem}); nothing was saved.`);
-    });
-    const json = JSON.stringify(input.messages);
-    if (Buffer.byteLength(json) > this.ctx.limits.maxMessageBytes * 4) {
-      throw new HeadroomError('invalid_message', `The snapshot is ${mb(Buffer.byteLength(json))}, too large to store; nothing was saved.`);
-    }
+    const checked = checkSnapshot(this.ctx, input);
     const { db, counters } = await this.sessions.get(id);
-    const lastSeq = counters.lastSeq;
-    const times = input.messages.map((m) => m.timestamp).filter((t) => Number.isFinite(t));
-    const at = Date.now();
-    const op = {
-      op: 'snapshot',
-      sessionId: id,
-      id: newId('snap'),
-      kind,
-      at,
-      throughSeq: input.throughSeq ?? lastSeq,
-      messages: JSON.parse(json) as Record<string, unknown>[],
-      tokens: input.tokens ?? null,
-      description: input.description ?? null,
-      summary: input.summary ?? null,
-      windowStart: input.windowStart ?? (times.length ? Math.floor(Math.min(...times)) : null),
-      windowEnd: input.windowEnd ?? (times.length ? Math.floor(Math.max(...times)) : at),
-    };
+    const op = snapshotOp(id, input, checked, counters.lastSeq);
     const done = db.commit(op, true);
-    if (kind !== 'named') {
-      await this.ctx.index.commit({ op: 'snapshot_refs', sessionId: id, refIds: json.match(REF_PATTERN) ?? [] }, true);
+    if (checked.kind !== 'named') {
+      await this.ctx.index.commit({ op: 'snapshot_refs', sessionId: id, refIds: resultRefsIn(checked.json) }, true);
     }
     await done;
-    return this.snapshotInfo(db, op.id);
+    return readSnapshotInfo(db, op.id);
   }
 
   /** Snapshots newest first, optionally only one kind. */
   async listSnapshots(id: string, kind?: SnapshotKind): Promise<SnapshotInfo[]> {
     this.get(id);
-    const db = await this.db(id);
-    const rows = kind
-      ? db.all(`SELECT ${SNAPSHOT_COLS} FROM snapshots WHERE kind = ? ORDER BY created_at DESC, rowid DESC`, [kind])
-      : db.all(`SELECT ${SNAPSHOT_COLS} FROM snapshots ORDER BY created_at DESC, rowid DESC`);
-    return rows.map(toSnapshotInfo);
+    return readSnapshots(await this.db(id), kind);
   }
 
   async getSnapshot(id: string, snapshotId: string): Promise<Snapshot> {
     this.get(id);
-    const db = await this.db(id);
-    const row = db.get(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE id = ?`, [snapshotId]);
-    if (!row) throw new HeadroomError('not_found', `Session "${id}" has no snapshot "${snapshotId}".`);
-    return toSnapshot(row);
+    return readSnapshot(await this.db(id), id, snapshotId);
   }
 
   /** Makes a saved snapshot's messages the resume view again (new messages continue after them). */
@@ -275,34 +223,11 @@ export class SessionStore {
   async recordCompaction(id: string, input: CompactionInput): Promise<CompactionRecord> {
     this.get(id);
     assertWritable(this.ctx);
-    for (const k of ['beforeTokens', 'afterTokens', 'beforeMessages', 'afterMessages'] as const) {
-      if (!Number.isInteger(input[k]) || input[k] < 0)
-        throw new HeadroomError('invalid_request', `Compaction ${k} must be a non-negative integer.`);
-    }
-    if (!Array.isArray(input.strategies) || input.strategies.some((s) => typeof s !== 'string')) {
-      throw new HeadroomError('invalid_request', 'Compaction strategies must be a list of names.');
-    }
+    checkCompaction(input);
     const snap = await this.saveSnapshot(id, { kind: 'compaction', summary: input.summary, ...input.snapshot });
     const db = await this.db(id);
     const cid = newId('cmp');
-    await db.commit(
-      {
-        op: 'compaction',
-        sessionId: id,
-        id: cid,
-        at: Date.now(),
-        beforeTokens: input.beforeTokens,
-        afterTokens: input.afterTokens,
-        beforeMessages: input.beforeMessages,
-        afterMessages: input.afterMessages,
-        strategies: input.strategies,
-        summary: input.summary ?? null,
-        firstKeptSeq: input.firstKeptSeq ?? null,
-        durationMs: input.durationMs ?? null,
-        snapshotId: snap.id,
-      },
-      true,
-    );
+    await db.commit(compactionOp(id, cid, input, snap.id), true);
     return (await this.listCompactions(id)).find((c) => c.id === cid)!;
   }
 
@@ -310,25 +235,9 @@ export class SessionStore {
   async listCompactions(id: string): Promise<CompactionRecord[]> {
     this.get(id);
     const db = await this.db(id);
-    return db.all('SELECT * FROM compactions ORDER BY created_at DESC, rowid DESC').map((r) => ({
-      id: String(r.id),
-      createdAt: Number(r.created_at),
-      beforeTokens: Number(r.before_tokens),
-      afterTokens: Number(r.after_tokens),
-      beforeMessages: Number(r.before_messages),
-      afterMessages: Number(r.after_messages),
-      strategies: JSON.parse(String(r.strategies)) as string[],
-      summary: r.summary == null ? null : String(r.summary),
-      firstKeptSeq: r.first_kept_seq == null ? null : Number(r.first_kept_seq),
-      durationMs: r.duration_ms == null ? null : Number(r.duration_ms),
-      snapshotId: r.snapshot_id == null ? null : String(r.snapshot_id),
-    }));
+    return readCompactions(db);
   }
 
-  /**
-   * Undoes the last compaction: the resume view goes back to the snapshot before it (or to the whole
-   * transcript). Nothing is deleted. Throws `not_found` when the view is not a compaction.
-   */
   /** Whether `undoLastCompaction` can work: the newest view change is a compaction (not a restore or an undo). */
   async canUndoCompaction(id: string): Promise<boolean> {
     this.get(id);
@@ -337,14 +246,14 @@ export class SessionStore {
     return newest[0]?.kind === 'compaction';
   }
 
+  /**
+   * Undoes the last compaction: the resume view goes back to the snapshot before it (or to the whole
+   * transcript). Nothing is deleted. Throws `not_found` when the view is not a compaction.
+   */
   async undoLastCompaction(id: string): Promise<LoadedSession> {
     this.get(id);
     const db = await this.db(id);
-    const views = db
-      .all(
-        `SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 2`,
-      )
-      .map(toSnapshot);
+    const views = readResumeViews(db, 2);
     if (!views[0] || views[0].kind !== 'compaction') throw new HeadroomError('not_found', 'There is no compaction to undo.');
     const prev = views[1];
     await this.saveSnapshot(id, {
@@ -398,7 +307,7 @@ export class SessionStore {
 
   /** Resolves once no background work (sealing older messages into segments) is running. */
   async settle(): Promise<void> {
-    while (this.sealing.size) await Promise.all([...this.sealing.values()]);
+    await this.upkeep.settle();
   }
 
   /** A small record the agent keeps with the session (`ledger`, `summary_count`); undefined when never set. */
@@ -429,53 +338,8 @@ export class SessionStore {
     await this.sessions.close();
   }
 
-  /** Moves older messages into sealed segments in the background when the live part grew big (see segments.ts). */
-  private sealIfNeeded(s: OpenSession): void {
-    if (this.sealing.has(s.id) || s.db.readOnly || !needsSeal(this.ctx, s)) return;
-    const run = (async () => {
-      try {
-        while (needsSeal(this.ctx, s) && (await sealOnce(this.ctx, s))) await new Promise((r) => setImmediate(r));
-        s.db.reclaimSpace();
-      } catch (err) {
-        this.ctx.report({
-          kind: 'export_failed',
-          file: s.db.path,
-          message: `Moving older messages to a segment file failed; they stay in the session database: ${errorMessage(err)}`,
-        });
-      } finally {
-        this.sealing.delete(s.id);
-      }
-    })();
-    this.sealing.set(s.id, run);
-  }
-
   private async db(id: string): Promise<JournaledDb> {
     return (await this.sessions.get(id)).db;
-  }
-
-  /** The index's counts are written without fsync; after a crash they are corrected from the session. */
-  private async reconcileStats(s: OpenSession): Promise<void> {
-    if (s.db.readOnly) return;
-    const row = this.ctx.index.get('SELECT message_count FROM sessions WHERE id = ?', [s.id]);
-    if (row && Number(row.message_count) !== s.counters.count) await this.updateStats(s, 0);
-  }
-
-  /** Writes the session's counts to the list (not fsynced). Never rejects. */
-  private updateStats(s: OpenSession, at: number): Promise<void> {
-    // The turn itself is already saved; a failure here only leaves the list's counts stale until reopen.
-    const fail = (err: unknown) =>
-      this.ctx.report({
-        kind: 'export_failed',
-        file: this.ctx.index.path,
-        message: `Updating the session list failed: ${errorMessage(err)}`,
-      });
-    try {
-      const { count, bytes } = s.counters;
-      return this.ctx.index.commit({ op: 'session_stats', id: s.id, messageCount: count, messageBytes: bytes, at }, false).catch(fail);
-    } catch (err) {
-      fail(err);
-      return Promise.resolve();
-    }
   }
 
   private markerOf(db: JournaledDb): ClearMarker | undefined {
@@ -490,9 +354,5 @@ export class SessionStore {
       seq: r.seq == null ? null : Number(r.seq),
       createdAt: Number(r.created_at),
     }));
-  }
-
-  private snapshotInfo(db: JournaledDb, snapshotId: string): SnapshotInfo {
-    return toSnapshotInfo(db.get(`SELECT ${SNAPSHOT_COLS} FROM snapshots WHERE id = ?`, [snapshotId])!);
   }
 }

@@ -1,0 +1,142 @@
+import { HeadroomError } from '../common/errors';
+import { newId } from '../common/ids';
+import type { JournaledDb } from './journaled-db';
+import { messageProblem } from './message-schema';
+import { SNAPSHOT_COLS, toSnapshot, toSnapshotInfo } from './session-rows';
+import { mb, type StoreContext } from './store-context';
+import type { CompactionInput, CompactionRecord, SaveSnapshotInput, Snapshot, SnapshotInfo, SnapshotKind } from './types';
+
+/**
+ * The snapshots and compactions of one session database: the checks a new one passes before anything
+ * is written, the journal record it becomes, and the queries that read them back. `SessionStore`
+ * decides when; this file decides what.
+ */
+
+const REF_PATTERN = /res_[0-9a-f]{16}/g;
+
+/** A snapshot that passed its checks: its kind and its messages as the JSON that will be stored. */
+export interface CheckedSnapshot {
+  kind: SnapshotKind;
+  json: string;
+}
+
+/**
+ * Checks a snapshot before anything is written: a known kind, valid messages, at most four times
+ * `maxMessageBytes` as JSON. Throws `invalid_request` / `invalid_message`.
+ */
+export function checkSnapshot(ctx: StoreContext, input: SaveSnapshotInput): CheckedSnapshot {
+  const kind: SnapshotKind = input.kind ?? 'named';
+  if (!['compaction', 'named', 'restore'].includes(kind)) throw new HeadroomError('invalid_request', `Unknown snapshot kind "${kind}".`);
+  if (!Array.isArray(input.messages)) throw new HeadroomError('invalid_message', 'A snapshot needs an array of messages.');
+  input.messages.forEach((m, i) => {
+    const problem = messageProblem(m);
+    if (problem)
+      throw new HeadroomError('invalid_message', `Snapshot message ${i} is not a valid message (${problem}); nothing was saved.`);
+  });
+  const json = JSON.stringify(input.messages);
+  if (Buffer.byteLength(json) > ctx.limits.maxMessageBytes * 4) {
+    throw new HeadroomError('invalid_message', `The snapshot is ${mb(Buffer.byteLength(json))}, too large to store; nothing was saved.`);
+  }
+  return { kind, json };
+}
+
+/** The journal record of a checked snapshot; its window defaults to the messages' earliest / latest time. */
+export function snapshotOp(sessionId: string, input: SaveSnapshotInput, { kind, json }: CheckedSnapshot, lastSeq: number) {
+  const times = input.messages.map((m) => m.timestamp).filter((t) => Number.isFinite(t));
+  const at = Date.now();
+  return {
+    op: 'snapshot',
+    sessionId,
+    id: newId('snap'),
+    kind,
+    at,
+    throughSeq: input.throughSeq ?? lastSeq,
+    messages: JSON.parse(json) as Record<string, unknown>[],
+    tokens: input.tokens ?? null,
+    description: input.description ?? null,
+    summary: input.summary ?? null,
+    windowStart: input.windowStart ?? (times.length ? Math.floor(Math.min(...times)) : null),
+    windowEnd: input.windowEnd ?? (times.length ? Math.floor(Math.max(...times)) : at),
+  };
+}
+
+/** The stored results a snapshot's messages refer to (kept while the snapshot is a live view). */
+export function resultRefsIn(json: string): string[] {
+  return json.match(REF_PATTERN) ?? [];
+}
+
+export function readSnapshotInfo(db: JournaledDb, snapshotId: string): SnapshotInfo {
+  return toSnapshotInfo(db.get(`SELECT ${SNAPSHOT_COLS} FROM snapshots WHERE id = ?`, [snapshotId])!);
+}
+
+/** Snapshots newest first, optionally only one kind. */
+export function readSnapshots(db: JournaledDb, kind?: SnapshotKind): SnapshotInfo[] {
+  const rows = kind
+    ? db.all(`SELECT ${SNAPSHOT_COLS} FROM snapshots WHERE kind = ? ORDER BY created_at DESC, rowid DESC`, [kind])
+    : db.all(`SELECT ${SNAPSHOT_COLS} FROM snapshots ORDER BY created_at DESC, rowid DESC`);
+  return rows.map(toSnapshotInfo);
+}
+
+/** Throws `not_found` when the session has no such snapshot. */
+export function readSnapshot(db: JournaledDb, sessionId: string, snapshotId: string): Snapshot {
+  const row = db.get(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE id = ?`, [snapshotId]);
+  if (!row) throw new HeadroomError('not_found', `Session "${sessionId}" has no snapshot "${snapshotId}".`);
+  return toSnapshot(row);
+}
+
+/** The latest resume views (compaction or restore snapshots), newest first. */
+export function readResumeViews(db: JournaledDb, limit: number): Snapshot[] {
+  return db
+    .all(
+      `SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+      [limit],
+    )
+    .map(toSnapshot);
+}
+
+/** Throws `invalid_request` for counts that are not non-negative integers or strategies that are not names. */
+export function checkCompaction(input: CompactionInput): void {
+  for (const k of ['beforeTokens', 'afterTokens', 'beforeMessages', 'afterMessages'] as const) {
+    if (!Number.isInteger(input[k]) || input[k] < 0)
+      throw new HeadroomError('invalid_request', `Compaction ${k} must be a non-negative integer.`);
+  }
+  if (!Array.isArray(input.strategies) || input.strategies.some((s) => typeof s !== 'string')) {
+    throw new HeadroomError('invalid_request', 'Compaction strategies must be a list of names.');
+  }
+}
+
+/** The journal record of a checked compaction whose resume snapshot is `snapshotId`. */
+export function compactionOp(sessionId: string, id: string, input: CompactionInput, snapshotId: string) {
+  return {
+    op: 'compaction',
+    sessionId,
+    id,
+    at: Date.now(),
+    beforeTokens: input.beforeTokens,
+    afterTokens: input.afterTokens,
+    beforeMessages: input.beforeMessages,
+    afterMessages: input.afterMessages,
+    strategies: input.strategies,
+    summary: input.summary ?? null,
+    firstKeptSeq: input.firstKeptSeq ?? null,
+    durationMs: input.durationMs ?? null,
+    snapshotId,
+  };
+}
+
+/** Compactions newest first. */
+export function readCompactions(db: JournaledDb): CompactionRecord[] {
+  return db.all('SELECT * FROM compactions ORDER BY created_at DESC, rowid DESC').map((r) => ({
+    id: String(r.id),
+    createdAt: Number(r.created_at),
+    beforeTokens: Number(r.before_tokens),
+    afterTokens: Number(r.after_tokens),
+    beforeMessages: Number(r.before_messages),
+    afterMessages: Number(r.after_messages),
+    strategies: JSON.parse(String(r.strategies)) as string[],
+    summary: r.summary == null ? null : String(r.summary),
+    firstKeptSeq: r.first_kept_seq == null ? null : Number(r.first_kept_seq),
+    durationMs: r.duration_ms == null ? null : Number(r.duration_ms),
+    snapshotId: r.snapshot_id == null ? null : String(r.snapshot_id),
+  }));
+}

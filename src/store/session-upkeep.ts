@@ -1,0 +1,71 @@
+import { errorMessage } from '../common/errors';
+import type { OpenSession } from './open-sessions';
+import { needsSeal, sealOnce } from './segments';
+import type { StoreContext } from './store-context';
+
+/**
+ * The work that keeps an open session in shape after a write, off the write's path: sealing older
+ * messages into segment files when the live database grew big (see segments.ts), and the session
+ * list's counts. Nothing here rejects: a failure is reported and leaves the data where it was.
+ */
+export class SessionUpkeep {
+  /** Seals running in the background, per session id (one at a time per session). */
+  private readonly sealing = new Map<string, Promise<void>>();
+
+  constructor(private readonly ctx: StoreContext) {}
+
+  /** The seal running for this session, if any (so a caller can wait until its segment list is complete). */
+  sealOf(id: string): Promise<void> | undefined {
+    return this.sealing.get(id);
+  }
+
+  /** Resolves once no seal is running. */
+  async settle(): Promise<void> {
+    while (this.sealing.size) await Promise.all([...this.sealing.values()]);
+  }
+
+  /** Moves older messages into sealed segments in the background when the live part grew big. */
+  sealIfNeeded(s: OpenSession): void {
+    if (this.sealing.has(s.id) || s.db.readOnly || !needsSeal(this.ctx, s)) return;
+    const run = (async () => {
+      try {
+        while (needsSeal(this.ctx, s) && (await sealOnce(this.ctx, s))) await new Promise((r) => setImmediate(r));
+        s.db.reclaimSpace();
+      } catch (err) {
+        this.ctx.report({
+          kind: 'export_failed',
+          file: s.db.path,
+          message: `Moving older messages to a segment file failed; they stay in the session database: ${errorMessage(err)}`,
+        });
+      } finally {
+        this.sealing.delete(s.id);
+      }
+    })();
+    this.sealing.set(s.id, run);
+  }
+
+  /** The index's counts are written without fsync; after a crash they are corrected from the session. */
+  async reconcileStats(s: OpenSession): Promise<void> {
+    if (s.db.readOnly) return;
+    const row = this.ctx.index.get('SELECT message_count FROM sessions WHERE id = ?', [s.id]);
+    if (row && Number(row.message_count) !== s.counters.count) await this.updateStats(s, 0);
+  }
+
+  /** Writes the session's counts to the list (not fsynced). Never rejects. */
+  updateStats(s: OpenSession, at: number): Promise<void> {
+    // The turn itself is already saved; a failure here only leaves the list's counts stale until reopen.
+    const fail = (err: unknown) =>
+      this.ctx.report({
+        kind: 'export_failed',
+        file: this.ctx.index.path,
+        message: `Updating the session list failed: ${errorMessage(err)}`,
+      });
+    try {
+      const { count, bytes } = s.counters;
+      return this.ctx.index.commit({ op: 'session_stats', id: s.id, messageCount: count, messageBytes: bytes, at }, false).catch(fail);
+    } catch (err) {
+      fail(err);
+      return Promise.resolve();
+    }
+  }
+}
