@@ -1,0 +1,113 @@
+/**
+ * Wires one turn of the current session: its gate (one per session and model, `SessionGate`), the
+ * turn's configuration (provider, tools, workspace, results, limits) and the system prompt with the
+ * workspace's rules files. Called by the `AgentSession` at the start of each turn. Pure (no vscode).
+ */
+import { createContextGate, scheduledCompactPort, type DefaultContextGate } from '../agent';
+import { compactOutput } from '../agent/compaction';
+import { RulesFileLoader } from '../agent/rules-files';
+import type { ModelLimits } from '../context/models';
+import { buildSystemSections, type RulesFile } from '../context/system-prompt';
+import { HeadroomError } from '../common/errors';
+import type { SystemSection } from '../providers/types';
+import {
+  createBuiltinTools,
+  createHistorySearchPort,
+  createNodeWorkspace,
+  ToolRegistry,
+  withMessageRefs,
+  type HistorySource,
+} from '../tools';
+import { compactionChain } from './compaction-wiring';
+import type { SessionCore } from './session-core';
+
+export function makeGate(core: SessionCore, limits: ModelLimits): DefaultContextGate {
+  const settings = core.models.contextSettings();
+  const chain = compactionChain(core);
+  return createContextGate({
+    limits,
+    compact: (input, signal) => core.compactions.run(input, signal, (s) => chain.run(input, s)).then((r) => r && compactOutput(r)),
+    prepare: (input) => chain.prepare(input),
+    ledger: core.ledger,
+    calibration: core.calibration,
+    estimates: core.estimates,
+    thresholds: settings.thresholds,
+    deferred: () => {
+      const s = core.policy.select();
+      return { count: s.deferred.length, savedTokens: s.savedTokens };
+    },
+    // info: the level a LogOutputChannel shows by default (debug lines would stay hidden).
+    onTrace: settings.debug ? (t) => core.env.log.info(`[guard] ${JSON.stringify(t)}`) : undefined,
+  });
+}
+
+export function turnConfig(core: SessionCore) {
+  const { provider, model, baseUrl } = core.models.target();
+  const limits = core.models.limits();
+  const gate = core.gates.for(limits);
+  const folder = core.env.folder();
+  if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
+  const history = historySource(core);
+  // read_result also opens the transcript messages search_history names (msg_<seq>).
+  const results = withMessageRefs(core.resultPort(), async (seq) => (await history.transcript()).find((e) => e.seq === seq));
+  // Built without `admission`: the loop admits every result itself against the live context.
+  const tools = new ToolRegistry({
+    builtins: createBuiltinTools({
+      toolSearch: core.policy,
+      compact: scheduledCompactPort(gate),
+      history: createHistorySearchPort(history),
+    }),
+    external: core.env.externalTools(),
+    externalAllow: () => core.env.settings.externalToolsAllow(),
+    policy: core.policy,
+  });
+  tools.setEffectiveWindow(limits.effectiveWindow);
+  return {
+    provider: core.models.providerFor(provider, baseUrl, model),
+    model,
+    maxOutputTokens: limits.maxOutput,
+    tools,
+    toolContext: {
+      workspace: folder.workspace(),
+      results,
+      approve: core.env.approvals,
+      trusted: core.env.trusted(),
+    },
+    gate,
+    maxIterations: core.env.settings.maxIterations(),
+    offloadThresholdBytes: core.models.contextSettings().offloadThresholdBytes,
+    request: { cacheTail: true, promptCacheKey: core.summary?.id, reasoningBudget: limits.thinkingBudget || undefined },
+  };
+}
+
+/**
+ * The session's whole history for search_history: the stored transcript (all of it, also before a
+ * clear), or the current view when sessions are not stored.
+ */
+function historySource(core: SessionCore): HistorySource {
+  const store = core.store;
+  const sessionId = core.summary?.id;
+  const results = core.resultPort();
+  const readResult = async (refId: string) => {
+    const page = await results.page(refId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    return page?.text;
+  };
+  if (!store || !sessionId) {
+    return { transcript: () => Promise.resolve(core.messages.map((message, i) => ({ seq: i + 1, turn: 0, message }))), readResult };
+  }
+  return { transcript: () => store.sessions.transcript(sessionId), readResult };
+}
+
+export async function systemSections(core: SessionCore): Promise<SystemSection[]> {
+  const folder = core.env.folder();
+  let rules: RulesFile[] = [];
+  if (folder) {
+    const root = folder.root;
+    if (core.rulesLoader?.root !== root) {
+      const loader = new RulesFileLoader({ workspace: createNodeWorkspace(root), onProblem: (m) => core.env.log.warn(m) });
+      core.rulesLoader = { root, loader };
+    }
+    rules = await core.rulesLoader.loader.load();
+  }
+  return buildSystemSections({ rules, workspaceName: core.env.workspaceName() });
+}
