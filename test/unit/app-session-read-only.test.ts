@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { HeadroomError } from '../../src/common/errors';
+import { createFakeWorld, talk, type FakeWorld } from '../fixtures/app/fake-environment';
+
+/** Every file under `dir` with its bytes (the lock file's heartbeat aside). */
+function files(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const p = join(dir, name);
+    if (!name.endsWith('store.lock') && statSync(p).isFile()) out.set(name, readFileSync(p).toString('base64'));
+  }
+  return out;
+}
+
+const readOnly = (e: unknown) => e instanceof HeadroomError && e.kind === 'storage';
+
+/** A second window over the same storage: the session service opens it read-only and writes nothing. */
+describe('session service: a read-only store', function () {
+  this.timeout(180_000);
+  let world: FakeWorld;
+  beforeEach(async () => (world = await createFakeWorld()));
+  afterEach(async () => world?.close());
+
+  it('shows the first window’s session, refuses to change the store, and still runs turns in memory', async () => {
+    const { service: first } = await world.open();
+    await talk(world, first, 1);
+    await first.pin('first window pin');
+    await first.flush();
+    const { service: second, env } = await world.open();
+    const state = second.state();
+    assert.equal(state.storage, 'read-only');
+    assert.ok(state.storageNote, 'the panel is told why');
+    assert.ok(
+      env.warnings.some((w) => /read-only|another/i.test(w)),
+      `warned: ${env.warnings.join(' | ')}`,
+    );
+    assert.equal(state.sessionId, first.state().sessionId, 'it opens the latest session');
+    assert.equal(JSON.stringify(second.messages), JSON.stringify(first.messages));
+    assert.deepEqual(
+      (await second.pins()).map((p) => p.text),
+      ['first window pin'],
+    );
+
+    const before = files(world.storageRoot);
+    await assert.rejects(second.pin('mine'), readOnly);
+    await assert.rejects(second.saveSnapshot('mine'), readOnly);
+    await assert.rejects(second.undoCompaction(), readOnly);
+    await talk(world, second, 1, 'Second window');
+    assert.equal(second.messages.length, 4, 'the turn ran in memory');
+    await second.clear();
+    await second.flush();
+    assert.deepEqual(files(world.storageRoot), before, 'the read-only window changed no file');
+  });
+});
