@@ -11,9 +11,7 @@ const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 120;
 
 /** Files allowed past the limits for now, each with the reason; the list shrinks, it never grows. */
-const EXCEPTIONS: Readonly<Record<string, string>> = {
-  'src/platform/session-host.ts': 'being split in issue 13 item 1',
-};
+const EXCEPTIONS: Readonly<Record<string, string>> = {};
 
 /** Where `vscode` may be imported: everything else runs under plain mocha. */
 const VSCODE_LAYERS = ['src/panel/', 'src/commands/', 'src/config/', 'src/platform/', 'src/extension.ts'];
