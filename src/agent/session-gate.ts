@@ -4,6 +4,7 @@
  * request use the new window immediately — after 200k → 8k the meter says 8k, also after a Clear.
  * Pure (no vscode); the session host owns one per session.
  */
+import { statusAt } from '../context/compaction/context-status';
 import type { ModelLimits } from '../context/models';
 import type { Thresholds } from '../context/settings';
 import type { DefaultContextGate } from './context-gate';
@@ -43,7 +44,8 @@ export class SessionGate {
  * before the next request anyway: this is the chance to do it now, on purpose.
  */
 export function sizeWarning(usage: ContextUsage, thresholds: Thresholds): string | undefined {
-  if (!(usage.ratio >= thresholds.compact)) return undefined;
+  const status = statusAt(usage.ratio, thresholds);
+  if (status !== 'compact' && status !== 'block') return undefined;
   const pct = Math.round(usage.ratio * 100);
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const over = usage.ratio >= 1;

@@ -1,3 +1,4 @@
+import { statusAt } from '../context/compaction/context-status';
 import * as vscode from 'vscode';
 import type { Thresholds } from '../context/settings';
 
@@ -30,10 +31,12 @@ export class ContextStatusBar implements vscode.Disposable {
       fmt(usage.effectiveWindow),
       String(Math.round(thresholds.compact * 100)),
     );
+    // The one threshold rule (`statusAt`), the same the gate and the meter classify with.
+    const status = statusAt(usage.ratio, thresholds);
     this.item.backgroundColor =
-      usage.ratio >= thresholds.compact
+      status === 'compact' || status === 'block'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')
-        : usage.ratio >= thresholds.note
+        : status === 'note'
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
     this.item.accessibilityInformation = { label: vscode.l10n.t('Headroom context {0} percent used', String(pct)), role: 'button' };
