@@ -17,6 +17,9 @@ import type { Event } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import type { ModelChoice } from '../context/model-choice';
 import type { ThinkingLimits } from '../context/thinking';
+import { createHistorySearchPort } from '../tools/history-port';
+import { messageText, seqOfRef, type HistorySearchResult } from '../tools/history-search';
+import { historySource } from './turn-wiring';
 import { TokenLedger } from '../context/token-ledger';
 import { TokenWorkerClient } from '../context/token-worker-client';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
@@ -227,8 +230,24 @@ export class SessionService extends Disposable {
     }
   }
 
-  /** The full text of an offloaded tool result, for "Open full result". */
+  /**
+   * One search over the whole stored transcript and stored results (what `search_history` gives the
+   * model), for the user: hits newest first, each with a ref that `readResult` opens.
+   */
+  async searchHistory(query: string, limit = 50): Promise<HistorySearchResult> {
+    await this.init();
+    return createHistorySearchPort(historySource(this.core)).search({ query, limit }, new AbortController().signal);
+  }
+
+  /** The full text of an offloaded tool result, for "Open full result"; a `msg_<seq>` ref opens that transcript message. */
   async readResult(refId: string): Promise<string> {
+    const seq = seqOfRef(refId);
+    if (seq !== undefined) {
+      const entry = (await historySource(this.core).transcript()).find((e) => e.seq === seq);
+      if (!entry) throw new HeadroomError('not_found', `No message ${refId} in this session.`);
+      const m = entry.message;
+      return `${m.role === 'toolResult' ? `${m.toolName} result` : m.role}, turn ${entry.turn}\n\n${messageText(m)}`;
+    }
     if (this.core.store) return this.core.store.results.read(refId);
     const page = await this.core.memoryResults?.page(refId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
     if (!page) throw new HeadroomError('not_found', `No stored result ${refId}.`);

@@ -84,7 +84,7 @@ export function turnConfig(core: SessionCore) {
  * The session's whole history for search_history: the stored transcript (all of it, also before a
  * clear), or the current view when sessions are not stored.
  */
-function historySource(core: SessionCore): HistorySource {
+export function historySource(core: SessionCore): HistorySource {
   const store = core.store;
   const sessionId = core.summary?.id;
   const results = core.resultPort();

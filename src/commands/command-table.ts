@@ -31,6 +31,7 @@ export const COMMANDS = {
   restoreSnapshot: { title: 'Restore Snapshot…', icon: 'discard' },
   undoCompaction: { title: 'Undo Last Compaction', icon: 'undo' },
   openStoredResult: { title: 'Open Stored Result…', icon: 'file-binary' },
+  searchHistory: { title: 'Search History…', icon: 'search' },
   pin: { title: 'Pin…', icon: 'pin' },
   unpin: { title: 'Unpin…', icon: 'pinned' },
 } as const satisfies Record<string, CommandSpec>;

@@ -8,6 +8,7 @@ import type { ContextUsage } from '../agent/events';
 import type { Message } from '../providers/types';
 import type { PanelCommand, ProviderName } from '../protocol/messages';
 import type { ResultMeta } from '../store/types';
+import type { HistorySearchResult } from '../tools/history-search';
 import type { ApprovalDecision } from '../tools/ports';
 import type { HistoryData } from '../panel/history-view';
 
@@ -46,6 +47,8 @@ export interface HostActions {
   cancelCompaction(): void;
   /** Opens a stored (offloaded) tool result in a read-only editor; a ref id not listed opens untitled. */
   openResult(refId: string): Promise<void>;
+  /** Searches the whole transcript and stored results of this session; each hit's ref opens with `openResult`. */
+  searchHistory(query: string): Promise<HistorySearchResult>;
   /** Stored tool results of this session, newest first (empty without a folder). */
   storedResults(): readonly ResultMeta[];
   /** The messages the model sees now (Pin… offers recent prompts from them). */

@@ -121,6 +121,7 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     },
     cancelCompaction: () => void session.cancelCompaction(),
     openResult: (refId) => results.open(refId, resultTitle(session.storedResults().find((r) => r.refId === refId))),
+    searchHistory: (query) => session.searchHistory(query),
     storedResults: () => session.storedResults(),
     messages: () => session.messages,
     measure: () => session.measure(),

@@ -19,7 +19,7 @@ const SRC = join(__dirname, '..', '..', 'src');
 /** HostActions that record every call; reads answer from `data`. No panel, no webview, no vscode. */
 function fakeActions(
   calls: Call[],
-  data: Partial<Pick<HostActions, 'listSessions' | 'storedResults' | 'messages' | 'measure' | 'pins'>> = {},
+  data: Partial<Pick<HostActions, 'listSessions' | 'storedResults' | 'messages' | 'measure' | 'pins' | 'searchHistory'>> = {},
 ) {
   const reads: Partial<HostActions> = {
     listSessions: () => Promise.resolve({ sessions: [], snapshots: [], currentSessionId: null, canUndoCompaction: false }),
@@ -180,6 +180,37 @@ describe('palette commands call the actions directly', () => {
     const typed: Call[] = [];
     await createPaletteCommands(fakeActions(typed), new ScriptedUi([], ['  res_9 '])).openStoredResult();
     assert.deepEqual(typed, [['storedResults'], ['openResult', 'res_9']]);
+  });
+
+  it('Search History… searches the whole session and opens the picked hit; says so when nothing matches', async () => {
+    const calls: Call[] = [];
+    const searchHistory = () =>
+      Promise.resolve({
+        total: 3,
+        hits: [
+          { ref: 'msg_12', seq: 12, turn: 4, role: 'user' as const, excerpt: 'From now on, run the linter' },
+          { ref: 'res_3', seq: 9, turn: 3, role: 'tool' as const, toolName: 'run_command', excerpt: 'lint: 0 problems' },
+        ],
+      });
+    const ui = new ScriptedUi([byLabel('Tool · run_command')], ['  linter ']);
+    await createPaletteCommands(fakeActions(calls, { searchHistory }), ui).searchHistory();
+    assert.deepEqual(calls, [
+      ['searchHistory', 'linter'],
+      ['openResult', 'res_3'],
+    ]);
+    const list = ui.asked[1];
+    assert.ok(list?.kind === 'pick');
+    assert.equal(list.items[0]?.description, 'turn 4');
+    assert.equal(list.options.placeHolder, '3 matches, newest 2 shown');
+
+    const none = new ScriptedUi([], ['zebra']);
+    const noCalls: Call[] = [];
+    await createPaletteCommands(
+      fakeActions(noCalls, { searchHistory: () => Promise.resolve({ total: 0, hits: [] }) }),
+      none,
+    ).searchHistory();
+    assert.deepEqual(noCalls, [['searchHistory', 'zebra']]);
+    assert.deepEqual(none.told, ['Headroom: nothing in this session matches "zebra".']);
   });
 
   it("Pin… offers the user's recent prompts, newest first, never the compaction's history message", async () => {
