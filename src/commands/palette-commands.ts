@@ -140,7 +140,11 @@ async function searchHistory(actions: HostActions, ui: PaletteUi): Promise<void>
     {
       title: ui.t('Headroom: Search History'),
       placeHolder:
-        total > hits.length ? ui.t('{0} matches, newest {1} shown', total, hits.length) : ui.t('{0} matches, newest first', total),
+        total > hits.length
+          ? ui.t('{0} matches, newest {1} shown', total, hits.length)
+          : total === 1
+            ? ui.t('1 match')
+            : ui.t('{0} matches, newest first', total),
       matchOnDetail: true,
     },
   );

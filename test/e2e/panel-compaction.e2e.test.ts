@@ -120,7 +120,7 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
       assert.equal(await page.getByRole('button', { name: 'Send the message' }).isDisabled(), false, 'Send is back');
       const card = page.locator('[data-testid=compaction]');
       await card.getByText('kept: summary + last 2 turns; 1 tool result stored out of context').waitFor();
-      assert.doesNotMatch(await card.innerText(), /clear_tool_results|drop_oldest/);
+      assert.doesNotMatch((await card.textContent()) ?? '', /clear_tool_results|drop_oldest/);
       // The chat still shows every earlier message, with the divider above the first kept turn.
       const chat = page.locator('[data-testid=chat]');
       assert.equal(await chat.getByText('Please look at module 0', { exact: false }).count(), 1, 'the first turn is still shown');

@@ -206,6 +206,20 @@ describe('a scripted session in a real VS Code with the fake provider', function
     await page.locator('.monaco-editor .view-lines', { hasText: 'line 0000 of big.txt' }).first().waitFor({ timeout: 20_000 });
   });
 
+  it('Search History… finds an earlier answer and opens it in an editor (screenshot session-search-history.png)', async () => {
+    await runPaletteCommand(page, 'Headroom: Search History…');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 20_000 });
+    await input.fill('plain list of numbered lines');
+    await page.keyboard.press('Enter');
+    const hit = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Headroom' }).first();
+    await hit.waitFor({ timeout: 20_000 });
+    assert.match((await hit.textContent()) ?? '', /turn \d+/);
+    await page.screenshot({ path: screenshotPath('session-search-history') });
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'plain list of numbered lines' }).first().waitFor({ timeout: 20_000 });
+  });
+
   it('asks before writing a file, and approving writes it', async () => {
     const target = join(e2e().workspace, 'created.ts');
     fake.script.push(
@@ -238,7 +252,7 @@ describe('a scripted session in a real VS Code with the fake provider', function
     // The card in plain words, with Undo; the chat keeps the earlier turns under a divider.
     const card = frame.locator('[data-testid=compaction]').last();
     await card.locator('[data-testid=compaction-kept]').waitFor({ timeout: 20_000 });
-    assert.match(await card.locator('[data-testid=compaction-kept]').innerText(), /^kept: /);
+    assert.match((await card.locator('[data-testid=compaction-kept]').textContent()) ?? '', /^kept: /);
     assert.doesNotMatch((await card.textContent()) ?? '', /clear_tool_results|drop_oldest_turns/);
     await frame.locator('[data-testid=divider]').first().waitFor();
     assert.ok((await frame.locator('.hr-user', { hasText: 'Question 0' }).count()) >= 1, 'the first question is still shown');
