@@ -1,0 +1,153 @@
+/// <reference lib="dom" />
+/**
+ * Issue 19 items 2 and 4 end to end in a real VS Code (code-server), the host and loop real, the
+ * provider the fake one: "Allow for this session" runs the same command again without asking (and only
+ * that command), a rejection's reason reaches the model, and a manual compaction shows its running row
+ * with Cancel while Send is held, then a card whose View summary renders the model's summary.
+ */
+import * as assert from 'node:assert/strict';
+import type { Frame, Page } from 'playwright-core';
+import { startFakeProvider, type FakeProvider, type FakeStep, type RecordedRequest } from '../fixtures/fake-provider';
+import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath } from './workbench';
+
+let fake: FakeProvider;
+let page: Page;
+let frame: Frame;
+let problems: string[];
+
+async function send(text: string): Promise<void> {
+  const box = frame.getByRole('textbox', { name: 'Message to Headroom' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+async function requestsReach(n: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (fake.requests.length < n) {
+    if (Date.now() > deadline) throw new Error(`the provider got ${fake.requests.length} of ${n} requests`);
+    await page.waitForTimeout(100);
+  }
+}
+
+async function idleWith(text: string): Promise<void> {
+  await frame.locator('.hr-assistant', { hasText: text }).first().waitFor({ timeout: 30_000 });
+  await frame.locator('[data-testid=stop]').waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/** The text of the tool results in a request the provider received (OpenAI protocol: role "tool"). */
+function toolResults(req: RecordedRequest): string {
+  const messages = (req.body.messages ?? []) as Array<{ role: string; content: unknown }>;
+  return messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+    .join('\n');
+}
+
+const runCommand = (id: string, command: string): FakeStep => ({ toolCalls: [{ id, name: 'run_command', arguments: { command } }] });
+
+describe('approvals for the session and a visible compaction in a real VS Code', function () {
+  this.timeout(180_000);
+
+  before(async () => {
+    // 40 ms between streamed events: a summary streamed 6 characters at a time takes seconds, long enough to see it run.
+    fake = await startFakeProvider({ eventDelayMs: 40 });
+    const opened = await openWorkbench('Default Dark Modern', {
+      'headroom.provider': 'openai-compatible',
+      'headroom.baseUrl': fake.openaiBaseUrl,
+      'headroom.model': 'fake-model',
+      'headroom.models': { 'fake-model': { contextWindow: 32_000, maxOutput: 4_000 } },
+    });
+    page = opened.page;
+    problems = opened.webviewProblems;
+    frame = await openHeadroomView(page);
+    await frame.getByRole('textbox', { name: 'Message to Headroom' }).waitFor();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed')
+      await page
+        ?.screenshot({ path: screenshotPath(`failure-approvals-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`) })
+        .catch(() => {});
+  });
+
+  after(async () => {
+    if (page) {
+      // Leave a fresh session for the suites after this one (they share the workspace).
+      await runPaletteCommand(page, 'Headroom: New Session').catch(() => {});
+      await page.close().catch(() => {});
+    }
+    await fake?.close();
+  });
+
+  it('"Allow for this session" runs the same command again without asking, and only that command', async () => {
+    const start = fake.requests.length;
+    fake.script.push(runCommand('call_a1', 'echo allowed-e2e'), { text: 'Ran it once.' });
+    await send('Run echo allowed-e2e');
+    const approval = frame.locator('[data-testid=approval]').last();
+    await approval.waitFor({ timeout: 30_000 });
+    // While the user decides, the card says so (and that time is not the command's duration).
+    await frame.locator('[data-testid=tool-card]', { hasText: 'waiting for you' }).waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: screenshotPath('approvals-session-pending') });
+    await approval.getByRole('button', { name: 'Allow for this session: this exact command' }).click();
+    await idleWith('Ran it once.');
+    await requestsReach(start + 2);
+    assert.match(toolResults(fake.requests[start + 1]), /allowed-e2e\n\[exit code 0\]/);
+
+    // The same command again: it runs without a new approval.
+    const approvalsBefore = await frame.locator('[data-testid=approval]').count();
+    fake.script.push(runCommand('call_a2', 'echo allowed-e2e'), { text: 'Ran it twice.' });
+    await send('Run it again');
+    await idleWith('Ran it twice.');
+    await requestsReach(start + 4);
+    assert.equal(await frame.locator('[data-testid=approval]').count(), approvalsBefore, 'no new approval for an allowed command');
+    assert.match(toolResults(fake.requests[start + 3]), /allowed-e2e\n\[exit code 0\][\s\S]*allowed-e2e\n\[exit code 0\]/);
+  });
+
+  it('a different command still asks, and the reason for rejecting it reaches the model', async () => {
+    const start = fake.requests.length;
+    fake.script.push(runCommand('call_a3', 'echo other-e2e'), { text: 'Understood, not running it.' });
+    await send('Run echo other-e2e');
+    const approval = frame.locator('[data-testid=approval]').last();
+    await approval.getByRole('button', { name: 'Reject the command' }).waitFor({ timeout: 30_000 });
+    await approval.getByRole('textbox', { name: 'Reason for rejecting (sent to the model)' }).fill('use the test suite instead');
+    await approval.getByRole('button', { name: 'Reject the command' }).click();
+    await idleWith('Understood, not running it.');
+    await requestsReach(start + 2);
+    const results = toolResults(fake.requests[start + 1]);
+    assert.match(
+      results,
+      /The user rejected the command `echo other-e2e`; it was not run\. The user's reason: "use the test suite instead"/,
+    );
+    assert.doesNotMatch(results, /other-e2e\n\[exit code/);
+  });
+
+  it('a manual compaction shows "Compacting…" with Cancel while Send is held, then a card whose View summary renders the summary', async () => {
+    for (let i = 0; i < 4; i++) {
+      fake.script.push({ text: `Answer ${i}: ${'plenty of words here '.repeat(150)}`, chunkChars: 4_000 });
+      await send(`Question ${i}: ${'context '.repeat(200)}`);
+      await idleWith(`Answer ${i}:`);
+    }
+    const summary = '## Done\n- answered **four questions** about the context\n\n## Next\n- [ ] a fifth question';
+    fake.script.push({ text: summary, chunkChars: 6 });
+    await frame.getByRole('button', { name: 'Compact the context now' }).click();
+    const row = frame.locator('[data-testid=compacting]');
+    await row.waitFor({ timeout: 20_000 });
+    assert.match((await row.textContent()) ?? '', /Compacting…/);
+    assert.equal(await row.getByRole('button', { name: 'Cancel' }).isVisible(), true);
+    assert.equal(await frame.locator('[data-testid=send]').isDisabled(), true, 'Send is held while compacting');
+    await page.screenshot({ path: screenshotPath('approvals-compacting-running') });
+    await row.waitFor({ state: 'detached', timeout: 60_000 });
+
+    const card = frame.locator('[data-testid=compaction]').last();
+    await card.locator('[data-testid=compaction-kept]').waitFor({ timeout: 20_000 });
+    await card.locator('summary', { hasText: 'View summary' }).click();
+    await card.locator('.hr-md strong', { hasText: 'four questions' }).waitFor({ timeout: 10_000 });
+    assert.equal(await card.locator('.hr-md input[type=checkbox]').count(), 1, 'the summary is rendered markdown, task list included');
+    // The summary is a card, never a user bubble.
+    assert.equal(await frame.locator('.hr-user', { hasText: 'four questions' }).count(), 0);
+    assert.equal(await frame.locator('[data-testid=send]').isEnabled(), true, 'Send is back after the compaction');
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath('approvals-compaction-summary') });
+    assert.deepEqual(problems, [], 'no console errors or CSP violations in the webview');
+  });
+});
