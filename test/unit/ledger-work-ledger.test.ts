@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { LedgerRecorder, ledgerText, parseLedgerState, WorkLedger, type LedgerState } from '../../src/agent/ledger';
 import type { AgentEvent } from '../../src/agent/events';
 import type { ToolCallPart } from '../../src/providers/types';
+import { rejectedText } from '../../src/tools/builtin/approval';
 import { textResult, type ToolResult } from '../../src/tools/tool-result';
 
 let n = 0;
@@ -64,6 +65,25 @@ describe('work ledger: kept by code from the tool calls', () => {
     assert.deepEqual(
       rec.ledger.toJSON().commands.map((x) => [x.command, x.exitCode, x.cwd]),
       [['make all', 0, '.']],
+    );
+  });
+
+  it("keeps a rejection as the user's decision (with its reason), not as an error the tool ran into", () => {
+    const rec = new LedgerRecorder(new WorkLedger());
+    rec.handle(turn());
+    let c = call('run_command', { command: 'rm -rf build' });
+    rec.handle(end(c, rejectedText('the command `rm -rf build`', { approved: false, reason: 'keep the build' }, 'it was not run'), true));
+    c = call('edit_file', { path: 'src/a.ts', old_text: 'x', new_text: 'y' });
+    rec.handle(end(c, rejectedText('the edit to src/a.ts', { approved: false }, 'the file is unchanged'), true));
+    const s = rec.ledger.toJSON();
+    assert.deepEqual(s.errors, []);
+    assert.deepEqual(s.commands, [], 'a command that was not run is not a command run');
+    assert.deepEqual(
+      s.decisions.map((d) => [d.text, d.by]),
+      [
+        ['Rejected the command `rm -rf build`: keep the build', 'user'],
+        ['Rejected the edit to src/a.ts', 'user'],
+      ],
     );
   });
 

@@ -20,6 +20,17 @@ export function rejectedText(what: string, decision: ApprovalDecision, unchanged
   );
 }
 
+const REJECTED = /^The user rejected (.+?); [^.]*\.(?: The user's reason: "(.*)"\.)? Do not repeat/s;
+
+/**
+ * The user's decision a rejection result records ("Rejected the command `ls`: use the tests instead"),
+ * or undefined when `text` is not one (the work ledger keeps it as a decision, not as an error).
+ */
+export function rejectionDecision(text: string): string | undefined {
+  const m = REJECTED.exec(text);
+  return m ? `Rejected ${m[1]}${m[2] ? `: ${m[2]}` : ''}` : undefined;
+}
+
 /** The result the model gets when the user rejected `what`. */
 export function rejectedOutput(what: string, decision: ApprovalDecision, unchanged: string): ToolOutput {
   return { isError: true, content: rejectedText(what, decision, unchanged) };
