@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { textContrast } from './contrast';
-import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
+import { fakeProviderSettings, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
 
 describe('panel error blocks in a real VS Code', function () {
   this.timeout(240_000);
@@ -27,12 +27,7 @@ describe('panel error blocks in a real VS Code', function () {
   ];
   for (const [theme, name] of themes) {
     it(`shows a 401 once with Set API Key and Retry, readable in ${theme}; Retry clears it (panel-error-${name}.png)`, async () => {
-      const { page, webviewProblems } = await openWorkbench(theme, {
-        'headroom.provider': 'openai-compatible',
-        'headroom.baseUrl': fake.openaiBaseUrl,
-        'headroom.model': 'fake-model',
-        'headroom.models': { 'fake-model': { contextWindow: 32_000, maxOutput: 4_000 } },
-      });
+      const { page, webviewProblems } = await openWorkbench(theme, fakeProviderSettings(fake, 32_000, 4_000));
       try {
         const frame = await openHeadroomView(page);
         const box = frame.getByRole('textbox', { name: 'Message to Headroom' });

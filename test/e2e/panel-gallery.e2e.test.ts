@@ -15,7 +15,7 @@ import type { ChatItem, HostToWebview } from '../../src/protocol/messages';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { textContrast } from './contrast';
 import { sessionFixture } from './webview-harness';
-import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
+import { fakeProviderSettings, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
 
 async function inject(frame: Frame, ...messages: HostToWebview[]): Promise<void> {
   await frame.evaluate((ms) => ms.forEach((data) => window.dispatchEvent(new MessageEvent('message', { data }))), messages);
@@ -134,12 +134,7 @@ describe('panel gallery: issue 19 states in every theme and at 320 px', function
 
   for (const v of variants) {
     it(`compaction, approval, error, reading and new-activity states look right (${v.name})`, async () => {
-      const { page, webviewProblems } = await openWorkbench(v.theme, {
-        'headroom.provider': 'openai-compatible',
-        'headroom.baseUrl': fake.openaiBaseUrl,
-        'headroom.model': 'fake-model',
-        'headroom.models': { 'fake-model': { contextWindow: 128_000, maxOutput: 8_000 } },
-      });
+      const { page, webviewProblems } = await openWorkbench(v.theme, fakeProviderSettings(fake, 128_000, 8_000));
       try {
         const frame = await openHeadroomView(page);
         await frame.getByRole('textbox', { name: 'Message to Headroom' }).waitFor();

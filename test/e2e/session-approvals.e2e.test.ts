@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { startFakeProvider, type FakeProvider, type FakeStep, type RecordedRequest } from '../fixtures/fake-provider';
-import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath } from './workbench';
+import { fakeProviderSettings, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath } from './workbench';
 
 let fake: FakeProvider;
 let page: Page;
@@ -51,12 +51,7 @@ describe('approvals for the session and a visible compaction in a real VS Code',
   before(async () => {
     // 40 ms between streamed events: a summary streamed 6 characters at a time takes seconds, long enough to see it run.
     fake = await startFakeProvider({ eventDelayMs: 40 });
-    const opened = await openWorkbench('Default Dark Modern', {
-      'headroom.provider': 'openai-compatible',
-      'headroom.baseUrl': fake.openaiBaseUrl,
-      'headroom.model': 'fake-model',
-      'headroom.models': { 'fake-model': { contextWindow: 32_000, maxOutput: 4_000 } },
-    });
+    const opened = await openWorkbench('Default Dark Modern', fakeProviderSettings(fake, 32_000, 4_000));
     page = opened.page;
     problems = opened.webviewProblems;
     frame = await openHeadroomView(page);

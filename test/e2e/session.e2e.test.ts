@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startFakeProvider, type FakeProvider, type FakeStep } from '../fixtures/fake-provider';
 import { e2e } from './setup';
-import { headroomFrame, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath } from './workbench';
+import { fakeProviderSettings, headroomFrame, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath } from './workbench';
 
 let fake: FakeProvider;
 let page: Page;
@@ -83,12 +83,7 @@ describe('a scripted session in a real VS Code with the fake provider', function
       join(ws, 'big.txt'),
       Array.from({ length: 300 }, (_, i) => `line ${String(i).padStart(4, '0')} of big.txt ${'.'.repeat(30)}`).join('\n'),
     );
-    const opened = await openWorkbench('Default Dark Modern', {
-      'headroom.provider': 'openai-compatible',
-      'headroom.baseUrl': fake.openaiBaseUrl,
-      'headroom.model': 'fake-model',
-      'headroom.models': { 'fake-model': { contextWindow: 32_000, maxOutput: 4_000 } },
-    });
+    const opened = await openWorkbench('Default Dark Modern', fakeProviderSettings(fake, 32_000, 4_000));
     page = opened.page;
     problems = opened.webviewProblems;
     frame = await openHeadroomView(page);

@@ -38,6 +38,19 @@ export async function openWorkbench(
   return { page, webviewProblems };
 }
 
+/**
+ * User settings that point Headroom at the fake provider's OpenAI-compatible endpoint, with `fake-model`
+ * given a window of `contextWindow` tokens.
+ */
+export function fakeProviderSettings(fake: { openaiBaseUrl: string }, contextWindow: number, maxOutput: number): Record<string, unknown> {
+  return {
+    'headroom.provider': 'openai-compatible',
+    'headroom.baseUrl': fake.openaiBaseUrl,
+    'headroom.model': 'fake-model',
+    'headroom.models': { 'fake-model': { contextWindow, maxOutput } },
+  };
+}
+
 /** Clicks the Headroom activity-bar item and returns the frame that holds the panel's document. */
 export async function openHeadroomView(page: Page): Promise<Frame> {
   const item = page.locator('.activitybar [aria-label^="Headroom"]').first();
