@@ -19,7 +19,7 @@ import type { ModelChoice } from '../context/model-choice';
 import type { ThinkingLimits } from '../context/thinking';
 import { createHistorySearchPort } from '../tools/history-port';
 import { messageText, seqOfRef, type HistorySearchResult } from '../tools/history-search';
-import { historySource } from './turn-wiring';
+import { historySource, transcriptMessage } from './turn-wiring';
 import { TokenLedger } from '../context/token-ledger';
 import { TokenWorkerClient } from '../context/token-worker-client';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
@@ -243,7 +243,7 @@ export class SessionService extends Disposable {
   async readResult(refId: string): Promise<string> {
     const seq = seqOfRef(refId);
     if (seq !== undefined) {
-      const entry = (await historySource(this.core).transcript()).find((e) => e.seq === seq);
+      const entry = await transcriptMessage(this.core, seq);
       if (!entry) throw new HeadroomError('not_found', `No message ${refId} in this session.`);
       const m = entry.message;
       return `${m.role === 'toolResult' ? `${m.toolName} result` : m.role}, turn ${entry.turn}\n\n${messageText(m)}`;

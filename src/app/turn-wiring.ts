@@ -18,6 +18,7 @@ import {
   withMessageRefs,
   type HistorySource,
 } from '../tools';
+import type { TranscriptEntry } from '../tools/history-search';
 import { compactionChain } from './compaction-wiring';
 import type { SessionCore } from './session-core';
 
@@ -49,7 +50,7 @@ export function turnConfig(core: SessionCore) {
   if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
   const history = historySource(core);
   // read_result also opens the transcript messages search_history names (msg_<seq>).
-  const results = withMessageRefs(core.resultPort(), async (seq) => (await history.transcript()).find((e) => e.seq === seq));
+  const results = withMessageRefs(core.resultPort(), (seq) => transcriptMessage(core, seq));
   // Built without `admission`: the loop admits every result itself against the live context.
   const tools = new ToolRegistry({
     builtins: createBuiltinTools({
@@ -110,4 +111,15 @@ export async function systemSections(core: SessionCore): Promise<SystemSection[]
     rules = await core.rulesLoader.loader.load();
   }
   return buildSystemSections({ rules, workspaceName: core.env.workspaceName() });
+}
+
+/**
+ * One transcript message by seq (a `msg_<seq>` ref from search_history): the store reads just that
+ * message (its segment, or the live database), not the whole transcript.
+ */
+export async function transcriptMessage(core: SessionCore, seq: number): Promise<TranscriptEntry | undefined> {
+  const store = core.store;
+  const sessionId = core.summary?.id;
+  if (store && sessionId) return store.sessions.message(sessionId, seq);
+  return (await historySource(core).transcript()).find((e) => e.seq === seq);
 }

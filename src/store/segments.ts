@@ -131,3 +131,37 @@ export async function readMessages(
   out.push(...s.db.all('SELECT * FROM messages WHERE seq BETWEEN ? AND ? ORDER BY seq LIMIT ?', [fromSeq, toSeq, rest]).map(toStored));
   return out;
 }
+
+/**
+ * The newest `limit` messages with seq < `beforeSeq`, oldest first, and whether any message is older
+ * than the first of them. Reads the live database through its primary key and, when it holds too few,
+ * the segments before it one file at a time, newest first: the cost depends on the page, not on the
+ * session's length. A page never starts with a tool result (its call would be on the page before, a
+ * broken card): leading tool results are left for the older page, unless the page is nothing else.
+ */
+export async function readPageBefore(
+  ctx: StoreContext,
+  s: OpenSession,
+  beforeSeq: number,
+  limit: number,
+): Promise<{ messages: StoredMessage[]; hasOlder: boolean }> {
+  const newestFirst = s.db.all('SELECT * FROM messages WHERE seq < ? ORDER BY seq DESC LIMIT ?', [beforeSeq, limit]).map(toStored);
+  const segments = segmentsOf(s).filter((g) => g.firstSeq < beforeSeq);
+  for (let i = segments.length - 1; i >= 0 && newestFirst.length < limit; i--) {
+    // Every row taken so far is newer than this segment's rows: take them below the oldest taken.
+    const bound = newestFirst.at(-1)?.seq ?? beforeSeq;
+    const rows = (await readFile(join(ctx.root, 'sessions', segments[i].file), 'utf8')).split('\n').filter(Boolean);
+    for (let j = rows.length - 1; j >= 0 && newestFirst.length < limit; j--) {
+      const row = JSON.parse(rows[j]) as Row;
+      if (Number(row.seq) < bound) newestFirst.push(toStored(row));
+    }
+  }
+  const messages = newestFirst.reverse();
+  let cut = 0;
+  while (cut < messages.length && messages[cut].message.role === 'toolResult') cut++;
+  const page = cut < messages.length ? messages.slice(cut) : messages;
+  const first = page[0]?.seq ?? beforeSeq;
+  const hasOlder =
+    !!s.db.get('SELECT 1 AS x FROM messages WHERE seq < ? LIMIT 1', [first]) || segmentsOf(s).some((g) => g.firstSeq < first);
+  return { messages: page, hasOlder };
+}

@@ -5,7 +5,7 @@ import { newId } from '../common/ids';
 import type { Message } from '../providers/types';
 import type { JournaledDb } from './journaled-db';
 import { OpenSessions } from './open-sessions';
-import { readMessages, segmentsOf } from './segments';
+import { readMessages, readPageBefore, segmentsOf } from './segments';
 import { contextViewOf } from './session-context-view';
 import { cleanTitle, toSummary, turnRow } from './session-rows';
 import type { TurnOp } from './session-ops';
@@ -168,6 +168,28 @@ export class SessionStore {
     this.get(id);
     const s = await this.sessions.get(id);
     return readMessages(this.ctx, s, opts.fromSeq ?? 0, Number.MAX_SAFE_INTEGER, opts.limit ?? -1);
+  }
+
+  /**
+   * One page of the transcript for the panel: the newest `limit` messages before `beforeSeq` (default:
+   * the newest of all), oldest first, never starting with a tool result cut from its call; `hasOlder`
+   * says whether a page before it exists. Reads only what the page needs (see `readPageBefore`).
+   */
+  async transcriptPage(id: string, opts: { beforeSeq?: number; limit: number }): Promise<{ messages: StoredMessage[]; hasOlder: boolean }> {
+    this.get(id);
+    const limit = opts.limit;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+      throw new HeadroomError('invalid_request', `A transcript page holds 1 to 10000 messages, not ${limit}.`);
+    const s = await this.sessions.get(id);
+    return readPageBefore(this.ctx, s, opts.beforeSeq ?? Number.MAX_SAFE_INTEGER, limit);
+  }
+
+  /** One transcript message by its seq (a `msg_<seq>` ref); undefined when there is none. Reads only its segment. */
+  async message(id: string, seq: number): Promise<StoredMessage | undefined> {
+    this.get(id);
+    if (!Number.isSafeInteger(seq) || seq < 1) return undefined;
+    const s = await this.sessions.get(id);
+    return (await readMessages(this.ctx, s, seq, seq, 1))[0];
   }
 
   /**
