@@ -7,6 +7,7 @@
 import type { Transcript } from '../src/protocol/chat-ops';
 import { h } from './dom';
 import { ItemContext, renderItem, retryText } from './item-views';
+import { OlderHistory } from './older-history';
 
 export class ChatView {
   readonly element = h('div', {
@@ -50,11 +51,19 @@ export class ChatView {
   /** Where the user last scrolled to (kept while the list is detached). */
   private readTop = 0;
   private autoHeight = 0;
+  /** "Load earlier messages" / "Beginning of session" above the first item. */
+  private readonly older: OlderHistory;
 
+  /** @param askOlder asks the host for the page before the item with this id (the first shown). */
   constructor(
     private readonly transcript: Transcript,
     private readonly ctx: ItemContext,
+    askOlder: (beforeId: string) => void,
   ) {
+    this.older = new OlderHistory(this.element, () => {
+      const first = this.transcript.items[0];
+      if (first) askOlder(first.id);
+    });
     this.element.addEventListener('scroll', () => {
       // Scrolling up from where we last put the list is the user's; reaching the end re-attaches.
       // (A scrollTop clamped because lazily rendered items shrank is not the user: the height changed.)
@@ -83,8 +92,11 @@ export class ChatView {
     else this.element.scrollTop = this.readTop;
   }
 
-  /** Rebuilds every item (a snapshot arrived); scrolls to `scrollTop`, or to the bottom when null. */
-  reset(scrollTop: number | null = null): void {
+  /**
+   * Rebuilds every item (a snapshot arrived); scrolls to `scrollTop`, or to the bottom when null.
+   * `hasOlder`: the session has items before the first of these (paged in as the user scrolls up).
+   */
+  reset(scrollTop: number | null = null, hasOlder = false): void {
     this.elements.clear();
     const frag = document.createDocumentFragment();
     for (const item of this.transcript.items) {
@@ -92,7 +104,9 @@ export class ChatView {
       this.elements.set(item.id, el);
       frag.append(el);
     }
-    this.element.replaceChildren(this.transcript.items.length ? frag : this.empty);
+    if (this.transcript.items.length) this.element.replaceChildren(this.older.element, frag);
+    else this.element.replaceChildren(this.empty);
+    this.older.set(hasOlder);
     this.stick = scrollTop === null;
     if (scrollTop !== null) this.element.scrollTop = scrollTop;
     else this.toBottom();
@@ -100,9 +114,34 @@ export class ChatView {
     this.syncCountdown();
   }
 
+  /**
+   * Puts a page of older items (already prepended to the transcript) above the first one shown and
+   * keeps what the user was looking at where it was: the first item before stays at the same place
+   * on screen, so the list does not jump.
+   */
+  prepend(ids: readonly string[], hasOlder: boolean): void {
+    const anchor = this.older.element.nextElementSibling;
+    const before = anchor?.getBoundingClientRect().top ?? 0;
+    const frag = document.createDocumentFragment();
+    for (const id of ids) {
+      const item = this.transcript.get(id);
+      if (!item) continue;
+      const el = renderItem(item, this.ctx);
+      this.elements.set(id, el);
+      frag.append(el);
+    }
+    if (this.older.element.isConnected) this.older.element.after(frag);
+    this.older.set(hasOlder);
+    if (anchor) this.element.scrollTop += anchor.getBoundingClientRect().top - before;
+    [this.autoTop, this.autoHeight] = [this.element.scrollTop, this.element.scrollHeight];
+  }
+
   /** Re-renders the items with these ids (added, changed or removed). */
   update(ids: Iterable<string>): void {
-    if (this.empty.isConnected) this.empty.remove();
+    if (this.empty.isConnected) {
+      this.empty.remove();
+      this.element.prepend(this.older.element);
+    }
     for (const id of ids) {
       const item = this.transcript.get(id);
       const old = this.elements.get(id);

@@ -26,15 +26,19 @@ const main = h('main', { class: 'hr-main' });
 let work: HTMLElement = h('div', { hidden: true });
 const expanded = new Set(state.ui.expanded);
 
-const chat = new ChatView(state.transcript, {
-  expanded,
-  onToggle: (id, open) => {
-    if (open) expanded.add(id);
-    else expanded.delete(id);
-    saveUi({ expanded: [...expanded] });
+const chat = new ChatView(
+  state.transcript,
+  {
+    expanded,
+    onToggle: (id, open) => {
+      if (open) expanded.add(id);
+      else expanded.delete(id);
+      saveUi({ expanded: [...expanded] });
+    },
+    baseUrl: () => state.snapshot?.config.baseUrl,
   },
-  baseUrl: () => state.snapshot?.config.baseUrl,
-});
+  (beforeId) => send({ type: 'transcript/older', beforeId }),
+);
 
 /** Messages sent while the turn ran, until the agent takes them (their user item arrives). */
 const queued: string[] = [];
@@ -263,7 +267,7 @@ const handlers: HostHandlers = {
     chat.element.setAttribute('aria-busy', String(state.running));
     changed.clear();
     // The first snapshot after the webview was re-created goes back to where the user was reading.
-    chat.reset(restoreScroll);
+    chat.reset(restoreScroll, m.snapshot.hasOlder ?? false);
     restoreScroll = null;
     renderTop();
     renderMain();
@@ -278,6 +282,11 @@ const handlers: HostHandlers = {
       if (op.op === 'append' && op.item.kind === 'user') taken(op.item.text);
     }
     flushChat();
+  },
+  'transcript/page': (m) => {
+    // A page for a list that was replaced meanwhile (another session) has no place: only the wait ends.
+    const fits = state.transcript.items[0]?.id === m.beforeId;
+    chat.prepend(fits ? state.transcript.prepend(m.items) : [], m.hasOlder);
   },
   'turn/state': (m) => {
     setCompacting(m.compacting ?? false);

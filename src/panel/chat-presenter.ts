@@ -9,7 +9,7 @@ import type { Message } from '../providers/types';
 import { Transcript } from '../protocol/chat-ops';
 import { costOf, CostTally } from '../context/cost';
 import { pricesFor } from '../context/models';
-import type { HostToWebview } from '../protocol/messages';
+import type { HostToWebview, SnapshotView } from '../protocol/messages';
 import type { ChatItem, ChatItemOf, ChatOp, LedgerView, MeterView } from '../protocol/view-models';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { approvalItem, settledApproval } from './approvals';
@@ -17,6 +17,7 @@ import { CompactionCards, DIVIDER_TEXT } from './compaction-cards';
 import { errorNotice } from './error-notice';
 import { MeterExtras, meterFromBudget, meterFromUsage } from './meter-view';
 import { assistantText, messagesToItems, PREVIEW_CHARS, stopNote, toolItem, userText, withResult } from './transcript-items';
+import { OlderPages } from './transcript-pages';
 
 type Source = { budget: BudgetViewModel } | { usage: ContextUsage };
 
@@ -45,6 +46,8 @@ export class ChatPresenter {
   /** Transcript reloads so far: items of a reloaded context get ids of their own (`l<n>m<i>`). */
   private loads = 0;
   private readonly cards: CompactionCards;
+  /** The loaded messages not shown yet, a page at a time. */
+  private readonly older = new OlderPages();
 
   /**
    * @param emit receives every message for the webview, in order (the host batches them).
@@ -74,9 +77,10 @@ export class ChatPresenter {
   }
 
   /** What a `session/snapshot` carries besides the host's static facts. */
-  view(): { items: ChatItem[]; meter: MeterView | null; running: boolean; compacting: boolean; ledger: LedgerView | null } {
+  view(): Required<Pick<SnapshotView, 'items' | 'hasOlder' | 'meter' | 'running' | 'compacting' | 'ledger'>> {
     return {
       items: [...this.transcript.items],
+      hasOlder: this.older.hasOlder,
       meter: this.meter,
       running: this.running,
       compacting: this.cards.compacting,
@@ -85,7 +89,8 @@ export class ChatPresenter {
   }
 
   /**
-   * Replaces the transcript (a session was opened, started or cleared). Posts nothing: send a snapshot
+   * Replaces the transcript (a session was opened, started or cleared) with its newest page; the
+   * panel asks for older pages as the user scrolls up (`olderPage`). Posts nothing: send a snapshot
    * after. The session's cost starts over when another session is loaded.
    */
   load(messages: readonly Message[], sameSession = false): void {
@@ -93,7 +98,7 @@ export class ChatPresenter {
       this.costs.reset();
       this.extras = { ...this.extras, cost: undefined };
     }
-    this.transcript.reset(messagesToItems(messages));
+    this.transcript.reset(this.older.load(messages));
     this.cards.reset();
     this.forgetTurn();
   }
@@ -110,6 +115,16 @@ export class ChatPresenter {
     const text = why === 'restore' ? `${DIVIDER_TEXT} · snapshot restored` : `${DIVIDER_TEXT} · compaction undone`;
     this.op({ op: 'append', item: { kind: 'divider', id: `${loaded}d`, text } });
     for (const item of messagesToItems(messages, loaded)) this.op({ op: 'append', item });
+  }
+
+  /**
+   * The panel reached the top: posts the page before `beforeId` (which must be the first item shown;
+   * a request from before a reload gets no items) and keeps it, so a re-sent snapshot includes it.
+   */
+  olderPage(beforeId: string): void {
+    const items = this.transcript.items[0]?.id === beforeId ? this.older.next() : [];
+    this.transcript.prepend(items);
+    this.emit({ type: 'transcript/page', beforeId, items, hasOlder: this.older.hasOlder });
   }
 
   /** Whether the session's compactions are stored, so the newest can be undone. */

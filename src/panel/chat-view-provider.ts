@@ -73,6 +73,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         ),
       'approval/diff': (m) => d.showDiff(m.id),
       'result/open': (m) => d.openResult(m.refId),
+      'transcript/older': (m) => this.presenter.olderPage(m.beforeId),
       'config/update': (m) => d.updateConfig({ provider: m.provider, baseUrl: m.baseUrl }),
       'command/run': (m) => d.runCommand(m.command),
       'code/copy': async (m) => {

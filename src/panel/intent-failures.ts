@@ -24,6 +24,7 @@ const INTENT: Record<WebviewToHost['type'], string> = {
   'approval/respond': 'send your answer to the approval',
   'approval/diff': 'show the diff',
   'result/open': 'open the stored result',
+  'transcript/older': 'load earlier messages',
   'config/update': 'save the setting',
   'command/run': 'run the command',
   'code/copy': 'copy the code',

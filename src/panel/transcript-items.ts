@@ -92,12 +92,14 @@ export function summaryItem(id: string, parts: HistoryParts): ChatItemOf<'summar
 
 /**
  * A stored transcript as chat items; ids are stable for the same messages (`<prefix>m<index>`, call
- * ids with the prefix). A history message (a compaction's summary) becomes a summary card.
+ * ids with the prefix; `offset`: the index of the first message, for a page of a longer list). A
+ * history message (a compaction's summary) becomes a summary card.
  */
-export function messagesToItems(messages: readonly Message[], prefix = ''): ChatItem[] {
+export function messagesToItems(messages: readonly Message[], prefix = '', offset = 0): ChatItem[] {
   const items: ChatItem[] = [];
   const tools = new Map<string, number>();
-  messages.forEach((m, i) => {
+  messages.forEach((m, at) => {
+    const i = offset + at;
     if (m.role === 'user') {
       const history = parseHistoryMessage(m);
       items.push(history ? summaryItem(`${prefix}m${i}`, history) : { kind: 'user', id: `${prefix}m${i}`, text: userText(m) });

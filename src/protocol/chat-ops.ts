@@ -68,6 +68,18 @@ export class Transcript {
     }
   }
 
+  /**
+   * Puts a page of older items before everything (paging history in); an item whose id is already
+   * shown is left out. Returns the ids added.
+   */
+  prepend(items: readonly ChatItem[]): string[] {
+    const ids = new Set(this.index.keys());
+    const fresh = items.filter((item) => !ids.has(item.id) && !!ids.add(item.id));
+    this.list.unshift(...fresh);
+    this.list.forEach((item, j) => this.index.set(item.id, j));
+    return fresh.map((i) => i.id);
+  }
+
   /** Replaces everything (a session was opened, cleared or restored). */
   reset(items: readonly ChatItem[]): void {
     this.list.length = 0;

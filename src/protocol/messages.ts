@@ -9,7 +9,7 @@ import { ChatItem, ChatOp, HistoryView, LedgerView, MeterView, ProviderName, Ses
 export * from './view-models';
 
 /** Bumped when a message changes shape incompatibly; the host refuses a webview of another version. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 const msg = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 const refId = z.string().min(1).max(200);
@@ -49,6 +49,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   /** Show the proposed edit of a pending approval in VS Code's diff editor. */
   msg('approval/diff', { id: refId }),
   msg('result/open', { refId }),
+  /** The panel scrolled to the top of what it shows: the page of items before `beforeId` (the first shown). */
+  msg('transcript/older', { beforeId: refId }),
   msg('config/update', { provider: ProviderName.optional(), baseUrl: z.string().max(2_000).optional() }),
   msg('command/run', { command: PanelCommand }),
   /** A code block's Copy button: the host writes the text to the clipboard. */
@@ -65,6 +67,8 @@ export const HostToWebview = z.discriminatedUnion('type', [
   msg('session/snapshot', { snapshot: SnapshotView }),
   /** Transcript changes, batched (≤ 30 messages a second while text streams). */
   msg('chat/ops', { ops: z.array(ChatOp).max(10_000) }),
+  /** The page before `beforeId`, to put above it; `hasOlder`: more pages before this one. */
+  msg('transcript/page', { beforeId: refId, items: z.array(ChatItem).max(10_000), hasOlder: z.boolean() }),
   msg('turn/state', { running: z.boolean(), compacting: z.boolean().optional() }),
   /** The work ledger changed ("Work so far"). */
   msg('ledger/update', { ledger: LedgerView }),

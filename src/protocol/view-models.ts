@@ -299,6 +299,8 @@ export const SnapshotView = z.object({
   config: ConfigView,
   /** The transcript as the panel shows it (absent: empty). */
   items: z.array(ChatItem).optional(),
+  /** Older items exist before the first of `items` (the panel asks for them with `transcript/older`). */
+  hasOlder: z.boolean().optional(),
   meter: MeterView.nullable().optional(),
   /** A turn is running (the Stop button shows). */
   running: z.boolean().optional(),

@@ -27,6 +27,7 @@ function recorder() {
     'approval/respond': record,
     'approval/diff': record,
     'result/open': record,
+    'transcript/older': record,
     'config/update': record,
     'code/copy': record,
     'code/insert': record,
@@ -94,6 +95,7 @@ describe('protocol: the webview dispatcher', () => {
     const handlers: HostHandlers = {
       'session/snapshot': record,
       'chat/ops': record,
+      'transcript/page': record,
       'turn/state': (m) => {
         if (m.running) throw new Error('render failed');
         seen.push(m);
