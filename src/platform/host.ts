@@ -111,11 +111,14 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       if (e.type === 'context_usage') showUsage(e.usage);
     }),
   );
-  // The status bar shows the stored session's figure as soon as the host is up.
+  // The status bar shows the stored session's figure as soon as the host is up, and the panel the
+  // resumed session's newest page (older pages come in as the user scrolls up).
   void session.init().then(
-    () => {
+    async () => {
       panel.setUndoAvailable(session.canUndoCompactions);
-      offerCompaction(remeasure());
+      const usage = remeasure();
+      if (session.messages.length) await panel.loadTranscript(session.messages);
+      offerCompaction(usage);
     },
     (err) => log.error(`Could not open the session: ${errorMessage(err)}`),
   );
