@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
 import { messagesToItems } from '../../src/panel/transcript-items';
 import { PAGE_MESSAGES, pageStart } from '../../src/panel/transcript-pages';
-import type { HostToWebview } from '../../src/protocol/messages';
+import { parseHostMessage, parseWebviewMessage, type HostToWebview } from '../../src/protocol/messages';
 import type { AssistantMessage, Message, ToolResultMessage } from '../../src/providers/types';
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }], timestamp: 1 });
@@ -126,5 +126,30 @@ describe('panel: the transcript a page at a time', () => {
     p.load(session(20));
     assert.equal(p.view().hasOlder, false);
     assert.deepEqual(p.view().items, messagesToItems(session(20)));
+  });
+
+  it('the page messages are validated on both sides: an empty or oversized id, or a page without hasOlder, is refused', () => {
+    assert.ok(parseWebviewMessage({ type: 'transcript/older', beforeId: 'm450' }).ok);
+    assert.ok(!parseWebviewMessage({ type: 'transcript/older', beforeId: '' }).ok);
+    assert.ok(!parseWebviewMessage({ type: 'transcript/older', beforeId: 'x'.repeat(201) }).ok);
+    assert.ok(!parseWebviewMessage({ type: 'transcript/older' }).ok);
+    const item = { kind: 'user', id: 'm1', text: 'hi' };
+    assert.ok(parseHostMessage({ type: 'transcript/page', beforeId: 'm2', items: [item], hasOlder: false }).ok);
+    assert.ok(!parseHostMessage({ type: 'transcript/page', beforeId: 'm2', items: [item] }).ok);
+    assert.ok(!parseHostMessage({ type: 'transcript/page', beforeId: 'm2', items: [{ kind: 'nope', id: 'm1' }], hasOlder: true }).ok);
+  });
+
+  it('a restored context appended below does not disturb paging the loaded history above it', () => {
+    const posted: HostToWebview[] = [];
+    const p = new ChatPresenter((m) => posted.push(m));
+    const all = session(400);
+    p.load(all);
+    p.continueWith([user('restored')], 'restore');
+    const shown = p.view().items;
+    assert.equal(shown.at(-1)?.kind, 'user');
+    p.olderPage(shown[0].id);
+    const items = p.view().items;
+    assert.ok(items.length > shown.length);
+    assert.deepEqual(items.slice(-shown.length), shown, 'what was shown, the divider and the restored context, stays below');
   });
 });

@@ -69,4 +69,30 @@ describe('protocol: transcript ops apply the same way on both sides', () => {
     t.apply({ op: 'append', item: { kind: 'user', id: 'u1', text: 'b' } });
     assert.deepEqual(t.items, [{ kind: 'user', id: 'u1', text: 'b' }]);
   });
+
+  it('prepends a page of older items before everything, leaving out ids already shown, and keeps the index right', () => {
+    const t = new Transcript([{ kind: 'user', id: 'm5', text: 'five' }]);
+    const added = t.prepend([
+      { kind: 'user', id: 'm3', text: 'three' },
+      { kind: 'user', id: 'm4', text: 'four' },
+      { kind: 'user', id: 'm5', text: 'again' },
+      { kind: 'user', id: 'm4', text: 'twice' },
+    ]);
+    assert.deepEqual(added, ['m3', 'm4']);
+    assert.deepEqual(
+      t.items.map((i) => [i.id, i.kind === 'user' ? i.text : '']),
+      [
+        ['m3', 'three'],
+        ['m4', 'four'],
+        ['m5', 'five'],
+      ],
+    );
+    t.apply({ op: 'delta', id: 'm5', field: 'text', text: '!' });
+    t.apply({ op: 'remove', id: 'm3' });
+    assert.deepEqual(t.get('m5'), { kind: 'user', id: 'm5', text: 'five!' });
+    assert.deepEqual(
+      t.items.map((i) => i.id),
+      ['m4', 'm5'],
+    );
+  });
 });
