@@ -39,25 +39,28 @@ export function pageStart(messages: readonly Message[], end: number, maxMessages
 
 /** The loaded messages the panel does not show yet, handed out a page at a time, newest first. */
 export class OlderPages {
-  /** Oldest first: the page before the first item shown is their tail. */
-  private older: readonly Message[] = [];
+  private messages: readonly Message[] = [];
+  /** Messages before this index are not shown yet: the page before the first item shown ends here. */
+  private end = 0;
 
   /** A transcript was loaded: its newest page as items (ids `m<index>` as `messagesToItems` gives them); the rest waits. */
   load(messages: readonly Message[]): ChatItem[] {
-    const start = pageStart(messages, messages.length);
-    this.older = messages.slice(0, start);
-    return messagesToItems(messages.slice(start), '', start);
+    // A copy of the list (not of the messages): the session may change its own array later.
+    this.messages = [...messages];
+    this.end = pageStart(this.messages, this.messages.length);
+    return messagesToItems(this.messages.slice(this.end), '', this.end);
   }
 
   get hasOlder(): boolean {
-    return this.older.length > 0;
+    return this.end > 0;
   }
 
   /** The page before the ones handed out (empty when there is none). */
   next(): ChatItem[] {
-    const start = pageStart(this.older, this.older.length);
-    const items = messagesToItems(this.older.slice(start), '', start);
-    this.older = this.older.slice(0, start);
+    const start = pageStart(this.messages, this.end);
+    const items = messagesToItems(this.messages.slice(start, this.end), '', start);
+    this.end = start;
+    if (!this.end) this.messages = [];
     return items;
   }
 }
