@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startFakeProvider, type FakeProvider, type FakeStep } from '../fixtures/fake-provider';
 import { e2e } from './setup';
-import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
+import { fakeProviderSettings, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
 
 const STEPS = 60;
 const CALLS = 10;
@@ -62,13 +62,7 @@ describe('a long session in a real VS Code, a page at a time', function () {
   before(async () => {
     fake = await startFakeProvider();
     writeFileSync(join(e2e().workspace, 'paging.txt'), 'one line to read\n');
-    settings = {
-      'headroom.provider': 'openai-compatible',
-      'headroom.baseUrl': fake.openaiBaseUrl,
-      'headroom.model': 'fake-model',
-      'headroom.models': { 'fake-model': { contextWindow: 200_000, maxOutput: 4_000 } },
-      'headroom.maxIterations': 100,
-    };
+    settings = { ...fakeProviderSettings(fake, 200_000, 4_000), 'headroom.maxIterations': 100 };
   });
   after(async () => {
     await fake?.close();
