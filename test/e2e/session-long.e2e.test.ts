@@ -35,21 +35,31 @@ async function reopen(theme: Theme): Promise<{ page: Page; frame: Frame; problem
   const frame = await openHeadroomView(page);
   await frame.locator('[data-testid=session-counts]', { hasText: `${TOTAL} in context` }).waitFor({ timeout: 60_000 });
   await frame.locator('.hr-assistant', { hasText: 'Read them all.' }).waitFor({ timeout: 30_000 });
+  // The resumed session's snapshot may follow the first one the panel got: let it arrive.
+  await frame.waitForTimeout(1_500);
   return { page, frame, problems: webviewProblems };
 }
 
-/** Scrolls to the top until nothing is older; returns how many pages came in. */
+/**
+ * Scrolls to the top until nothing is older; returns how many pages came in. It keeps scrolling up
+ * while it waits, as a reader would: a snapshot arriving meanwhile (the window's start-up sends one
+ * when the session is resumed) puts the list back at the bottom.
+ */
 async function pageToBeginning(frame: Frame): Promise<number> {
   let pages = 0;
   for (let k = 0; k < 20 && (await olderState(frame)) !== 'start'; k++) {
     const n = await items(frame).count();
-    await toTop(frame);
     await frame.waitForFunction(
-      (before) =>
-        document.querySelectorAll('[data-testid=chat] > [data-id]').length > before ||
-        document.querySelector('[data-testid=older]')?.getAttribute('data-state') === 'start',
+      (before) => {
+        const chat = document.querySelector('[data-testid=chat]')!;
+        chat.scrollTop = 0;
+        return (
+          document.querySelectorAll('[data-testid=chat] > [data-id]').length > before ||
+          document.querySelector('[data-testid=older]')?.getAttribute('data-state') === 'start'
+        );
+      },
       n,
-      { timeout: 15_000 },
+      { timeout: 15_000, polling: 250 },
     );
     pages++;
   }
