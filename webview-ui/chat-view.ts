@@ -73,6 +73,7 @@ export class ChatView {
       if (this.stick) this.newActivity.hidden = true;
     });
     this.newActivity.addEventListener('click', () => this.follow());
+    if (ctx.examples) this.empty.append(ctx.examples);
   }
 
   /** Goes to the newest item and follows it again (after Send, or the "New activity" button). */

@@ -3,6 +3,7 @@
  * Set API Key command), and a base URL for OpenAI-compatible servers. Every path leads somewhere.
  */
 import type { ConfigView } from '../src/protocol/messages';
+import { renderConnectionTest } from './connection-test';
 import { h } from './dom';
 import { send } from './vscode-api';
 
@@ -45,5 +46,7 @@ export function renderFirstRun(config: ConfigView): HTMLElement {
     h('label', { for: 'hr-base-url', class: 'hr-label' }, '3. Base URL (only for OpenAI-compatible servers or proxies)'),
     h('div', { class: 'hr-actions' }, url, saveUrl),
     h('p', { class: 'hr-muted' }, 'A local server needs only the base URL. ', settings),
+    h('label', { class: 'hr-label' }, '4. Check it works'),
+    renderConnectionTest(config),
   );
 }

@@ -7,6 +7,7 @@ import { formatBytes, formatDuration } from '../src/protocol/format';
 import type { ChatItem, ChatItemOf, NoticeAction } from '../src/protocol/messages';
 import { compactingRow, compactionCard, divider, summaryCard } from './compaction-views';
 import { h } from './dom';
+import { userImages } from './attachments';
 import { renderMarkdown } from './markdown';
 import { send } from './vscode-api';
 
@@ -15,10 +16,13 @@ export interface ItemContext {
   onToggle(id: string, open: boolean): void;
   /** The configured model server address, for an error block that could not reach it. */
   baseUrl(): string | undefined;
+  /** Shown under the empty state's words (the example prompts). */
+  examples?: HTMLElement;
 }
 
 const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContext) => HTMLElement } = {
-  user: (item) => h('article', { class: 'hr-msg hr-user', 'aria-label': 'You' }, h('div', { class: 'hr-user-text' }, item.text)),
+  user: (item) =>
+    h('article', { class: 'hr-msg hr-user', 'aria-label': 'You' }, userImages(item.images), h('div', { class: 'hr-user-text' }, item.text)),
   assistant: (item) => {
     const body = h('div', { class: 'hr-md' }, renderMarkdown(item.text));
     return h(

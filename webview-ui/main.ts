@@ -6,7 +6,10 @@ import './style.css';
 import { createHostDispatcher, HostHandlers } from '../src/protocol/dispatch';
 import { PROTOCOL_VERSION, type ChatItemOf, type ConfigView } from '../src/protocol/messages';
 import { RESTRICTED_BANNER } from '../src/protocol/restricted-mode';
+import { Attachments } from './attachments';
 import { ChatView } from './chat-view';
+import { renderConnectionTest, showConnectionResult } from './connection-test';
+import { renderExamplePrompts } from './example-prompts';
 import { Composer } from './composer';
 import { h } from './dom';
 import { renderFirstRun } from './first-run';
@@ -25,6 +28,8 @@ const main = h('main', { class: 'hr-main' });
 /** "Work so far" (the work ledger), between the banner and the chat. */
 let work: HTMLElement = h('div', { hidden: true });
 const expanded = new Set(state.ui.expanded);
+/** The empty state's Test connection slot (filled from the snapshot's config). */
+let connection: HTMLElement;
 
 const chat = new ChatView(
   state.transcript,
@@ -36,9 +41,18 @@ const chat = new ChatView(
       saveUi({ expanded: [...expanded] });
     },
     baseUrl: () => state.snapshot?.config.baseUrl,
+    // The empty state: example prompts fill the box (to edit or send); Test connection below them.
+    examples: h(
+      'div',
+      {},
+      renderExamplePrompts((text) => (composer.restore(text), composer.focus())),
+      (connection = h('div')),
+    ),
   },
   (beforeId) => send({ type: 'transcript/older', beforeId }),
 );
+/** Pasted and dropped images, shown above the prompt box until they go with the next prompt. */
+const attachments = new Attachments((text) => announce(text));
 
 /** Messages sent while the turn ran, until the agent takes them (their user item arrives). */
 const queued: string[] = [];
@@ -49,6 +63,8 @@ const composer = new Composer({
   onIntent: (intent) => runIntent(intent),
   onStop: () => stopTurn(),
 });
+composer.element.insertBefore(attachments.element, composer.element.querySelector('.hr-input'));
+attachments.attach(composer.element);
 
 /** Stop drops the queued messages on the host: give them back to the prompt box instead of losing them. */
 function stopTurn(): void {
@@ -97,7 +113,8 @@ function runIntent(intent: ComposerIntent): boolean {
   }
   switch (intent.kind) {
     case 'prompt':
-      send({ type: 'prompt/submit', text: intent.text });
+      if (attachments.refusal()) return (announce(attachments.refusal()!), false);
+      send({ type: 'prompt/submit', text: intent.text, ...attachments.take() });
       // While a turn runs the host queues it for the agent's next step (steering).
       if (state.running) {
         queued.push(intent.text);
@@ -223,6 +240,8 @@ function renderMain(): void {
     composer.setEnabled(false, 'Set an API key above to start chatting.');
     return;
   }
+  if (s) attachments.setModel(s.config.model, s.config.modelInfo?.images);
+  if (s) connection.replaceChildren(renderConnectionTest(s.config));
   // Restricted Mode: history and meter stay, the composer says why it is read-only.
   composer.setEnabled(!!s && s.trusted, s ? RESTRICTED_BANNER : 'Connecting to Headroom…');
   composer.setRunning(state.running);
@@ -253,6 +272,7 @@ chat.element.addEventListener('scroll', () => {
 });
 
 const handlers: HostHandlers = {
+  'config/testResult': (m) => showConnectionResult(m),
   'session/snapshot': (m) => {
     state.snapshot = m.snapshot;
     state.transcript.reset(m.snapshot.items ?? []);

@@ -8,6 +8,7 @@ import { resolveModelLimits, supportsReasoning, type ServerReportedWindow } from
 import type { ModelChoice } from '../context/model-choice';
 import type { ContextSettings } from '../context/settings';
 import { withThinking, type ThinkingLimits } from '../context/thinking';
+import { CONNECTION_TEST_TIMEOUT_MS, endpointUrl, testConnection, type ConnectionResult } from '../providers/connection-test';
 import { createProvider } from '../providers/create-provider';
 import { keyForTarget, type ReleasedKey } from '../providers/key-release';
 import type { Provider } from '../providers/provider';
@@ -69,6 +70,29 @@ export class ModelAccess {
       reasons: supportsReasoning,
       lm: endpointOf(provider) === 'vscode' ? this.env.languageModel(model) : undefined,
     });
+  }
+
+  /**
+   * Test connection: releases the key for the current target (the user may be asked, as before a
+   * turn), then sends one tiny request (at most 16 output tokens) through the same adapter a turn uses, without retries.
+   */
+  async testConnection(): Promise<ConnectionResult> {
+    await this.releaseKey();
+    const { provider, model, baseUrl } = this.target();
+    const key = keyForTarget(this.released, provider, baseUrl);
+    const url = endpointUrl({ provider, baseUrl });
+    if (endpointOf(provider) === 'vendor' && !key.apiKey)
+      return { ok: false, message: key.withheld ?? `No ${providerEntry(provider).label} API key is set. Set one with Set API Key….`, url };
+    const client = createProvider({
+      provider,
+      baseUrl,
+      apiKey: key.apiKey,
+      retry: { maxRetries: 0 },
+      timeoutMs: CONNECTION_TEST_TIMEOUT_MS,
+      reasons: supportsReasoning,
+      lm: endpointOf(provider) === 'vscode' ? this.env.languageModel(model) : undefined,
+    });
+    return testConnection(client, { provider, model, baseUrl, apiKey: key.apiKey });
   }
 
   /** The limits of the session's model, its thinking budget counted in the output reservation. */

@@ -27,6 +27,8 @@ import type { Message } from '../providers/types';
 import type { ResultMeta, SessionSummary, SnapshotInfo } from '../store';
 import type { HostEnvironment } from './host-environment';
 import { compactNow } from './manual-compaction';
+import { promptMessage, type PromptImage } from './prompt-message';
+import type { ConnectionResult } from '../providers/connection-test';
 import * as keep from './pins-snapshots';
 import { SessionCore, type SessionState } from './session-core';
 import * as sessions from './session-switching';
@@ -101,12 +103,14 @@ export class SessionService extends Disposable {
    * Sends a prompt (or steers the running turn). Resolves when the turn ends. Rejects only before the
    * turn starts: in Restricted Mode (nothing is sent from an untrusted workspace).
    */
-  async prompt(text: string): Promise<void> {
+  async prompt(text: string, images?: readonly PromptImage[]): Promise<void> {
     const core = this.core;
     const refusal = restrictedModeRefusal('send', core.env.trusted());
     if (refusal) throw new HeadroomError('invalid_request', refusal);
     await this.init();
     const session = core.session!;
+    // Checked before anything changes: a refused image leaves the session as it was.
+    const message = promptMessage(text, images, core.models.target());
     if (!session.isRunning && core.summary && core.summary.title === 'New session' && core.store && !core.store.readOnly) {
       const title = text.trim().split('\n')[0].slice(0, 60) || 'New session';
       await core.store.sessions.rename(core.summary.id, title).catch(() => {});
@@ -117,11 +121,17 @@ export class SessionService extends Disposable {
       await core.models.discoverServerWindow();
       sessions.applyRollingWindow(core);
     }
-    const done = session.prompt(text);
+    const done = session.prompt(message);
     core.fireState();
     await done;
     await saveCalibration(core);
     core.fireState();
+  }
+
+  /** Test connection: one tiny request (at most 16 output tokens) to the session's model with the key released for it. */
+  async testConnection(): Promise<ConnectionResult> {
+    await this.init();
+    return this.core.models.testConnection();
   }
 
   stop(): void {

@@ -5,6 +5,8 @@
  * implements it.
  */
 import type { ContextUsage } from '../agent/events';
+import type { PromptImage } from '../app/prompt-message';
+import type { ConnectionResult } from '../providers/connection-test';
 import type { Message } from '../providers/types';
 import type { PanelCommand, ProviderName } from '../protocol/messages';
 import type { ResultMeta } from '../store/types';
@@ -28,7 +30,7 @@ export interface PinInfo {
  */
 export interface HostActions {
   /** Starts a turn with this prompt; resolves once it is accepted (the turn reports through events). */
-  submitPrompt(text: string): Promise<void>;
+  submitPrompt(text: string, images?: readonly PromptImage[]): Promise<void>;
   /** Aborts the running turn, if any. */
   stop(): void | Promise<void>;
   /** Compacts now, optionally with focus instructions (`/compact focus…`); says so when there is nothing to compact. */
@@ -65,6 +67,8 @@ export interface HostActions {
   showDiff(id: string): Promise<void>;
   /** First-run choices: provider and base URL (written to `headroom.*` settings). */
   updateConfig(change: { provider?: ProviderName; baseUrl?: string }): Promise<void>;
+  /** First-run Test connection: one small request to the configured provider; never rejects. */
+  testConnection(): Promise<ConnectionResult>;
   /** Asks for a provider and its API key and stores it (SecretStorage). */
   setApiKey(): Promise<void>;
   /** Asks for a model of the current provider and writes `headroom.model`. */

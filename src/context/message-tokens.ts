@@ -4,6 +4,7 @@
  * extension host can use it without loading ranks.
  */
 import { createHash } from 'node:crypto';
+import { imageTokens } from '../common/images';
 import type { Message, ToolDefinition } from '../providers/types';
 import { CLAUDE_CLASS_FACTORS, type TokenizerFamily } from './models';
 import { composition, contentClassOf, type ContentClass } from './text-composition';
@@ -17,8 +18,6 @@ export const TOOL_CALL_OVERHEAD = 10;
 export const TOOL_RESULT_OVERHEAD = 8;
 /** Framing of one reasoning block. */
 export const REASONING_OVERHEAD = 4;
-/** Flat cost of one image: its real cost depends on resolution and provider, so it is not derived from its bytes. */
-export const IMAGE_TOKENS = 1600;
 /** Framing of one tool definition. */
 export const TOOL_DEFINITION_OVERHEAD = 12;
 
@@ -77,7 +76,8 @@ export function messageParts(msg: Message): MessageParts {
         texts.push(part.text);
         break;
       case 'image':
-        fixed += IMAGE_TOKENS;
+        // By its size in pixels, never its bytes (`imageTokens` documents the rule).
+        fixed += imageTokens(part.width, part.height);
         break;
       case 'reasoning':
         fixed += REASONING_OVERHEAD;

@@ -36,6 +36,8 @@ export interface ModelInfo {
   cache: CacheSupport;
   /** The model reasons before answering (Anthropic extended thinking, OpenAI reasoning effort). */
   reasoning: boolean;
+  /** The model accepts image input (pasted or dropped into the composer). */
+  images: boolean;
   price: ModelPrice;
 }
 
@@ -131,6 +133,20 @@ export function supportsReasoning(model: string): boolean {
   const id = model.trim().toLowerCase();
   const bare = id.includes('/') ? id.slice(id.lastIndexOf('/') + 1) : id;
   return /^(o\d|gpt-5(?!-chat))/.test(bare);
+}
+
+/**
+ * Whether the model takes images: the table's word; Claude models not in the table do (every Claude
+ * since 3 does); VS Code's chat models take none through the API Headroom uses; any other model is
+ * unknown (undefined): an OpenAI-compatible server serves models Headroom cannot know, so the panel
+ * lets the image through and the server's answer says whether it could read it.
+ */
+export function acceptsImages(model: string, provider: ProviderId): boolean | undefined {
+  if (providerEntry(provider).endpoint === 'vscode') return false;
+  const row = findModel(model);
+  if (row) return row.images;
+  if (/claude/i.test(model)) return true;
+  return undefined;
 }
 
 const positiveInt = (n: number | undefined): number | undefined =>

@@ -16,7 +16,7 @@ import { approvalItem, settledApproval } from './approvals';
 import { CompactionCards, DIVIDER_TEXT } from './compaction-cards';
 import { errorNotice } from './error-notice';
 import { MeterExtras, meterFromBudget, meterFromUsage } from './meter-view';
-import { assistantText, messagesToItems, PREVIEW_CHARS, stopNote, toolItem, userText, withResult } from './transcript-items';
+import { assistantText, messagesToItems, PREVIEW_CHARS, stopNote, toolItem, userItem, userText, withResult } from './transcript-items';
 import { OlderPages } from './transcript-pages';
 
 type Source = { budget: BudgetViewModel } | { usage: ContextUsage };
@@ -203,7 +203,7 @@ export class ChatPresenter {
     },
     message_start: (e) => {
       if (e.role === 'user') {
-        this.op({ op: 'append', item: { kind: 'user', id: this.nextId('u'), text: userText(e.message) } });
+        this.op({ op: 'append', item: userItem(this.nextId('u'), e.message) });
         return;
       }
       this.assistantId = this.nextId('a');

@@ -51,7 +51,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         await this.postSnapshot();
       },
       'webview/error': (m) => deps.log.error(`[webview] ${m.message}`),
-      'prompt/submit': (m) => d.submitPrompt(m.text),
+      'prompt/submit': (m) => d.submitPrompt(m.text, m.images),
       'prompt/stop': () => d.stop(),
       'context/compact': (m) => ok(d.compact(m.focus?.trim() || undefined)),
       'context/clear': () => ok(d.clear()),
@@ -75,6 +75,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       'result/open': (m) => d.openResult(m.refId),
       'transcript/older': (m) => this.presenter.olderPage(m.beforeId),
       'config/update': (m) => d.updateConfig({ provider: m.provider, baseUrl: m.baseUrl }),
+      'config/test': async () => {
+        const result = await d.testConnection();
+        await this.post({ type: 'config/testResult', ...result });
+      },
       'command/run': (m) => d.runCommand(m.command),
       'code/copy': async (m) => {
         await vscode.env.clipboard.writeText(m.text);

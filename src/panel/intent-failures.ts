@@ -26,6 +26,7 @@ const INTENT: Record<WebviewToHost['type'], string> = {
   'result/open': 'open the stored result',
   'transcript/older': 'load earlier messages',
   'config/update': 'save the setting',
+  'config/test': 'test the connection',
   'command/run': 'run the command',
   'code/copy': 'copy the code',
   'code/insert': 'insert the code',

@@ -4,15 +4,26 @@
  */
 import type { AssistantMessage, Message, ToolCallPart, ToolResultMessage, UserMessage } from '../providers/types';
 import { parseHistoryMessage, type HistoryParts } from '../context/compaction';
-import type { ChatItem, ChatItemOf } from '../protocol/view-models';
+import { ImageSrc, type ChatItem, type ChatItemOf } from '../protocol/view-models';
 
 /** How much of a tool result the card shows (the whole result is a click away when offloaded). */
 export const PREVIEW_CHARS = 2_000;
 /** Longest argument JSON a card shows. */
 export const ARGS_CHARS = 4_000;
 
+/** A user message's text (its images are shown beside it, see `userItem`). */
 export function userText(m: UserMessage): string {
-  return m.content.map((p) => (p.type === 'text' ? p.text : '[image]')).join('');
+  return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+}
+
+/** A user bubble: the text, and each image as a data: URL of an accepted type (anything else is left out). */
+export function userItem(id: string, m: UserMessage): ChatItemOf<'user'> {
+  const images = m.content.flatMap((p) => {
+    if (p.type !== 'image') return [];
+    const src = `data:${p.mediaType};base64,${p.data}`;
+    return ImageSrc.safeParse(src).success ? [src] : [];
+  });
+  return { kind: 'user', id, text: userText(m), ...(images.length ? { images } : {}) };
 }
 
 export function assistantText(m: AssistantMessage): { text: string; reasoning: string } {
@@ -102,7 +113,7 @@ export function messagesToItems(messages: readonly Message[], prefix = '', offse
     const i = offset + at;
     if (m.role === 'user') {
       const history = parseHistoryMessage(m);
-      items.push(history ? summaryItem(`${prefix}m${i}`, history) : { kind: 'user', id: `${prefix}m${i}`, text: userText(m) });
+      items.push(history ? summaryItem(`${prefix}m${i}`, history) : userItem(`${prefix}m${i}`, m));
     } else if (m.role === 'assistant') {
       const { text, reasoning } = assistantText(m);
       const note = stopNote(m);

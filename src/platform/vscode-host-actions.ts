@@ -67,9 +67,9 @@ export function createHostActions(deps: HostActionDeps): HostActions {
   };
 
   return {
-    submitPrompt: async (text) => {
+    submitPrompt: async (text, images) => {
       await session.init();
-      void session.prompt(text).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
+      void session.prompt(text, images).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
     },
     stop: () => session.stop(),
     compact: async (focus) => {
@@ -139,6 +139,7 @@ export function createHostActions(deps: HostActionDeps): HostActions {
       }
       if (change.provider) await cfg.update('provider', change.provider, vscode.ConfigurationTarget.Global);
     },
+    testConnection: () => session.testConnection(),
     setApiKey: () => setApiKey(deps.secrets, deps.log),
     selectModel: async () => {
       const limits = session.limits();

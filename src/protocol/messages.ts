@@ -4,7 +4,18 @@
  * receive. Browser-safe: imports nothing but zod and pure data. View models only — never SDK or vscode objects.
  */
 import { z } from 'zod';
-import { ChatItem, ChatOp, HistoryView, LedgerView, MeterView, ProviderName, SessionView, SnapshotView } from './view-models';
+import { MAX_IMAGES_PER_MESSAGE } from '../common/images';
+import {
+  ChatItem,
+  ChatOp,
+  ImageAttachment,
+  HistoryView,
+  LedgerView,
+  MeterView,
+  ProviderName,
+  SessionView,
+  SnapshotView,
+} from './view-models';
 
 export * from './view-models';
 
@@ -26,7 +37,11 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('webview/ready', { protocolVersion: z.number().int() }),
   /** The webview reports its own failure (a render error, a rejected host message) so the host logs it. */
   msg('webview/error', { message: z.string().max(10_000) }),
-  msg('prompt/submit', { text: z.string().trim().min(1).max(500_000) }),
+  msg('prompt/submit', {
+    text: z.string().trim().min(1).max(500_000),
+    /** Pasted or dropped images; the host refuses them for a model that takes none. */
+    images: z.array(ImageAttachment).max(MAX_IMAGES_PER_MESSAGE).optional(),
+  }),
   msg('prompt/stop', {}),
   msg('context/compact', { focus: z.string().max(10_000).optional() }),
   msg('context/clear', {}),
@@ -52,6 +67,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   /** The panel scrolled to the top of what it shows: the page of items before `beforeId` (the first shown). */
   msg('transcript/older', { beforeId: refId }),
   msg('config/update', { provider: ProviderName.optional(), baseUrl: z.string().max(2_000).optional() }),
+  /** The first-run view's Test connection: one small request to the configured provider. */
+  msg('config/test', {}),
   msg('command/run', { command: PanelCommand }),
   /** A code block's Copy button: the host writes the text to the clipboard. */
   msg('code/copy', { text: z.string().max(2_000_000) }),
@@ -78,6 +95,8 @@ export const HostToWebview = z.discriminatedUnion('type', [
   msg('session/info', { session: SessionView }),
   msg('context/usage', { meter: MeterView }),
   msg('history/list', { history: HistoryView }),
+  /** What Test connection found: `ok` with the server or model that answered, or what failed and what to do. */
+  msg('config/testResult', { ok: z.boolean(), message: z.string().max(2_000), url: z.string().max(2_000).optional() }),
   /** An error the panel shows in its banner. `detail` is optional technical text. */
   msg('host/error', { message: z.string(), detail: z.string().optional() }),
 ]);

@@ -3,6 +3,7 @@
  * never SDK or vscode objects. Browser-safe: imports nothing but zod and the provider catalogue (pure data).
  */
 import { z } from 'zod';
+import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BASE64 } from '../common/images';
 import { PROVIDER_IDS } from '../common/provider-catalogue';
 
 /** A provider id: one of the provider catalogue's. */
@@ -30,6 +31,8 @@ export const ConfigView = z.object({
       price: z.string().optional(),
       /** The thinking level when the model reasons and it is not off ("medium"). */
       thinking: z.string().optional(),
+      /** The model accepts images: true / false from the model table; absent: unknown (a server's model). */
+      images: z.boolean().optional(),
     })
     .optional(),
 });
@@ -49,7 +52,19 @@ export type SessionView = z.infer<typeof SessionView>;
 
 const id = z.string().min(1).max(200);
 
-export const UserItem = z.object({ kind: z.literal('user'), id, text: z.string() });
+/** An image as the panel shows it: a data: URL of one of the accepted types (checked by its bytes on the host). */
+export const ImageSrc = z
+  .string()
+  .max(MAX_IMAGE_BASE64 + 40)
+  .regex(/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/);
+/** An image the composer attaches to a prompt: base64 of the bytes (no data: prefix). The host checks the bytes again. */
+export const ImageAttachment = z.object({
+  mediaType: z.enum(IMAGE_MEDIA_TYPES),
+  data: z.string().min(4).max(MAX_IMAGE_BASE64),
+});
+export type ImageAttachment = z.infer<typeof ImageAttachment>;
+
+export const UserItem = z.object({ kind: z.literal('user'), id, text: z.string(), images: z.array(ImageSrc).max(20).optional() });
 export const AssistantItem = z.object({
   kind: z.literal('assistant'),
   id,

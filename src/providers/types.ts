@@ -15,11 +15,17 @@ export interface TextPart {
   text: string;
 }
 
-/** An image sent to the model; `data` is base64 without a data: prefix. */
+/**
+ * An image sent to the model; `data` is base64 without a data: prefix. `width` and `height` (pixels,
+ * read from the image's header when it was attached) size its token estimate (`common/images.ts`
+ * `imageTokens`); adapters never send them.
+ */
 export interface ImagePart {
   type: 'image';
   mediaType: string;
   data: string;
+  width?: number;
+  height?: number;
 }
 
 /** Model reasoning ("thinking"). `signature` is the provider's opaque proof, sent back verbatim. */

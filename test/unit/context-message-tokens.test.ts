@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { loadEncoding } from '../../src/context/encoder';
 import { CLAUDE_CLASS_FACTORS } from '../../src/context/models';
+import { IMAGE_TOKENS_MAX, imageTokens } from '../../src/common/images';
 import {
-  IMAGE_TOKENS,
   MESSAGE_OVERHEAD,
   TOOL_CALL_OVERHEAD,
   countMessageWith,
@@ -30,15 +30,23 @@ describe('context message tokens', () => {
     assert.deepEqual(messageParts(toolResult('c1', 'file body')).texts, ['read_file', 'file body']);
   });
 
-  it('gives each image a flat cost, not one derived from its bytes', () => {
-    const small: UserMessage = { role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }], timestamp: 0 };
-    const big: UserMessage = {
+  it('charges an image by its size in pixels (width × height / 750, 85 to 1600), never by its bytes', () => {
+    const image = (data: string, width?: number, height?: number): UserMessage => ({
       role: 'user',
-      content: [{ type: 'image', mediaType: 'image/png', data: 'A'.repeat(400_000) }],
+      content: [{ type: 'image', mediaType: 'image/png', data, ...(width ? { width, height } : {}) }],
       timestamp: 0,
-    };
-    assert.equal(estimateMessage(small, 'o200k').tokens, MESSAGE_OVERHEAD + IMAGE_TOKENS);
-    assert.equal(estimateMessage(big, 'o200k').tokens, MESSAGE_OVERHEAD + IMAGE_TOKENS);
+    });
+    // Unknown size: the cap, however small or large the data.
+    assert.equal(estimateMessage(image('AAAA'), 'o200k').tokens, MESSAGE_OVERHEAD + IMAGE_TOKENS_MAX);
+    assert.equal(estimateMessage(image('A'.repeat(400_000)), 'o200k').tokens, MESSAGE_OVERHEAD + IMAGE_TOKENS_MAX);
+    // 1000×750 → 1000 tokens, whatever the data's length.
+    assert.equal(estimateMessage(image('AAAA', 1000, 750), 'o200k').tokens, MESSAGE_OVERHEAD + 1000);
+    assert.equal(estimateMessage(image('A'.repeat(400_000), 1000, 750), 'o200k').tokens, MESSAGE_OVERHEAD + 1000);
+    assert.equal(imageTokens(10, 10), 85);
+    assert.equal(imageTokens(4000, 3000), 1600);
+    assert.equal(imageTokens(1568, 200), Math.ceil((1568 * 200) / 750));
+    // Scaled to a 1568 px long side first: 3136×400 costs what 1568×200 does.
+    assert.equal(imageTokens(3136, 400), imageTokens(1568, 200));
   });
 
   it('applies the byte floor to estimates only, and the Claude factor by class', () => {

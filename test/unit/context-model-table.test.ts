@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { PROVIDER_IDS } from '../../src/common/provider-catalogue';
-import { findModel, MODEL_TABLE, supportsReasoning } from '../../src/context/models';
+import { acceptsImages, findModel, MODEL_TABLE, supportsReasoning } from '../../src/context/models';
 import raw from '../../src/context/model-table.json';
 
 const count = z.number().int().positive();
@@ -15,6 +15,7 @@ const Row = z.strictObject({
   family: z.enum(['o200k', 'cl100k', 'claude']),
   cache: z.enum(['explicit', 'automatic', 'none']),
   reasoning: z.boolean(),
+  images: z.boolean(),
   price: z.strictObject({ input: usd, output: usd, cacheRead: usd, cacheWrite: usd }),
 });
 
@@ -56,5 +57,15 @@ describe('context model table: the data file', () => {
     assert.equal(supportsReasoning('o3-pro'), true);
     assert.equal(supportsReasoning('gpt-5.1-codex-max'), true);
     assert.equal(supportsReasoning('llama3.1:8b'), false);
+  });
+
+  it('knows which models accept images; VS Code models take none, unknown server models are unknown', () => {
+    assert.equal(acceptsImages('claude-sonnet-4-5-20250929', 'anthropic'), true);
+    assert.equal(acceptsImages('claude-9-future', 'anthropic'), true);
+    assert.equal(acceptsImages('gpt-4o-mini', 'openai'), true);
+    assert.equal(acceptsImages('o3-mini', 'openai'), false);
+    assert.equal(acceptsImages('gpt-3.5-turbo', 'openai'), false);
+    assert.equal(acceptsImages('gpt-4o', 'vscode-lm'), false);
+    assert.equal(acceptsImages('llama3.1:8b', 'openai-compatible'), undefined);
   });
 });

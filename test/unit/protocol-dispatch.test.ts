@@ -29,6 +29,7 @@ function recorder() {
     'result/open': record,
     'transcript/older': record,
     'config/update': record,
+    'config/test': record,
     'code/copy': record,
     'code/insert': record,
     'command/run': (m) => {
@@ -106,6 +107,7 @@ describe('protocol: the webview dispatcher', () => {
       'host/error': record,
       'ledger/update': record,
       'host/ok': record,
+      'config/testResult': record,
     };
     const dispatch = createHostDispatcher(
       handlers,

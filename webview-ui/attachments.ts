@@ -1,0 +1,172 @@
+/**
+ * Images pasted or dropped into the composer: each is checked by its bytes (type by magic number, at
+ * most 5 MB and 8000 px a side: `src/common/images.ts`, the host checks again) and shown as a chip
+ * with its thumbnail, its size, what it costs in the context and a Remove button. The chips travel
+ * with the next prompt. For a model that takes no images the composer says so instead of dropping them.
+ */
+import { checkImage, imageTokens, IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE, type ImageFacts } from '../src/common/images';
+import { formatTokens } from '../src/protocol/format';
+import type { ImageAttachment } from '../src/protocol/messages';
+import { h } from './dom';
+
+interface Attached extends ImageAttachment {
+  facts: ImageFacts;
+  bytes: number;
+}
+
+const TYPE_NAMES: Record<string, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' };
+
+function base64(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+const kb = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
+
+export class Attachments {
+  readonly element = h('div', { class: 'hr-attachments', 'data-testid': 'attachments', hidden: true });
+  private readonly list = h('ul', { class: 'hr-attachment-list', 'aria-label': 'Attached images' });
+  private readonly note = h('p', { class: 'hr-attachment-note', role: 'status', 'data-testid': 'attachment-note' });
+  private items: Attached[] = [];
+  /** The model takes images: true, false, or undefined when unknown (a server's model: let them through). */
+  private accepts: boolean | undefined;
+  private model = '';
+
+  constructor(private readonly announce: (text: string) => void) {
+    this.element.append(this.list, this.note);
+  }
+
+  /** Listens for pasted and dropped images on the composer. */
+  attach(target: HTMLElement): void {
+    target.addEventListener('paste', (e) => {
+      const files = [...(e.clipboardData?.files ?? [])];
+      if (!files.length) return;
+      e.preventDefault();
+      void this.add(files);
+    });
+    target.addEventListener('dragover', (e) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+      target.classList.add('hr-drop-target');
+    });
+    target.addEventListener('dragleave', () => target.classList.remove('hr-drop-target'));
+    target.addEventListener('drop', (e) => {
+      target.classList.remove('hr-drop-target');
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (!files.length) return;
+      e.preventDefault();
+      void this.add(files);
+    });
+  }
+
+  /** The session's model and whether it takes images (the snapshot's `modelInfo.images`). */
+  setModel(model: string, accepts: boolean | undefined): void {
+    this.model = model;
+    this.accepts = accepts;
+    this.paint();
+  }
+
+  get count(): number {
+    return this.items.length;
+  }
+
+  /** Why the images cannot go with the prompt now (the model takes none); undefined when they can. */
+  refusal(): string | undefined {
+    return this.items.length && this.accepts === false ? this.noImagesText() : undefined;
+  }
+
+  /** The images for the prompt being sent (`{}` when none); the chips go. */
+  take(): { images?: ImageAttachment[] } {
+    if (!this.items.length) return {};
+    const images = this.items.map(({ mediaType, data }) => ({ mediaType, data }));
+    this.items = [];
+    this.setNote('');
+    return { images };
+  }
+
+  private noImagesText(): string {
+    return `${this.model || 'This model'} takes no images. Remove them, or pick a model that accepts images with the model button above.`;
+  }
+
+  private async add(files: File[]): Promise<void> {
+    const problems: string[] = [];
+    if (this.accepts === false) {
+      this.setNote(`Not attached: ${this.noImagesText()}`);
+      return;
+    }
+    for (const file of files) {
+      const name = file.name || 'The pasted file';
+      if (this.items.length >= MAX_IMAGES_PER_MESSAGE) {
+        problems.push(`${name}: a message can carry at most ${MAX_IMAGES_PER_MESSAGE} images`);
+        continue;
+      }
+      // Too large is refused before its bytes are read.
+      if (file.size > MAX_IMAGE_BYTES) {
+        problems.push(`${name}: it is ${kb(file.size)}; images can be at most ${kb(MAX_IMAGE_BYTES)}`);
+        continue;
+      }
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const check = checkImage(bytes);
+      if (!check.ok) {
+        problems.push(`${name}: ${check.reason}`);
+        continue;
+      }
+      if (!(IMAGE_MEDIA_TYPES as readonly string[]).includes(check.facts.mediaType)) continue;
+      this.items.push({ mediaType: check.facts.mediaType, data: base64(bytes), facts: check.facts, bytes: bytes.length });
+    }
+    this.setNote(problems.length ? `Not attached: ${problems.join('; ')}.` : '');
+    this.paint();
+    if (!problems.length) this.announce(`${this.items.length} image${this.items.length === 1 ? '' : 's'} attached`);
+  }
+
+  private setNote(text: string): void {
+    this.note.textContent = text;
+    this.paint();
+  }
+
+  private paint(): void {
+    const refusal = this.refusal();
+    if (refusal) this.note.textContent = refusal;
+    this.note.hidden = !this.note.textContent;
+    this.element.hidden = !this.items.length && this.note.hidden;
+    this.list.hidden = !this.items.length;
+    this.list.replaceChildren(...this.items.map((item, i) => this.chip(item, i)));
+  }
+
+  private chip(item: Attached, i: number): HTMLElement {
+    const { width, height } = item.facts;
+    const type = TYPE_NAMES[item.mediaType] ?? item.mediaType;
+    const size = width && height ? `${width}×${height}` : '';
+    const label = `Image ${i + 1}: ${type}${size ? ` ${size}` : ''}`;
+    const remove = h('button', { class: 'hr-attachment-remove', 'aria-label': `Remove image ${i + 1}`, title: 'Remove' }, '×');
+    remove.addEventListener('click', () => {
+      this.items.splice(i, 1);
+      this.paint();
+      this.announce(`Image ${i + 1} removed`);
+    });
+    return h(
+      'li',
+      { class: 'hr-attachment', 'data-testid': 'attachment' },
+      h('img', { class: 'hr-attachment-thumb', src: `data:${item.mediaType};base64,${item.data}`, alt: label }),
+      h(
+        'span',
+        { class: 'hr-attachment-meta' },
+        h('span', {}, `${type}${size ? ` · ${size}` : ''}`),
+        h('span', { class: 'hr-muted' }, `${kb(item.bytes)} · ~${formatTokens(imageTokens(width, height))} tokens`),
+      ),
+      remove,
+    );
+  }
+}
+
+/** The images of a user bubble (data: URLs the host checked), each as a thumbnail. */
+export function userImages(images: readonly string[] | undefined): HTMLElement | undefined {
+  if (!images?.length) return undefined;
+  return h(
+    'div',
+    { class: 'hr-user-images' },
+    ...images.map((src, i) => h('img', { class: 'hr-user-image', src, alt: `Attached image ${i + 1}`, loading: 'lazy' })),
+  );
+}
