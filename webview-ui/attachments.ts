@@ -45,6 +45,8 @@ export class Attachments {
       e.preventDefault();
       void this.add(files);
     });
+    // Handled dragenter keeps VS Code's webview from starting its own drag handling (drop needs Shift in VS Code).
+    target.addEventListener('dragenter', (e) => e.dataTransfer?.types.includes('Files') && e.preventDefault());
     target.addEventListener('dragover', (e) => {
       if (!e.dataTransfer?.types.includes('Files')) return;
       e.preventDefault();

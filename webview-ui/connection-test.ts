@@ -53,5 +53,8 @@ export function renderConnectionTest(config: ConfigView): HTMLElement {
 /** The host's answer to the last Test connection. */
 export function showConnectionResult(result: TestResult): void {
   last = { ...last, testing: false, result };
-  if (current?.element.isConnected) paint(current.element, current.config);
+  if (!current?.element.isConnected) return;
+  paint(current.element, current.config);
+  // The answer may land below the fold (a narrow panel, the empty state's examples above it).
+  current.element.scrollIntoView({ block: 'nearest' });
 }

@@ -25,5 +25,6 @@ export function renderExamplePrompts(onPick: (text: string) => void): HTMLElemen
         return h('li', {}, button);
       }),
     ),
+    h('p', { class: 'hr-muted' }, 'Paste an image to ask about it (in VS Code, hold Shift to drop one).'),
   );
 }

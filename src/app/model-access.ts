@@ -82,7 +82,11 @@ export class ModelAccess {
     const key = keyForTarget(this.released, provider, baseUrl);
     const url = endpointUrl({ provider, baseUrl });
     if (endpointOf(provider) === 'vendor' && !key.apiKey)
-      return { ok: false, message: key.withheld ?? `No ${providerEntry(provider).label} API key is set. Set one with Set API Key….`, url };
+      return {
+        ok: false,
+        message: key.withheld ?? `No ${providerEntry(provider).label} API key is set: use Set API Key… to set one.`,
+        url,
+      };
     const client = createProvider({
       provider,
       baseUrl,

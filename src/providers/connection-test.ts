@@ -40,7 +40,7 @@ function nextStep(error: ProviderError, target: ConnectionTarget): string {
     case 'auth':
       return server
         ? 'Check the key the server expects (Set API Key…), or leave it empty if the server takes none.'
-        : `Set a valid ${providerEntry(target.provider).label} API key with Set API Key….`;
+        : `Use Set API Key… to set a valid ${providerEntry(target.provider).label} API key.`;
     case 'network':
       return server
         ? 'Check that the server is running and that the base URL is right (for Ollama: http://localhost:11434/v1).'

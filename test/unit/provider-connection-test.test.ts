@@ -42,7 +42,7 @@ describe('provider: Test connection against the fake provider', () => {
     assert.match(
       r.message,
       new RegExp(
-        `^${server.baseUrl.replace(/[.]/g, '\\.')} refused the API key \\(401\\)\\. Set a valid Anthropic API key with Set API Key`,
+        `^${server.baseUrl.replace(/[.]/g, '\\.')} refused the API key \\(401\\)\\. Use Set API Key… to set a valid Anthropic API key\\.$`,
       ),
     );
     assert.doesNotMatch(r.message, /wrong-key/);
