@@ -1,13 +1,25 @@
 /**
  * Images pasted or dropped into the composer: each is checked by its bytes (type by magic number, at
- * most 5 MB and 8000 px a side: `src/common/images.ts`, the host checks again) and shown as a chip
+ * most 2.5 MB (all images of a message together) and 8000 px a side: `src/common/images.ts`, the host checks again; a
+ * larger one is scaled down first, `image-fit.ts`) and shown as a chip
  * with its thumbnail, its size, what it costs in the context and a Remove button. The chips travel
  * with the next prompt. For a model that takes no images the composer says so instead of dropping them.
  */
-import { checkImage, imageTokens, IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE, type ImageFacts } from '../src/common/images';
-import { formatTokens } from '../src/protocol/format';
+import {
+  checkImage,
+  imageTokens,
+  IMAGE_MEDIA_TYPES,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_SIDE,
+  MAX_IMAGES_PER_MESSAGE,
+  sniffImage,
+  totalProblem,
+  type ImageFacts,
+} from '../src/common/images';
+import { formatBytes, formatTokens } from '../src/protocol/format';
 import type { ImageAttachment } from '../src/protocol/messages';
 import { h } from './dom';
+import { fitImage, MAX_READ_BYTES } from './image-fit';
 
 interface Attached extends ImageAttachment {
   facts: ImageFacts;
@@ -21,8 +33,6 @@ function base64(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin);
 }
-
-const kb = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
 
 export class Attachments {
   readonly element = h('div', { class: 'hr-attachments', 'data-testid': 'attachments', hidden: true });
@@ -41,7 +51,8 @@ export class Attachments {
   attach(target: HTMLElement): void {
     target.addEventListener('paste', (e) => {
       const files = [...(e.clipboardData?.files ?? [])];
-      if (!files.length) return;
+      // Text that comes with files (a copied file's name, say) stays a text paste unless one claims to be an image.
+      if (!files.length || (e.clipboardData?.types.includes('text/plain') && !files.some((f) => f.type.startsWith('image/')))) return;
       e.preventDefault();
       void this.add(files);
     });
@@ -104,15 +115,23 @@ export class Attachments {
         problems.push(`${name}: a message can carry at most ${MAX_IMAGES_PER_MESSAGE} images`);
         continue;
       }
-      // Too large is refused before its bytes are read.
-      if (file.size > MAX_IMAGE_BYTES) {
-        problems.push(`${name}: it is ${kb(file.size)}; images can be at most ${kb(MAX_IMAGE_BYTES)}`);
+      // A file far too large is refused unread; a large image is scaled down (what the model sees anyway).
+      if (file.size > MAX_READ_BYTES) {
+        problems.push(`${name}: it is ${formatBytes(file.size)}; images can be at most ${formatBytes(MAX_IMAGE_BYTES)}`);
         continue;
       }
-      const bytes = new Uint8Array(await file.arrayBuffer());
+      let bytes: Uint8Array = new Uint8Array(await file.arrayBuffer());
+      const sniffed = sniffImage(bytes);
+      if (sniffed && (bytes.length > MAX_IMAGE_BYTES || Math.max(sniffed.width ?? 0, sniffed.height ?? 0) > MAX_IMAGE_SIDE))
+        bytes = (await fitImage(bytes, sniffed, MAX_IMAGE_BYTES)) ?? bytes;
       const check = checkImage(bytes);
       if (!check.ok) {
         problems.push(`${name}: ${check.reason}`);
+        continue;
+      }
+      const together = totalProblem([...this.items.map((i) => i.bytes), bytes.length]);
+      if (together) {
+        problems.push(`${name}: ${together}`);
         continue;
       }
       if (!(IMAGE_MEDIA_TYPES as readonly string[]).includes(check.facts.mediaType)) continue;
@@ -156,7 +175,7 @@ export class Attachments {
         'span',
         { class: 'hr-attachment-meta' },
         h('span', {}, `${type}${size ? ` · ${size}` : ''}`),
-        h('span', { class: 'hr-muted' }, `${kb(item.bytes)} · ~${formatTokens(imageTokens(width, height))} tokens`),
+        h('span', { class: 'hr-muted' }, `${formatBytes(item.bytes)} · ~${formatTokens(imageTokens(width, height))} tokens`),
       ),
       remove,
     );

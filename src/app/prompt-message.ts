@@ -3,7 +3,7 @@
  * the webview's message is input like any other), then the text. Refuses images for a model that
  * takes none, in words that say what to do. Pure; throws `HeadroomError('invalid_request')`.
  */
-import { checkBase64Image, MAX_IMAGES_PER_MESSAGE } from '../common/images';
+import { base64Size, checkBase64Image, MAX_IMAGES_PER_MESSAGE, totalProblem } from '../common/images';
 import { HeadroomError } from '../common/errors';
 import { acceptsImages } from '../context/models';
 import type { ImagePart, ProviderId, UserMessage } from '../providers/types';
@@ -29,6 +29,8 @@ export function promptMessage(
       );
     if (images.length > MAX_IMAGES_PER_MESSAGE)
       throw new HeadroomError('invalid_request', `A message can carry at most ${MAX_IMAGES_PER_MESSAGE} images.`);
+    const total = totalProblem(images.map((image) => base64Size(image.data)));
+    if (total) throw new HeadroomError('invalid_request', `The images were not sent: ${total}.`);
     images.forEach((image, i) => {
       const check = checkBase64Image(image.data);
       if (!check.ok) throw new HeadroomError('invalid_request', `Image ${i + 1} was not sent: ${check.reason}.`);

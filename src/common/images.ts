@@ -9,8 +9,12 @@
 export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 
-/** Largest image accepted, in bytes (Anthropic's API limit per image). */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/**
+ * Most image bytes one message may carry, all its images together (so also the largest image). Below
+ * Anthropic's 5 MB per image because a message is stored whole and the store keeps at most 4 MB per
+ * message (`store/store.ts` `maxMessageBytes`): 2.5 MB is 3.4 MB of base64, leaving room for the text.
+ */
+export const MAX_IMAGE_BYTES = 2.5 * 1024 * 1024;
 /** Largest side accepted, in pixels (Anthropic refuses larger images). */
 export const MAX_IMAGE_SIDE = 8000;
 /** Images one message may carry. */
@@ -76,6 +80,17 @@ export function sniffImage(b: Uint8Array): ImageFacts | undefined {
   return undefined;
 }
 
+/** How many bytes this base64 text decodes to. */
+export const base64Size = (data: string) => Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+
+/** Why images of these sizes cannot go in one message together; undefined when they can. */
+export function totalProblem(sizes: readonly number[]): string | undefined {
+  const total = sizes.reduce((a, b) => a + b, 0);
+  return total > MAX_IMAGE_BYTES
+    ? `together they are ${formatMb(total)}; the images of one message can be at most ${formatMb(MAX_IMAGE_BYTES)}`
+    : undefined;
+}
+
 /** Whether these bytes are an image Headroom sends: a known type by its bytes, within the size limits. */
 export function checkImage(bytes: Uint8Array): ImageCheck {
   if (bytes.length > MAX_IMAGE_BYTES)
@@ -109,8 +124,8 @@ export function checkBase64Image(data: string): ImageCheck {
 export const IMAGE_TOKENS_MAX = 1600;
 /** The least an image is charged (OpenAI's base cost of one image). */
 export const IMAGE_TOKENS_MIN = 85;
-/** Longest side a provider keeps before it scales an image down (Anthropic). */
-const IMAGE_LONG_EDGE = 1568;
+/** Longest side a provider keeps before it scales an image down (Anthropic); the panel scales a too-large image to it. */
+export const IMAGE_LONG_EDGE = 1568;
 
 /**
  * What one image costs in the context, the meter's rule: Anthropic's published estimate, width × height
@@ -127,5 +142,5 @@ export function imageTokens(width?: number, height?: number): number {
 }
 
 function formatMb(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
+  return `${(bytes / (1024 * 1024)).toFixed(2).replace(/\.?0+$/, '')} MB`;
 }

@@ -14,7 +14,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/code-server.mjs';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol/messages';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
-import { makePng } from '../fixtures/images/make-png';
+import { makeNoisePng, makePng } from '../fixtures/images/make-png';
 import { loadPanel, sessionFixture } from './webview-harness';
 import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
 
@@ -108,8 +108,8 @@ describe('image input, Test connection and example prompts in a real VS Code', f
           'PNG · 200×200',
         ]);
         const costs = await chips.locator('.hr-attachment-meta > span:last-child').allTextContents();
-        assert.match(costs[0], /KB · ~205 tokens$/, '480×320 / 750');
-        assert.match(costs[1], /KB · ~85 tokens$/, 'the least an image costs');
+        assert.match(costs[0], /B · ~205 tokens$/, '480×320 / 750');
+        assert.match(costs[1], /B · ~85 tokens$/, 'the least an image costs');
         await page.screenshot({ path: screenshotPath(`panel-image-chips-${name}`) });
         await frame.getByRole('button', { name: 'Remove image 2' }).click();
         await chips.nth(1).waitFor({ state: 'detached' });
@@ -146,7 +146,14 @@ describe('image input, Test connection and example prompts in a real VS Code', f
         const failed = frame.locator('[data-testid=test-result][data-ok=false]', { hasText: nowhere });
         for (let i = 0; i < 20 && !(await failed.count()); i++) {
           await frame.locator('[data-testid=test-connection]:not([disabled])').click();
-          await frame.locator('[data-testid=test-result][data-ok]').waitFor({ timeout: 30_000 });
+          // A result, or a new snapshot (the settings arrived) that dropped the answer about the old ones.
+          await frame.waitForFunction(
+            () =>
+              !!document.querySelector('[data-testid=test-result][data-ok]') ||
+              !document.querySelector('[data-testid=test-connection][disabled]'),
+            undefined,
+            { timeout: 30_000 },
+          );
           if (!(await failed.count())) await page.waitForTimeout(500);
         }
         assert.equal(
@@ -214,6 +221,17 @@ describe('image input, Test connection and example prompts in a real VS Code', f
       await deliver(page.mainFrame(), 'drop', DROPPED, 'b.png');
       await page.locator('[data-testid=attachment]').nth(1).waitFor();
       await page.screenshot({ path: screenshotPath('panel-attach-320') });
+
+      // A photo too large to send (9 MB of PNG) is scaled to the 1568 px the model sees anyway, within the limit.
+      const big = makeNoisePng(2000, 1500);
+      assert.ok(big.length > 8_000_000);
+      await deliver(page.mainFrame(), 'paste', big, 'photo.png');
+      const third = page.locator('[data-testid=attachment]').nth(2);
+      await third.waitFor();
+      assert.match((await third.locator('.hr-attachment-meta > span:first-child').textContent()) ?? '', /^(PNG|JPEG) · 1568×1176$/);
+      assert.equal(await page.locator('[data-testid=attachment-note]').isVisible(), false);
+      await third.getByRole('button', { name: 'Remove image 3' }).click();
+      await third.waitFor({ state: 'detached' });
 
       // A fake PNG (text bytes) is refused by its bytes, with the reason.
       await page.evaluate(() => {

@@ -8,6 +8,8 @@ import { OpenAIProvider } from '../../src/providers/openai';
 import { OpenAIResponsesProvider } from '../../src/providers/openai-responses';
 import type { Provider } from '../../src/providers/provider';
 import { userItem } from '../../src/panel/transcript-items';
+import { turnRow } from '../../src/store/session-rows';
+import { DEFAULT_LIMITS } from '../../src/store/store';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { request, run } from '../fixtures/fake-provider/factories';
 import { makePng } from '../fixtures/images/make-png';
@@ -29,7 +31,7 @@ describe('image input: what the composer accepts', () => {
     assert.deepEqual(sniffImage(webp), { mediaType: 'image/webp', width: 800, height: 480 });
   });
 
-  it('refuses a file named like a PNG whose bytes are not an image, and anything over 5 MB', () => {
+  it('refuses a file named like a PNG whose bytes are not an image, and anything over 2.5 MB', () => {
     const fake = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     const notPng = checkImage(fake);
     assert.equal(notPng.ok, false);
@@ -38,8 +40,8 @@ describe('image input: what the composer accepts', () => {
     const big = Buffer.concat([png, Buffer.alloc(MAX_IMAGE_BYTES + 1 - png.length)]);
     const over = checkImage(big);
     assert.equal(over.ok, false);
-    assert.match(!over.ok ? over.reason : '', /at most 5 MB/);
-    assert.equal(checkImage(Buffer.concat([png, Buffer.alloc(MAX_IMAGE_BYTES - png.length)])).ok, true, 'exactly 5 MB is allowed');
+    assert.match(!over.ok ? over.reason : '', /at most 2\.5 MB/);
+    assert.equal(checkImage(Buffer.concat([png, Buffer.alloc(MAX_IMAGE_BYTES - png.length)])).ok, true, 'exactly 2.5 MB is allowed');
     assert.match(JSON.stringify(checkImage(makePng(9000, 10))), /at most 8000 px/);
     assert.equal(checkBase64Image('not base64!').ok, false);
     assert.equal(checkBase64Image('A'.repeat(8_000_000)).ok, false);
@@ -74,6 +76,34 @@ describe('image input: what the composer accepts', () => {
     assert.deepEqual(promptMessage('plain', undefined, { provider: 'openai', model: 'o3-mini' }).content, [
       { type: 'text', text: 'plain' },
     ]);
+  });
+
+  it('keeps the images of one message within what the store keeps of a message (4 MB)', () => {
+    const target = { provider: 'anthropic', model: 'claude-sonnet-4-5' } as const;
+    const half = Buffer.concat([png, Buffer.alloc(MAX_IMAGE_BYTES / 2 - png.length)]).toString('base64');
+    // The most a message may carry, with the longest text a prompt may have, is stored.
+    const full = promptMessage(
+      'x'.repeat(500_000),
+      [
+        { mediaType: 'image/png', data: half },
+        { mediaType: 'image/png', data: half },
+      ],
+      target,
+    );
+    assert.doesNotThrow(() => turnRow(full, 0, {}, DEFAULT_LIMITS.maxMessageBytes));
+    const more = Buffer.concat([png, Buffer.alloc(MAX_IMAGE_BYTES / 2 - png.length + 10)]).toString('base64');
+    assert.throws(
+      () =>
+        promptMessage(
+          'x',
+          [
+            { mediaType: 'image/png', data: half },
+            { mediaType: 'image/png', data: more },
+          ],
+          target,
+        ),
+      /The images were not sent: together they are 2\.5 MB; the images of one message can be at most 2\.5 MB/,
+    );
   });
 
   it('counts an attached image in the meter by its pixels (1000×750 → 1000 tokens)', () => {
