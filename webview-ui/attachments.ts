@@ -43,12 +43,17 @@ export class Attachments {
   private accepts: boolean | undefined;
   private model = '';
 
-  constructor(private readonly announce: (text: string) => void) {
+  /** Shows the chips above the composer's prompt box and listens there for pasted and dropped images. */
+  constructor(
+    composer: HTMLElement,
+    private readonly announce: (text: string) => void,
+  ) {
     this.element.append(this.list, this.note);
+    composer.insertBefore(this.element, composer.querySelector('.hr-input'));
+    this.listen(composer);
   }
 
-  /** Listens for pasted and dropped images on the composer. */
-  attach(target: HTMLElement): void {
+  private listen(target: HTMLElement): void {
     target.addEventListener('paste', (e) => {
       const files = [...(e.clipboardData?.files ?? [])];
       // Text that comes with files (a copied file's name, say) stays a text paste unless one claims to be an image.

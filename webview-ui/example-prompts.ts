@@ -1,7 +1,9 @@
 /**
  * Example prompts on the empty state of a new session: buttons (so Tab reaches them and Enter or
- * Space takes one) that put their text in the prompt box, to edit or send.
+ * Space takes one) that put their text in the prompt box, to edit or send; Test connection below them.
  */
+import type { ConfigView } from '../src/protocol/messages';
+import { renderConnectionTest } from './connection-test';
 import { h } from './dom';
 
 export const EXAMPLE_PROMPTS: readonly string[] = [
@@ -27,4 +29,18 @@ export function renderExamplePrompts(onPick: (text: string) => void): HTMLElemen
     ),
     h('p', { class: 'hr-muted' }, 'Paste an image to ask about it (in VS Code, hold Shift to drop one).'),
   );
+}
+
+/** What the empty state adds to its words: the example prompts, then Test connection for the current configuration. */
+export class EmptyStateExtras {
+  private readonly connection = h('div');
+  readonly element: HTMLElement;
+
+  constructor(onPick: (text: string) => void) {
+    this.element = h('div', {}, renderExamplePrompts(onPick), this.connection);
+  }
+
+  setConfig(config: ConfigView): void {
+    this.connection.replaceChildren(renderConnectionTest(config));
+  }
 }

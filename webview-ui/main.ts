@@ -8,8 +8,8 @@ import { PROTOCOL_VERSION, type ChatItemOf, type ConfigView } from '../src/proto
 import { RESTRICTED_BANNER } from '../src/protocol/restricted-mode';
 import { Attachments } from './attachments';
 import { ChatView } from './chat-view';
-import { renderConnectionTest, showConnectionResult } from './connection-test';
-import { renderExamplePrompts } from './example-prompts';
+import { showConnectionResult } from './connection-test';
+import { EmptyStateExtras } from './example-prompts';
 import { Composer } from './composer';
 import { h } from './dom';
 import { renderFirstRun } from './first-run';
@@ -28,8 +28,8 @@ const main = h('main', { class: 'hr-main' });
 /** "Work so far" (the work ledger), between the banner and the chat. */
 let work: HTMLElement = h('div', { hidden: true });
 const expanded = new Set(state.ui.expanded);
-/** The empty state's Test connection slot (filled from the snapshot's config). */
-let connection: HTMLElement;
+/** The empty state's example prompts (they fill the box, to edit or send) and Test connection. */
+const emptyState = new EmptyStateExtras((text) => (composer.restore(text), composer.focus()));
 
 const chat = new ChatView(
   state.transcript,
@@ -41,18 +41,10 @@ const chat = new ChatView(
       saveUi({ expanded: [...expanded] });
     },
     baseUrl: () => state.snapshot?.config.baseUrl,
-    // The empty state: example prompts fill the box (to edit or send); Test connection below them.
-    examples: h(
-      'div',
-      {},
-      renderExamplePrompts((text) => (composer.restore(text), composer.focus())),
-      (connection = h('div')),
-    ),
+    examples: emptyState.element,
   },
   (beforeId) => send({ type: 'transcript/older', beforeId }),
 );
-/** Pasted and dropped images, shown above the prompt box until they go with the next prompt. */
-const attachments = new Attachments((text) => announce(text));
 
 /** Messages sent while the turn ran, until the agent takes them (their user item arrives). */
 const queued: string[] = [];
@@ -63,8 +55,8 @@ const composer = new Composer({
   onIntent: (intent) => runIntent(intent),
   onStop: () => stopTurn(),
 });
-composer.element.insertBefore(attachments.element, composer.element.querySelector('.hr-input'));
-attachments.attach(composer.element);
+/** Pasted and dropped images, shown above the prompt box until they go with the next prompt. */
+const attachments = new Attachments(composer.element, (text) => announce(text));
 
 /** Stop drops the queued messages on the host: give them back to the prompt box instead of losing them. */
 function stopTurn(): void {
@@ -241,7 +233,7 @@ function renderMain(): void {
     return;
   }
   if (s) attachments.setModel(s.config.model, s.config.modelInfo?.images);
-  if (s) connection.replaceChildren(renderConnectionTest(s.config));
+  if (s) emptyState.setConfig(s.config);
   // Restricted Mode: history and meter stay, the composer says why it is read-only.
   composer.setEnabled(!!s && s.trusted, s ? RESTRICTED_BANNER : 'Connecting to Headroom…');
   composer.setRunning(state.running);

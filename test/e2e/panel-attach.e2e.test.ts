@@ -16,7 +16,7 @@ import type { HostToWebview, WebviewToHost } from '../../src/protocol/messages';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { makeNoisePng, makePng } from '../fixtures/images/make-png';
 import { loadPanel, sessionFixture } from './webview-harness';
-import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
+import { fakeProviderSettings, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
 
 const PASTED = makePng(480, 320);
 const DROPPED = makePng(200, 200, [180, 60, 60], [250, 250, 250]);
@@ -65,12 +65,7 @@ describe('image input, Test connection and example prompts in a real VS Code', f
   ];
   for (const [theme, name] of themes) {
     it(`empty state, Test connection, an example prompt, two pasted images sent to the server (${name})`, async () => {
-      const settings = {
-        'headroom.provider': 'openai-compatible',
-        'headroom.baseUrl': fake.openaiBaseUrl,
-        'headroom.model': 'fake-model',
-        'headroom.models': { 'fake-model': { contextWindow: 32_000, maxOutput: 4_000 } },
-      };
+      const settings = fakeProviderSettings(fake, 32_000, 4_000);
       const { page, webviewProblems } = await openWorkbench(theme, settings);
       try {
         const frame = await openHeadroomView(page);
