@@ -6,6 +6,7 @@ import type { ErrorKind } from '../common/errors';
 import type { BudgetViewModel } from '../context/budget';
 import type { GuardStatus } from '../context/guard';
 import type { CompactionReport } from '../context/compaction/report';
+import type { CompactionChange } from '../context/compaction/what-left';
 import type { AssistantMessage, Message, ProviderError, ToolCallPart, Usage, UserMessage } from '../providers/types';
 import type { ToolResult } from '../tools/tool-result';
 
@@ -39,15 +40,7 @@ export interface ContextUsage {
 export type { CompactionReport };
 
 /** What one compaction pass changed: the view before and after, for the panel's "what left" view. */
-export interface CompactionChange {
-  before: readonly Message[];
-  after: readonly Message[];
-  /** In order: `clear_tool_results`, `summary` | `resummarize`, `drop_oldest_turns`. */
-  strategies: readonly string[];
-  summary?: string;
-  /** Ref ids of the tool results the pass stored or cleared (each opens with read_result). */
-  storedRefIds: readonly string[];
-}
+export type { CompactionChange };
 
 export type AgentEvent =
   | { type: 'turn_start'; turnId: string; prompt: UserMessage }

@@ -4,7 +4,9 @@
  * stored history, the work ledger and rehydration; each compaction it reports is recorded in order
  * (record + the compacted view as the resume snapshot). Pure (no vscode).
  */
+import type { CompactInput } from '../agent/compact-hook';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
+import { storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
 import { errorMessage } from '../common/errors';
 import type { Provider } from '../providers/provider';
@@ -54,7 +56,7 @@ export function compactionChain(core: SessionCore): CompactionChain {
             return (await store.sessions.transcript(sessionId, { fromSeq: from })).map((e) => e.message);
           }
         : undefined,
-    onReport: (r) => recordCompaction(core, r),
+    onReport: (r, input) => recordCompaction(core, r, input, settings.summarizerModel || core.models.target().model),
     onPause: (p) => {
       core.env.log.warn(`automatic compaction paused: ${p.reason}`);
       core.pauseChanges.fire(p.reason);
@@ -63,8 +65,11 @@ export function compactionChain(core: SessionCore): CompactionChain {
   return core.chain;
 }
 
-/** Persists a compaction (record + the compacted view as the resume snapshot), in order. */
-function recordCompaction(core: SessionCore, r: ChainResult): void {
+/**
+ * Persists a compaction, in order: the record with what it did to the context (the "what left" view a
+ * reopened session shows) and the compacted view as the resume snapshot.
+ */
+function recordCompaction(core: SessionCore, r: ChainResult, input: CompactInput, model: string): void {
   const store = core.store;
   const id = core.summary?.id;
   core.env.log.info(
@@ -82,6 +87,7 @@ function recordCompaction(core: SessionCore, r: ChainResult): void {
         strategies: r.strategies,
         summary: r.summary,
         durationMs: r.durationMs,
+        report: whatLeft(r, input, model),
         snapshot: { messages: r.messages, tokens: r.afterTokens },
       })
       .then(
@@ -89,4 +95,20 @@ function recordCompaction(core: SessionCore, r: ChainResult): void {
         (err) => core.warn(`The compaction could not be saved: ${errorMessage(err)}`),
       ),
   );
+}
+
+/** The view of what the pass did, as stored with its record (undefined if it cannot be assembled). */
+function whatLeft(r: ChainResult, input: CompactInput, model: string): StoredCompactionView | undefined {
+  try {
+    const change = {
+      before: input.messages,
+      after: r.messages,
+      strategies: r.strategies,
+      storedRefIds: r.clearedRefIds,
+      ...(r.summary !== undefined ? { summary: r.summary } : {}),
+    };
+    return storedCompactionView(change, { trigger: r.trigger, cost: r.cost, model });
+  } catch {
+    return undefined;
+  }
 }

@@ -224,6 +224,12 @@ export class SessionService extends Disposable {
     return !!this.core.store && !this.core.store.readOnly && !!this.core.summary;
   }
 
+  /** The current session's stored compactions (oldest first, with their "what left" views). */
+  async compactionHistory(): Promise<sessions.CompactionHistory> {
+    await this.init();
+    return sessions.compactionHistory(this.core);
+  }
+
   /** The current session's work ledger ("Work so far"). */
   ledgerState(): LedgerState {
     return this.core.recorder.ledger.toJSON();

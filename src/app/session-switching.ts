@@ -8,7 +8,7 @@ import { AgentSession, storePersistence } from '../agent';
 import { LedgerRecorder, WorkLedger } from '../agent/ledger';
 import { SessionModel } from '../agent/session-model';
 import { HeadroomError } from '../common/errors';
-import { adoptLegacyHistory, mayHoldLegacyHistory } from '../context/compaction';
+import { adoptLegacyHistory, mayHoldLegacyHistory, storedCompaction, type StoredCompaction } from '../context/compaction';
 import { MODEL_CHOICE_KEY, serializeModelChoice } from '../context/model-choice';
 import { selectWindow } from '../context/turns';
 import type { Message } from '../providers/types';
@@ -153,4 +153,23 @@ export async function sessionHistory(core: SessionCore): Promise<{
   // Undo works only while the newest change of the context is a compaction (not after a restore or an undo).
   const canUndoCompaction = core.store && id && !core.store.readOnly ? await core.store.sessions.canUndoCompaction(id) : false;
   return { sessions: listSessions(core), snapshots, currentSessionId: id ?? null, canUndoCompaction };
+}
+
+/** The current session's compactions, oldest first, and whether the newest can still be undone. */
+export interface CompactionHistory {
+  compactions: StoredCompaction[];
+  newestUndoable: boolean;
+}
+
+/**
+ * The current session's stored compactions with their "what left" views (those recorded before the
+ * view was stored come without it), for the cards a reopened session shows.
+ */
+export async function compactionHistory(core: SessionCore): Promise<CompactionHistory> {
+  const store = core.store;
+  const id = core.summary?.id;
+  if (!store || !id) return { compactions: [], newestUndoable: false };
+  const records = await store.sessions.listCompactions(id);
+  const newestUndoable = records.length > 0 && !store.readOnly && (await store.sessions.canUndoCompaction(id));
+  return { compactions: records.reverse().map(storedCompaction), newestUndoable };
 }

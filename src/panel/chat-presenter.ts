@@ -13,7 +13,7 @@ import type { HostToWebview, SnapshotView } from '../protocol/messages';
 import type { ChatItem, ChatItemOf, ChatOp, LedgerView, MeterView } from '../protocol/view-models';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { approvalItem, settledApproval } from './approvals';
-import { CompactionCards, DIVIDER_TEXT } from './compaction-cards';
+import { CompactionCards, DIVIDER_TEXT, type CompactionHistory } from './compaction-cards';
 import { errorNotice } from './error-notice';
 import { MeterExtras, meterFromBudget, meterFromUsage } from './meter-view';
 import { assistantText, messagesToItems, PREVIEW_CHARS, stopNote, toolItem, userItem, userText, withResult } from './transcript-items';
@@ -93,14 +93,15 @@ export class ChatPresenter {
    * panel asks for older pages as the user scrolls up (`olderPage`). Posts nothing: send a snapshot
    * after. The session's cost starts over when another session is loaded.
    */
-  load(messages: readonly Message[], sameSession = false): void {
+  load(messages: readonly Message[], sameSession = false, history?: CompactionHistory): void {
     if (!sameSession) {
       this.costs.reset();
       this.extras = { ...this.extras, cost: undefined };
     }
-    this.transcript.reset(this.older.load(messages));
     this.cards.reset();
     this.forgetTurn();
+    // A reopened session's compactions come first (with the oldest page): their cards, each with what left the context.
+    this.transcript.reset(this.older.load(messages, history ? this.cards.reopened(history) : []));
   }
 
   /**
@@ -197,7 +198,7 @@ export class ChatPresenter {
 
   private readonly handlers: { [T in AgentEvent['type']]: (e: Extract<AgentEvent, { type: T }>) => void } = {
     turn_start: (e) => {
-      this.prompt = userText(e.prompt);
+      this.prompt = userText(e.prompt, 'omit');
       this.costs.beginTurn();
       this.setRunning(true);
     },

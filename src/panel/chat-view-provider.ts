@@ -10,6 +10,7 @@ import { createWebviewDispatcher, WebviewHandlers } from '../protocol/dispatch';
 import { HostToWebview, PROTOCOL_VERSION } from '../protocol/messages';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { ChatPresenter } from './chat-presenter';
+import type { CompactionHistory } from './compaction-cards';
 import { toHistoryView } from './history-view';
 import { intentFailure } from './intent-failures';
 import { toLedgerView } from './ledger-view';
@@ -156,10 +157,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /**
    * Replaces the transcript (session opened, started or cleared) and re-sends the panel.
-   * `sameSession`: the session's cost so far still counts (clear).
+   * `sameSession`: the session's cost so far still counts (clear); `history`: the session's stored
+   * compactions, shown as cards above it (an opened session).
    */
-  async loadTranscript(messages: readonly Message[], sameSession = false): Promise<void> {
-    this.presenter.load(messages, sameSession);
+  async loadTranscript(messages: readonly Message[], sameSession = false, history?: CompactionHistory): Promise<void> {
+    this.presenter.load(messages, sameSession, history);
     await this.postSnapshot();
   }
 

@@ -1,19 +1,15 @@
 /**
- * The compaction card in plain words (issue 19 item 2) and the view of what one compaction did to the
- * context (issue 14 item 6): what stayed verbatim, what the summary replaced, which tool results were
- * stored out of the context (openable by ref id), what was dropped. The one home for how a compaction
- * is described to people; strategy names never reach the panel. Pure (no vscode); never throws.
+ * The compaction card in plain words (issue 19 item 2), live or rebuilt from a stored compaction, with
+ * the view of what it did to the context (issue 14 item 6; assembled in `context/compaction/what-left.ts`).
+ * The one home for how a compaction is described to people; strategy names never reach the panel.
+ * Pure (no vscode); never throws.
  */
 import type { CompactionChange, CompactionReport } from '../agent/events';
-import { isHistoryMessage, parseHistoryMessage } from '../context/compaction';
+import { compactionDetails, keptWords, type StoredCompaction } from '../context/compaction';
 import { formatDuration, formatTokens, formatUsd } from '../protocol/format';
-import type { ChatItemOf, CompactionDetails, ContextLine } from '../protocol/view-models';
-import type { Message } from '../providers/types';
-import { assistantText, userText } from './transcript-items';
+import type { ChatItemOf } from '../protocol/view-models';
 
-/** Lines listed per section of the view (the counts say how many there are in all). */
-const LISTED = 50;
-const LINE_CHARS = 100;
+export { compactionDetails, contextLine, keptWords } from '../context/compaction';
 
 const TRIGGER: Record<CompactionReport['trigger'], string> = {
   threshold: 'Compacted automatically',
@@ -51,64 +47,27 @@ export function compactionCard(
   return item;
 }
 
-/** "kept: summary + last 2 turns", "kept: every message; 4 old tool results stored", … */
-export function keptWords(change: Pick<CompactionChange, 'after' | 'strategies' | 'storedRefIds'>): string {
-  const turns = change.after.filter((m) => m.role === 'user' && !isHistoryMessage(m)).length;
-  const last = turns === 0 ? 'no earlier turns' : turns === 1 ? 'the last turn' : `last ${turns} turns`;
-  const summarized = change.strategies.some((s) => s === 'summary' || s === 'resummarize');
-  const dropped = change.strategies.includes('drop_oldest_turns');
-  const stored = change.storedRefIds.length;
-  const storedWords = stored ? `; ${stored} tool ${stored === 1 ? 'result' : 'results'} stored out of context` : '';
-  if (summarized && dropped) return `kept: summary + your instructions + ${last}; older turns dropped${storedWords}`;
-  if (summarized) return `kept: summary + ${last}${storedWords}`;
-  if (dropped) return `kept: your instructions + ${last}; older turns dropped${storedWords}`;
-  return `kept: every message${storedWords}`;
-}
-
-/** What left the context and what stayed, message by message (lists capped; counts exact). */
-export function compactionDetails(change: CompactionChange): CompactionDetails {
-  const after = new Set(change.after);
-  const afterCalls = new Set(change.after.flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])));
-  const kept = change.after.filter((m) => !isHistoryMessage(m));
-  // Gone: neither kept as is nor replaced by a stored-result stub (the same call, cleared).
-  const gone = change.before.filter(
-    (m) => !after.has(m) && !isHistoryMessage(m) && !(m.role === 'toolResult' && afterCalls.has(m.toolCallId)),
-  );
-  const summarized = change.strategies.some((s) => s === 'summary' || s === 'resummarize');
-  const toolOf = new Map<string, string>();
-  for (const m of [...change.before, ...change.after]) if (m.role === 'toolResult' && m.refId) toolOf.set(m.refId, m.toolName);
-  const details: CompactionDetails = {
-    kept: kept.slice(-LISTED).map(contextLine),
-    keptCount: kept.length,
-    summarized: summarized ? gone.slice(0, LISTED).map(contextLine) : [],
-    summarizedCount: summarized ? gone.length : 0,
-    stored: [...new Set(change.storedRefIds)].slice(0, 200).map((refId) => {
-      const toolName = toolOf.get(refId);
-      return toolName ? { refId, toolName } : { refId };
-    }),
-    dropped: summarized ? [] : gone.slice(0, LISTED).map(contextLine),
-    droppedCount: summarized ? 0 : gone.length,
+/**
+ * The card of a compaction read back from the store: the same words and view as when it ran (`cost`:
+ * its summary in US dollars, when known). Without a stored view (an older session) the card says only
+ * what the record knows.
+ */
+export function storedCompactionCard(id: string, c: StoredCompaction, cost?: number): ChatItemOf<'compaction'> {
+  const report: CompactionReport = {
+    beforeTokens: c.beforeTokens,
+    afterTokens: c.afterTokens,
+    beforeMessages: 0,
+    afterMessages: 0,
+    strategies: [],
+    durationMs: c.durationMs ?? 0,
+    trigger: c.view?.trigger ?? 'manual',
+    ...(c.summary !== null ? { summary: c.summary } : {}),
+    ...(c.view?.cost ? { cost: c.view.cost } : {}),
   };
-  if (change.summary) details.summary = change.summary;
-  return details;
-}
-
-/** One message as one line: "You: fix the tests", "Headroom: …", "read_file result (stored as r12)". */
-export function contextLine(m: Message): ContextLine {
-  if (m.role === 'user') {
-    if (isHistoryMessage(m)) return { role: 'summary', text: clip(parseHistoryMessage(m)?.summary ?? 'Earlier history') };
-    return { role: 'user', text: clip(userText(m)) };
+  const item = compactionCard(id, report, undefined, cost);
+  if (c.view) {
+    item.kept = c.view.kept;
+    item.details = c.view.details;
   }
-  if (m.role === 'assistant') {
-    const { text } = assistantText(m);
-    const calls = m.content.flatMap((p) => (p.type === 'toolCall' ? [p.name] : []));
-    const called = calls.length ? `${text ? ' ' : ''}[calls ${calls.join(', ')}]` : '';
-    return { role: 'assistant', text: clip(`${text}${called}`) || '(empty answer)' };
-  }
-  return { role: 'tool', text: clip(`${m.toolName} result${m.refId ? ` (stored as ${m.refId})` : ''}${m.isError ? ', failed' : ''}`) };
-}
-
-function clip(s: string): string {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS - 1)}…` : line;
+  return item;
 }

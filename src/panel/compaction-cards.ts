@@ -7,7 +7,10 @@
  */
 import type { AgentEvent, CompactionChange } from '../agent/events';
 import type { ChatItem, ChatItemOf, ChatOp } from '../protocol/view-models';
-import { compactionCard } from './compaction-card';
+import type { StoredCompaction } from '../context/compaction';
+import { costOf } from '../context/cost';
+import { pricesFor } from '../context/models';
+import { compactionCard, storedCompactionCard } from './compaction-card';
 
 /** What the cards need from the presenter. */
 export interface CardHost {
@@ -19,13 +22,28 @@ export interface CardHost {
   readonly running: boolean;
 }
 
+/** A reopened session's stored compactions (oldest first) and whether the newest can still be undone. */
+export interface CompactionHistory {
+  compactions: readonly StoredCompaction[];
+  newestUndoable: boolean;
+}
+
+/** What a stored compaction's summary cost in US dollars, at its summarizer's prices (undefined: unknown). */
+function summaryCost(c: StoredCompaction): number | undefined {
+  const prices = c.view?.model ? pricesFor(c.view.model) : undefined;
+  return c.view?.cost && prices ? costOf(c.view.cost, prices) : undefined;
+}
+
 export const DIVIDER_TEXT = 'above: no longer in the model’s context';
 
 export class CompactionCards {
   private rowId: string | undefined;
   private change: CompactionChange | undefined;
-  /** The newest card and its divider, while its Undo can still work. */
-  private newest: { card: string; divider: string | undefined } | undefined;
+  /**
+   * The newest card and its divider, while its Undo can still work; `reopened`: the card was rebuilt
+   * from the store (the chat shows only the compacted context, so an undo must show what came back).
+   */
+  private newest: { card: string; divider: string | undefined; reopened?: boolean } | undefined;
   /** Whether the session's compactions are stored (undo needs them). */
   private storedUndo = false;
 
@@ -72,7 +90,25 @@ export class CompactionCards {
     this.host.op({ op: 'append', item: { ...card, canUndo: this.undoable() } });
   }
 
-  /** The newest compaction was undone: its card says so and its divider goes (those turns are back in context). */
+  /**
+   * A reopened session's compactions as cards, oldest first, with the view each one stored (and what
+   * its summary cost, when known). The newest keeps Undo when the store says it can still work. Call
+   * after `reset`; the caller puts the cards above the session's first message.
+   */
+  reopened(history: CompactionHistory): ChatItem[] {
+    const cards = history.compactions.map((c) => storedCompactionCard(`h${c.id}`, c, summaryCost(c)));
+    const newest = cards[cards.length - 1];
+    if (newest && history.newestUndoable) {
+      this.newest = { card: newest.id, divider: undefined, reopened: true };
+      cards[cards.length - 1] = { ...newest, canUndo: this.undoable() };
+    }
+    return cards;
+  }
+
+  /**
+   * The newest compaction was undone: its card says so and its divider goes (those turns are back in
+   * context). False when the chat does not show those turns (a reopened session): the caller shows them.
+   */
   undone(): boolean {
     const newest = this.newest;
     if (!newest) return false;
@@ -80,7 +116,7 @@ export class CompactionCards {
     if (newest.divider) this.host.op({ op: 'remove', id: newest.divider });
     const card = this.host.get(newest.card);
     if (card?.kind === 'compaction') this.put({ ...card, canUndo: false, undone: true });
-    return true;
+    return !newest.reopened;
   }
 
   /** The context was replaced another way (restore): no card can be undone any more. */

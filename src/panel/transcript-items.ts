@@ -5,16 +5,14 @@
 import type { AssistantMessage, Message, ToolCallPart, ToolResultMessage, UserMessage } from '../providers/types';
 import { parseHistoryMessage, type HistoryParts } from '../context/compaction';
 import { ImageSrc, type ChatItem, type ChatItemOf } from '../protocol/view-models';
+import { assistantText, userText } from '../providers/message-text';
+
+export { assistantText, userText };
 
 /** How much of a tool result the card shows (the whole result is a click away when offloaded). */
 export const PREVIEW_CHARS = 2_000;
 /** Longest argument JSON a card shows. */
 export const ARGS_CHARS = 4_000;
-
-/** A user message's text (its images are shown beside it, see `userItem`). */
-export function userText(m: UserMessage): string {
-  return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-}
 
 /** A user bubble: the text, and each image as a data: URL of an accepted type (anything else is left out). */
 export function userItem(id: string, m: UserMessage): ChatItemOf<'user'> {
@@ -23,17 +21,7 @@ export function userItem(id: string, m: UserMessage): ChatItemOf<'user'> {
     const src = `data:${p.mediaType};base64,${p.data}`;
     return ImageSrc.safeParse(src).success ? [src] : [];
   });
-  return { kind: 'user', id, text: userText(m), ...(images.length ? { images } : {}) };
-}
-
-export function assistantText(m: AssistantMessage): { text: string; reasoning: string } {
-  let text = '';
-  let reasoning = '';
-  for (const p of m.content) {
-    if (p.type === 'text') text += p.text;
-    else if (p.type === 'reasoning') reasoning += p.text;
-  }
-  return { text, reasoning };
+  return { kind: 'user', id, text: userText(m, 'omit'), ...(images.length ? { images } : {}) };
 }
 
 /** Why an answer ended early, shown under it; undefined for a normal end. */

@@ -42,13 +42,19 @@ export class OlderPages {
   private messages: readonly Message[] = [];
   /** Messages before this index are not shown yet: the page before the first item shown ends here. */
   private end = 0;
+  /** Items above the first message (a reopened session's compaction cards): they come with the oldest page. */
+  private head: ChatItem[] = [];
 
-  /** A transcript was loaded: its newest page as items (ids `m<index>` as `messagesToItems` gives them); the rest waits. */
-  load(messages: readonly Message[]): ChatItem[] {
+  /**
+   * A transcript was loaded: its newest page as items (ids `m<index>` as `messagesToItems` gives them),
+   * after `head` when that page is the oldest; the rest waits.
+   */
+  load(messages: readonly Message[], head: readonly ChatItem[] = []): ChatItem[] {
     // A copy of the list (not of the messages): the session may change its own array later.
     this.messages = [...messages];
     this.end = pageStart(this.messages, this.messages.length);
-    return messagesToItems(this.messages.slice(this.end), '', this.end);
+    this.head = [...head];
+    return this.withHead(messagesToItems(this.messages.slice(this.end), '', this.end));
   }
 
   get hasOlder(): boolean {
@@ -61,6 +67,14 @@ export class OlderPages {
     const items = messagesToItems(this.messages.slice(start, this.end), '', start);
     this.end = start;
     if (!this.end) this.messages = [];
-    return items;
+    return this.withHead(items);
+  }
+
+  /** `items` after the head when they reach the first message (the head is handed out once). */
+  private withHead(items: ChatItem[]): ChatItem[] {
+    if (this.end > 0 || !this.head.length) return items;
+    const head = this.head;
+    this.head = [];
+    return [...head, ...items];
   }
 }

@@ -117,7 +117,9 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     async () => {
       panel.setUndoAvailable(session.canUndoCompactions);
       const usage = remeasure();
-      if (session.messages.length) await panel.loadTranscript(session.messages);
+      // The resumed session shows its newest page, with its compactions, each with what left the context.
+      if (session.messages.length && !session.state().running)
+        await panel.loadTranscript(session.messages, false, await session.compactionHistory());
       offerCompaction(usage);
     },
     (err) => log.error(`Could not open the session: ${errorMessage(err)}`),

@@ -61,7 +61,8 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     const panel = deps.panel();
     panel.setUndoAvailable(session.canUndoCompactions);
     if (how === 'restore' || how === 'undo') await panel.continueTranscript(session.messages, how);
-    else await panel.loadTranscript(session.messages, how === 'clear');
+    else if (how === 'clear') await panel.loadTranscript(session.messages, true);
+    else await panel.loadTranscript(session.messages, false, await session.compactionHistory());
     deps.offerCompaction(usage);
     await panel.refreshHistory();
   };

@@ -89,4 +89,9 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN token_class TEXT;
       ALTER TABLE messages ADD COLUMN token_repetitive INTEGER;`);
   },
+  // v6: what each compaction did to the context ("what left the context"), as JSON, so a reopened
+  // session rebuilds its compaction cards with their view. NULL for older compactions.
+  (db) => {
+    db.exec('ALTER TABLE compactions ADD COLUMN report TEXT');
+  },
 ];

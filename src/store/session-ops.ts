@@ -59,6 +59,8 @@ const CompactionOp = z.object({
   firstKeptSeq: int.nullable(),
   durationMs: z.number().nullable(),
   snapshotId: z.string().nullable(),
+  /** JSON of what the compaction did to the context; absent in records written before v6. */
+  report: z.string().nullable().optional(),
 });
 /** Messages first_seq..last_seq now live in `file` (written and fsynced before this record): drop them here. */
 const SealOp = z.object({
@@ -147,7 +149,7 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
     case 'compaction':
       db.run(
         `INSERT INTO compactions (id, session_id, created_at, before_tokens, after_tokens, before_messages, after_messages,
-          strategies, summary, first_kept_seq, duration_ms, snapshot_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+          strategies, summary, first_kept_seq, duration_ms, snapshot_id, report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
         [
           r.id,
           r.sessionId,
@@ -161,6 +163,7 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
           r.firstKeptSeq,
           r.durationMs,
           r.snapshotId,
+          r.report ?? null,
         ],
       );
       return;

@@ -121,7 +121,21 @@ export function compactionOp(sessionId: string, id: string, input: CompactionInp
     firstKeptSeq: input.firstKeptSeq ?? null,
     durationMs: input.durationMs ?? null,
     snapshotId,
+    report: reportJson(input.report),
   };
+}
+
+/** Longest report stored (a view is bounded well below this; a larger one is not stored). */
+const REPORT_CHARS = 2_000_000;
+
+function reportJson(report: unknown): string | null {
+  if (report === undefined) return null;
+  try {
+    const json = JSON.stringify(report);
+    return typeof json === 'string' && json.length <= REPORT_CHARS ? json : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Compactions newest first. */
@@ -138,5 +152,16 @@ export function readCompactions(db: JournaledDb): CompactionRecord[] {
     firstKeptSeq: r.first_kept_seq == null ? null : Number(r.first_kept_seq),
     durationMs: r.duration_ms == null ? null : Number(r.duration_ms),
     snapshotId: r.snapshot_id == null ? null : String(r.snapshot_id),
+    report: parseReport(r.report),
   }));
+}
+
+/** A stored report read back: its JSON value, or null when there is none or it does not parse. */
+function parseReport(raw: unknown): unknown {
+  if (typeof raw !== 'string') return null;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
 }

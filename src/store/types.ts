@@ -107,6 +107,8 @@ export interface CompactionInput {
   summary?: string;
   firstKeptSeq?: number;
   durationMs?: number;
+  /** What the compaction did to the context (a JSON value, stored as is; the store does not read it). */
+  report?: unknown;
   /** The compacted view, saved as the new resume snapshot. */
   snapshot: { messages: Message[]; tokens?: number; throughSeq?: number };
 }
@@ -123,6 +125,8 @@ export interface CompactionRecord {
   firstKeptSeq: number | null;
   durationMs: number | null;
   snapshotId: string | null;
+  /** The stored report (JSON value; validate before use), null for compactions recorded without one. */
+  report: unknown;
 }
 
 /** The last clear of a session: context starts after `afterSeq`; nothing was deleted. */

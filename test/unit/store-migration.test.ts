@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
+import { storedCompaction } from '../../src/context/compaction';
 import { INDEX_MIGRATIONS, SESSION_MIGRATIONS } from '../../src/store/schema';
 import { cleanup, open, tempRoot, texts, turnMessages, WASM_PATH } from '../fixtures/store/helpers';
 
@@ -51,6 +52,10 @@ describe('store migration from schema v1', () => {
     const [c] = await store.sessions.listCompactions(SESSION);
     assert.deepEqual(c.strategies, ['summary']);
     assert.equal(c.firstKeptSeq, 3);
+    // Recorded before compactions stored what left the context: it opens as a card without that view.
+    assert.equal(c.report, null);
+    assert.equal(storedCompaction(c).view, undefined);
+    assert.equal(storedCompaction(c).summary, c.summary);
 
     // A v1 result kept its content inline; it still pages.
     const page = await store.results.page(RESULT, { grep: 'line 1\\d', limit: 57 });

@@ -65,8 +65,8 @@ export interface CompactionChainOptions {
   minFreedShare?: number;
   /** Loop breaker: failed automatic passes in a row before pausing (default 3). */
   maxFailures?: number;
-  /** Called after every pass that produced a compacted view. Exceptions from it are swallowed. */
-  onReport?: (result: ChainResult) => void;
+  /** Called after every pass that produced a compacted view (with the pass's input). Exceptions from it are swallowed. */
+  onReport?: (result: ChainResult, input: CompactInput) => void;
   /** Called when the loop breaker pauses automatic compaction. Exceptions from it are swallowed. */
   onPause?: (state: PauseState) => void;
   now?: () => number;

@@ -85,7 +85,7 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
     });
     if (result) {
       const report = result;
-      callSwallowingErrors(() => this.options.onReport?.(report));
+      callSwallowingErrors(() => this.options.onReport?.(report, input));
     }
     if (tripped) callSwallowingErrors(() => this.options.onPause?.(tripped));
     return result;

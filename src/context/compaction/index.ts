@@ -13,3 +13,4 @@ export * from './summary-budget';
 export * from './target';
 export * from './context-status';
 export * from './report';
+export * from './what-left';

@@ -1,0 +1,157 @@
+/**
+ * What one compaction did to the context (issue 14 item 6), message by message: what stayed verbatim,
+ * what the summary replaced, which tool results were stored out of the context (openable by ref id),
+ * what was dropped. The one home for that account: the panel's card shows it live, and the compaction
+ * record stores it (`StoredCompactionView`) so a reopened session shows the same view. Pure; never throws.
+ */
+import { z } from 'zod';
+import { CompactionDetails, type ContextLine } from '../../protocol/view-models';
+import { assistantText, userText } from '../../providers/message-text';
+import type { Message, Usage } from '../../providers/types';
+import { isHistoryMessage, parseHistoryMessage } from './history-message';
+import type { CompactionTrigger } from './target';
+
+/** What one compaction pass changed: the view before and after. */
+export interface CompactionChange {
+  before: readonly Message[];
+  after: readonly Message[];
+  /** In order: `clear_tool_results`, `summary` | `resummarize`, `drop_oldest_turns`. */
+  strategies: readonly string[];
+  summary?: string;
+  /** Ref ids of the tool results the pass stored or cleared (each opens with read_result). */
+  storedRefIds: readonly string[];
+}
+
+/** Lines listed per section of the view (the counts say how many there are in all). */
+const LISTED = 50;
+const LINE_CHARS = 100;
+
+/** "kept: summary + last 2 turns", "kept: every message; 4 old tool results stored", … */
+export function keptWords(change: Pick<CompactionChange, 'after' | 'strategies' | 'storedRefIds'>): string {
+  const turns = change.after.filter((m) => m.role === 'user' && !isHistoryMessage(m)).length;
+  const last = turns === 0 ? 'no earlier turns' : turns === 1 ? 'the last turn' : `last ${turns} turns`;
+  const summarized = change.strategies.some((s) => s === 'summary' || s === 'resummarize');
+  const dropped = change.strategies.includes('drop_oldest_turns');
+  const stored = change.storedRefIds.length;
+  const storedWords = stored ? `; ${stored} tool ${stored === 1 ? 'result' : 'results'} stored out of context` : '';
+  if (summarized && dropped) return `kept: summary + your instructions + ${last}; older turns dropped${storedWords}`;
+  if (summarized) return `kept: summary + ${last}${storedWords}`;
+  if (dropped) return `kept: your instructions + ${last}; older turns dropped${storedWords}`;
+  return `kept: every message${storedWords}`;
+}
+
+/** What left the context and what stayed, message by message (lists capped; counts exact). */
+export function compactionDetails(change: CompactionChange): CompactionDetails {
+  const after = new Set(change.after);
+  const afterCalls = new Set(change.after.flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])));
+  const kept = change.after.filter((m) => !isHistoryMessage(m));
+  // Gone: neither kept as is nor replaced by a stored-result stub (the same call, cleared).
+  const gone = change.before.filter(
+    (m) => !after.has(m) && !isHistoryMessage(m) && !(m.role === 'toolResult' && afterCalls.has(m.toolCallId)),
+  );
+  const summarized = change.strategies.some((s) => s === 'summary' || s === 'resummarize');
+  const toolOf = new Map<string, string>();
+  for (const m of [...change.before, ...change.after]) if (m.role === 'toolResult' && m.refId) toolOf.set(m.refId, m.toolName);
+  const details: CompactionDetails = {
+    kept: kept.slice(-LISTED).map(contextLine),
+    keptCount: kept.length,
+    summarized: summarized ? gone.slice(0, LISTED).map(contextLine) : [],
+    summarizedCount: summarized ? gone.length : 0,
+    stored: [...new Set(change.storedRefIds)].slice(0, 200).map((refId) => {
+      const toolName = toolOf.get(refId);
+      return toolName ? { refId, toolName } : { refId };
+    }),
+    dropped: summarized ? [] : gone.slice(0, LISTED).map(contextLine),
+    droppedCount: summarized ? 0 : gone.length,
+  };
+  if (change.summary) details.summary = change.summary;
+  return details;
+}
+
+/** One message as one line: "You: fix the tests", "Headroom: …", "read_file result (stored as r12)". */
+export function contextLine(m: Message): ContextLine {
+  if (m.role === 'user') {
+    if (isHistoryMessage(m)) return { role: 'summary', text: clip(parseHistoryMessage(m)?.summary ?? 'Earlier history') };
+    return { role: 'user', text: clip(userText(m)) };
+  }
+  if (m.role === 'assistant') {
+    const { text } = assistantText(m);
+    const calls = m.content.flatMap((p) => (p.type === 'toolCall' ? [p.name] : []));
+    const called = calls.length ? `${text ? ' ' : ''}[calls ${calls.join(', ')}]` : '';
+    return { role: 'assistant', text: clip(`${text}${called}`) || '(empty answer)' };
+  }
+  return { role: 'tool', text: clip(`${m.toolName} result${m.refId ? ` (stored as ${m.refId})` : ''}${m.isError ? ', failed' : ''}`) };
+}
+
+function clip(s: string): string {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS - 1)}…` : line;
+}
+
+const tokens = z.number().nonnegative().finite();
+
+/**
+ * The "what left" view as stored with a compaction record (version 1). Read back as hostile input:
+ * a record that does not parse is shown without its view, never trusted.
+ */
+export const StoredCompactionView = z.object({
+  v: z.literal(1),
+  trigger: z.enum(['threshold', 'overflow', 'tool', 'manual']),
+  kept: z.string().max(1_000),
+  details: CompactionDetails,
+  /** The summarizer's tokens and model (for the card's cost), when a model summary was made. */
+  cost: z.object({ input: tokens, output: tokens, cacheRead: tokens, cacheWrite: tokens }).optional(),
+  model: z.string().max(200).optional(),
+});
+export type StoredCompactionView = z.infer<typeof StoredCompactionView>;
+
+/** The view to store with a compaction record. */
+export function storedCompactionView(
+  change: CompactionChange,
+  pass: { trigger: CompactionTrigger; cost?: Usage; model?: string },
+): StoredCompactionView {
+  const view: StoredCompactionView = { v: 1, trigger: pass.trigger, kept: keptWords(change), details: compactionDetails(change) };
+  const used = pass.cost;
+  if (change.summary !== undefined && used && used.input + used.output > 0) {
+    view.cost = { input: used.input, output: used.output, cacheRead: used.cacheRead, cacheWrite: used.cacheWrite };
+    if (pass.model) view.model = pass.model.slice(0, 200);
+  }
+  return view;
+}
+
+/** A stored view read back (undefined when absent or not valid). */
+export function parseStoredCompactionView(value: unknown): StoredCompactionView | undefined {
+  const parsed = StoredCompactionView.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** A stored compaction, as a reopened session's panel rebuilds its card (its figures and stored view). */
+export interface StoredCompaction {
+  id: string;
+  beforeTokens: number;
+  afterTokens: number;
+  durationMs: number | null;
+  summary: string | null;
+  /** The stored "what left" view; absent for compactions recorded before it was stored. */
+  view?: StoredCompactionView;
+}
+
+/** A compaction record (the store's) as a `StoredCompaction`: its view only when it is valid. */
+export function storedCompaction(record: {
+  id: string;
+  beforeTokens: number;
+  afterTokens: number;
+  durationMs: number | null;
+  summary: string | null;
+  report: unknown;
+}): StoredCompaction {
+  const view = parseStoredCompactionView(record.report);
+  return {
+    id: record.id,
+    beforeTokens: record.beforeTokens,
+    afterTokens: record.afterTokens,
+    durationMs: record.durationMs,
+    summary: record.summary,
+    ...(view ? { view } : {}),
+  };
+}
