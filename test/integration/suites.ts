@@ -11,6 +11,7 @@ export async function registerSuites(): Promise<void> {
   await import('./compaction-session.test');
   await import('./small-window-session.test');
   await import('./meter-components.test');
+  await import('./context-fidelity.test');
   await import('./vscode-lm-provider.test');
   await import('./session-model-choice.test');
 }

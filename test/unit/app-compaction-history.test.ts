@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { storedCompaction } from '../../src/context/compaction';
+import { compactionDetails, historyMessage, storedCompaction } from '../../src/context/compaction';
+import type { Message } from '../../src/providers/types';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
 import type { ChatItem, ChatItemOf } from '../../src/protocol/view-models';
 import { createFakeWorld, talk, type FakeWorld } from '../fixtures/app/fake-environment';
@@ -90,5 +91,28 @@ describe('session service: the stored "what left the context" of each compaction
       assert.equal(card.summary, 'S');
       assert.match(card.text, /9k → 2k tokens/);
     }
+  });
+
+  it('lists under "stored" every tool result that left with a ref id, also one stored before this pass', () => {
+    const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }], timestamp: 0 });
+    const old: Message = {
+      role: 'toolResult',
+      toolCallId: 'c0',
+      toolName: 'read_file',
+      content: [{ type: 'text', text: '[stored as res_old]' }],
+      isError: false,
+      refId: 'res_old',
+      timestamp: 0,
+    };
+    const kept = user('latest');
+    const d = compactionDetails({
+      before: [user('first'), old, kept],
+      after: [historyMessage({ summary: 'S', pins: [], instructions: [] }, 1), kept],
+      strategies: ['summary'],
+      summary: 'S',
+      storedRefIds: ['res_new'],
+    });
+    assert.deepEqual(d.stored, [{ refId: 'res_new' }, { refId: 'res_old', toolName: 'read_file' }]);
+    assert.equal(d.summarizedCount, 2);
   });
 });

@@ -57,10 +57,13 @@ export function compactionDetails(change: CompactionChange): CompactionDetails {
     keptCount: kept.length,
     summarized: summarized ? gone.slice(0, LISTED).map(contextLine) : [],
     summarizedCount: summarized ? gone.length : 0,
-    stored: [...new Set(change.storedRefIds)].slice(0, 200).map((refId) => {
-      const toolName = toolOf.get(refId);
-      return toolName ? { refId, toolName } : { refId };
-    }),
+    // Every tool result that left with a ref id: stored by this pass, or stored earlier and now summarized or dropped.
+    stored: [...new Set([...change.storedRefIds, ...gone.flatMap((m) => (m.role === 'toolResult' && m.refId ? [m.refId] : []))])]
+      .slice(0, 200)
+      .map((refId) => {
+        const toolName = toolOf.get(refId);
+        return toolName ? { refId, toolName } : { refId };
+      }),
     dropped: summarized ? [] : gone.slice(0, LISTED).map(contextLine),
     droppedCount: summarized ? 0 : gone.length,
   };
