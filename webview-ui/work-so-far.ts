@@ -50,8 +50,14 @@ export function renderWorkSoFar(ledger: LedgerView | null | undefined, open: boo
     ),
     group(
       'Errors',
+      // The tool's name once: most tools' errors already start with it ("read_file failed: …").
       ledger.errors.map((e) =>
-        h('li', {}, h('span', { class: 'hr-tool-name' }, e.tool), ' ', h('span', { class: 'hr-fail' }, e.firstLine)),
+        h(
+          'li',
+          {},
+          e.firstLine.startsWith(`${e.tool} `) ? null : h('span', { class: 'hr-tool-name' }, `${e.tool} `),
+          h('span', { class: 'hr-fail' }, e.firstLine),
+        ),
       ),
     ),
     group(

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { AgentEvent } from '../../src/agent/events';
 import { WorkLedger } from '../../src/agent/ledger';
-import { historyMessage } from '../../src/context/compaction';
+import { historyMessage, storedCompactionView } from '../../src/context/compaction';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
 import { toLedgerView } from '../../src/panel/ledger-view';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol/messages';
@@ -234,6 +234,65 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
       await page.screenshot({ path: screenshotPath('work-so-far-light'), fullPage: true });
       await run({ type: 'turn_end', turnId: 't', reason: 'done', messages: [] });
       await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('[data-action=undo-compaction]')?.disabled);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a reopened session rebuilds its cards with what left the context; both views fit a 320 px sidebar', async () => {
+    const page = await browser.newPage({ viewport: { width: 320, height: 900 } });
+    page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
+    try {
+      const messages = sessionMessages(12);
+      const summary = 'Fixed **parse()** for a trailing comma; `npm test` passes.';
+      const after = [historyMessage({ summary, pins: [], instructions: ['Please look at module 0'] }, 1), ...messages.slice(6)];
+      const change = {
+        before: messages,
+        after,
+        strategies: ['clear_tool_results', 'summary'],
+        summary,
+        storedRefIds: ['res_0a1b2c3d4e5f6a7b'],
+      };
+      const view = storedCompactionView(change, { trigger: 'threshold' });
+      const stored = (id: string) => ({ id, beforeTokens: 85_000, afterTokens: 22_000, durationMs: 14_000, summary, view });
+      const presenter = new ChatPresenter(() => {});
+      presenter.setUndoAvailable(true);
+      presenter.load(after, false, { compactions: [stored('cmp_1'), stored('cmp_2')], newestUndoable: true });
+      const ledger = new WorkLedger();
+      ledger.startTurn();
+      ledger.recordFile('src/a-rather-long-folder-name/with-a-long-file-name-that-must-wrap.test.ts', 'modified');
+      ledger.recordCommand('npm test -- --grep "parse accepts a trailing comma"', 1, 'packages/parser');
+      ledger.recordError('read_file', 'read_file failed: File not found: "src/a-rather-long-folder-name/missing.ts".');
+      ledger.setPlan([{ text: 'fix parse() for a trailing comma without breaking the callers', status: 'in_progress' }]);
+      presenter.setLedger(toLedgerView(ledger.toJSON()));
+      await loadPanel(page);
+      const base = sessionFixture(12).snapshot;
+      assert.ok(base.type === 'session/snapshot');
+      const data = { ...base, snapshot: { ...base.snapshot, ...presenter.view() } } as HostToWebview;
+      await page.evaluate((d) => window.dispatchEvent(new MessageEvent('message', { data: d })), data);
+      await page.locator('body[data-ready="true"]').waitFor();
+
+      const cards = page.locator('[data-testid=compaction]');
+      assert.equal(await cards.count(), 2);
+      assert.equal(await cards.first().getByRole('button', { name: 'Undo' }).isDisabled(), true, 'an older card cannot be undone');
+      const card = cards.last();
+      assert.equal(await card.getByRole('button', { name: 'Undo' }).isDisabled(), false, 'the newest can, one click');
+      await card.getByText(/^Compacted automatically: 85k → 22k/).waitFor();
+      await card.locator('summary', { hasText: 'What left the context' }).click();
+      const details = card.locator('[data-testid=compaction-details]');
+      await details.getByText('Summarized (6)').waitFor();
+      await details.getByRole('button', { name: 'Open stored result res_0a1b2c3d4e5f6a7b' }).click();
+      assert.deepEqual(await lastSent(page), { type: 'result/open', refId: 'res_0a1b2c3d4e5f6a7b' });
+      const work = page.locator('[data-testid=work-so-far]');
+      await work.locator('summary').first().click();
+      assert.equal(await work.locator('.hr-tool-name').count(), 0, 'the tool is named once when its error says it');
+      for (const el of [work, details, card]) {
+        const { scroll, client } = await el.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+        assert.ok(scroll <= client + 1, `nothing runs out sideways at 320 px (${scroll} > ${client})`);
+      }
+      await page.screenshot({ path: screenshotPath('fidelity-work-so-far-320') });
+      await card.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: screenshotPath('fidelity-what-left-320') });
     } finally {
       await page.close();
     }
