@@ -162,14 +162,15 @@ export interface CompactionHistory {
 }
 
 /**
- * The current session's stored compactions with their "what left" views (those recorded before the
- * view was stored come without it), for the cards a reopened session shows.
+ * The current session's stored compactions since its last clear, with their "what left" views (those
+ * recorded before the view was stored come without it), for the cards a reopened session shows.
  */
 export async function compactionHistory(core: SessionCore): Promise<CompactionHistory> {
   const store = core.store;
   const id = core.summary?.id;
   if (!store || !id) return { compactions: [], newestUndoable: false };
-  const records = await store.sessions.listCompactions(id);
+  // A clear starts the context over: the compactions before it are not shown with it.
+  const records = await store.sessions.listCompactions(id, { sinceClear: true });
   const newestUndoable = records.length > 0 && !store.readOnly && (await store.sessions.canUndoCompaction(id));
   return { compactions: records.reverse().map(storedCompaction), newestUndoable };
 }

@@ -253,11 +253,13 @@ export class SessionStore {
     return (await this.listCompactions(id)).find((c) => c.id === cid)!;
   }
 
-  /** Compactions newest first. */
-  async listCompactions(id: string): Promise<CompactionRecord[]> {
+  /** Compactions newest first; `sinceClear`: only those after the last clear (the ones the context went through). */
+  async listCompactions(id: string, opts: { sinceClear?: boolean } = {}): Promise<CompactionRecord[]> {
     this.get(id);
     const db = await this.db(id);
-    return readCompactions(db);
+    const marker = opts.sinceClear ? this.markerOf(db) : undefined;
+    const all = readCompactions(db);
+    return marker ? all.filter((c) => c.createdAt > marker.clearedAt) : all;
   }
 
   /** Whether `undoLastCompaction` can work: the newest view change is a compaction (not a restore or an undo). */

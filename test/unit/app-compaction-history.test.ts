@@ -79,6 +79,27 @@ describe('session service: the stored "what left the context" of each compaction
     assert.deepEqual(again.compactions[1].view?.details, second.details);
   });
 
+  it('a reopened session shows only the compactions since its last clear', async () => {
+    const { service } = await world.open();
+    await talk(world, service, 4);
+    world.server.script.push({ text: 'Summary before the clear.' });
+    assert.ok(await service.compact());
+    await service.clear();
+    await talk(world, service, 4, 'After');
+    const id = service.state().sessionId;
+    await service.newSession();
+    await service.openSession(id);
+    assert.deepEqual(await service.compactionHistory(), { compactions: [], newestUndoable: false });
+    world.server.script.push({ text: 'Summary after the clear.' });
+    assert.ok(await service.compact());
+    const history = await service.compactionHistory();
+    assert.deepEqual(
+      history.compactions.map((c) => c.summary),
+      ['Summary after the clear.'],
+    );
+    assert.equal(history.newestUndoable, true);
+  });
+
   it('a record whose stored view is not valid opens as a card without the view', () => {
     const base = { id: 'cmp1', beforeTokens: 9_000, afterTokens: 2_000, durationMs: 1_200, summary: 'S' };
     for (const report of [null, 'not json', { v: 1, trigger: 'manual', kept: 'x', details: { kept: 'oops' } }, { v: 2 }]) {
