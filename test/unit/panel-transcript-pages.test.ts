@@ -108,6 +108,29 @@ describe('panel: the transcript a page at a time', () => {
     assert.ok(last?.type === 'transcript/page' && last.items.length === 0 && !last.hasOlder);
   });
 
+  it("a reopened session's compaction cards come above its first message: with the oldest page, once", () => {
+    const p = new ChatPresenter(() => {});
+    const all = session(650);
+    const stored = (id: string) => ({ id, beforeTokens: 90_000, afterTokens: 20_000, durationMs: 10, summary: null });
+    p.setUndoAvailable(true);
+    p.load(all, false, { compactions: [stored('cmp_a'), stored('cmp_b')], newestUndoable: true });
+    const compactions = () => p.view().items.filter((i) => i.kind === 'compaction');
+    assert.equal(compactions().length, 0, 'not on the newest page of a long session');
+    while (p.view().hasOlder) p.olderPage(p.view().items[0].id);
+    assert.deepEqual(
+      p
+        .view()
+        .items.slice(0, 2)
+        .map((i) => i.id),
+      ['hcmp_a', 'hcmp_b'],
+    );
+    assert.deepEqual(p.view().items.slice(2), messagesToItems(all));
+    const newest = compactions()[1];
+    assert.ok(newest.kind === 'compaction' && newest.canUndo === true, 'the newest keeps Undo');
+    p.load(all.slice(-4), false, { compactions: [stored('cmp_a')], newestUndoable: false });
+    assert.equal(p.view().items[0].id, 'hcmp_a', 'a short session shows them at once');
+  });
+
   it('a request for a page before an item that is no longer first (a session switched meanwhile) adds nothing', () => {
     const posted: HostToWebview[] = [];
     const p = new ChatPresenter((m) => posted.push(m));
