@@ -131,35 +131,10 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     unpin: (id) => session.unpin(id),
     approve: (id, decision) => void approvals.respond(id, decision),
     showDiff: (id) => approvals.showDiff(id),
-    updateConfig: async (change) => {
-      const cfg = vscode.workspace.getConfiguration('headroom');
-      if (change.baseUrl !== undefined) {
-        const problem = validateBaseUrl(change.baseUrl);
-        if (problem) throw new Error(problem);
-        await cfg.update('baseUrl', change.baseUrl.trim(), vscode.ConfigurationTarget.Global);
-      }
-      if (change.provider) await cfg.update('provider', change.provider, vscode.ConfigurationTarget.Global);
-    },
+    updateConfig,
     testConnection: () => session.testConnection(),
     setApiKey: () => setApiKey(deps.secrets, deps.log),
-    selectModel: async () => {
-      const limits = session.limits();
-      const serverUrl = readProviderSettings().baseUrl;
-      const choice = await pickModel({
-        current: session.modelChoice(),
-        serverUrl,
-        // A local server lists what it can serve; a vendor API at a base URL (a proxy) may list nothing.
-        serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
-        serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
-      });
-      if (!choice) return;
-      await session.setModel(choice);
-      // A changed default re-measures and refreshes the header through the settings listener; when the
-      // settings already held this model, it is done here: the meter shows the new window at once.
-      if (await saveDefaultModel(choice)) return;
-      deps.offerCompaction(deps.remeasure());
-      await deps.panel().postSnapshot();
-    },
+    selectModel: () => selectModel(deps),
     runCommand: async (name) => {
       await vscode.commands.executeCommand(
         name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,
@@ -167,6 +142,38 @@ export function createHostActions(deps: HostActionDeps): HostActions {
       );
     },
   };
+}
+
+/** The first-run view's provider and base URL, saved to user settings (a bad URL is refused with the reason). */
+async function updateConfig(change: Parameters<HostActions['updateConfig']>[0]): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration('headroom');
+  if (change.baseUrl !== undefined) {
+    const problem = validateBaseUrl(change.baseUrl);
+    if (problem) throw new Error(problem);
+    await cfg.update('baseUrl', change.baseUrl.trim(), vscode.ConfigurationTarget.Global);
+  }
+  if (change.provider) await cfg.update('provider', change.provider, vscode.ConfigurationTarget.Global);
+}
+
+/** Select Model: the quick pick, then the session's model; the meter shows the new window at once. */
+async function selectModel(deps: HostActionDeps): Promise<void> {
+  const { session } = deps;
+  const limits = session.limits();
+  const serverUrl = readProviderSettings().baseUrl;
+  const choice = await pickModel({
+    current: session.modelChoice(),
+    serverUrl,
+    // A local server lists what it can serve; a vendor API at a base URL (a proxy) may list nothing.
+    serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
+    serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
+  });
+  if (!choice) return;
+  await session.setModel(choice);
+  // A changed default re-measures and refreshes the header through the settings listener; when the
+  // settings already held this model, it is done here: the meter shows the new window at once.
+  if (await saveDefaultModel(choice)) return;
+  deps.offerCompaction(deps.remeasure());
+  await deps.panel().postSnapshot();
 }
 
 /** An editor tab title for a stored result: "run_command output · 35.9 KB". */
