@@ -21,6 +21,7 @@ import type { Message } from '../providers/types';
 import type { HeadroomStore, SessionSummary } from '../store';
 import { DeferralPolicy, type ResultPort } from '../tools';
 import { createMemoryResultPort } from '../tools/memory-results';
+import type { TurnCheckpoint } from './checkpoints';
 import type { HostEnvironment } from './host-environment';
 import { ModelAccess, settingsModel } from './model-access';
 
@@ -60,6 +61,8 @@ export class SessionCore extends Disposable {
   /** Compaction records are written in order, one after another. */
   persisting: Promise<void> = Promise.resolve();
   memoryResults: ResultPort | undefined;
+  /** The running (or last) turn's checkpoint: the files it changed, as they were before (`checkpoint-actions.ts`). */
+  checkpoint: TurnCheckpoint | undefined;
   /** Rules files are read through one loader per workspace folder (it caches unchanged files). */
   rulesLoader: { root: string; loader: RulesFileLoader } | undefined;
 

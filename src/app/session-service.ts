@@ -26,6 +26,7 @@ import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import type { Message } from '../providers/types';
 import type { ResultMeta, SessionSummary, SnapshotInfo } from '../store';
 import type { HostEnvironment } from './host-environment';
+import * as checkpoints from './checkpoint-actions';
 import { compactNow } from './manual-compaction';
 import { promptMessage, type PromptImage } from './prompt-message';
 import type { ConnectionResult } from '../providers/connection-test';
@@ -196,6 +197,24 @@ export class SessionService extends Disposable {
 
   undoCompaction(): Promise<void> {
     return keep.undoCompaction(this.core);
+  }
+
+  /** The files the last turn changed (its checkpoint); undefined when it changed none. */
+  turnChanges(): checkpoints.TurnChanges | undefined {
+    return checkpoints.turnChanges(this.core);
+  }
+
+  /** Restores turn `turn`'s files and rewinds the conversation to before it (see `checkpoint-actions.ts`). */
+  restoreCheckpoint(
+    turn: number,
+    confirmOverwrite: (paths: string[]) => Promise<checkpoints.OverwriteAnswer>,
+  ): Promise<checkpoints.RestoreOutcome | undefined> {
+    return checkpoints.restoreCheckpoint(this.core, turn, confirmOverwrite);
+  }
+
+  /** A checkpointed file before turn `turn` (text), and where it is now (absolute path), for a diff. */
+  async checkpointDiff(turn: number, path: string): Promise<{ before: string; current: string }> {
+    return { before: await checkpoints.beforeOf(this.core, turn, path), current: await checkpoints.currentPathOf(this.core, path) };
   }
 
   /** Manual compaction (button, command, `/compact focus`): see `manual-compaction.ts`. */

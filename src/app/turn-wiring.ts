@@ -19,6 +19,7 @@ import {
   type HistorySource,
 } from '../tools';
 import type { TranscriptEntry } from '../tools/history-search';
+import { checkpointedWorkspace } from './checkpoint-actions';
 import { compactionChain } from './compaction-wiring';
 import type { SessionCore } from './session-core';
 
@@ -69,7 +70,8 @@ export function turnConfig(core: SessionCore) {
     maxOutputTokens: limits.maxOutput,
     tools,
     toolContext: {
-      workspace: folder.workspace(),
+      // Every write of the turn is checkpointed first (restorable with the conversation).
+      workspace: checkpointedWorkspace(core, folder.workspace()),
       results,
       approve: core.env.approvals,
       trusted: core.env.trusted(),

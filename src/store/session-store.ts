@@ -345,10 +345,16 @@ export class SessionStore {
   async setState(id: string, key: string, value: string): Promise<void> {
     this.get(id);
     assertWritable(this.ctx);
-    if (!/^[a-z_]{1,40}$/.test(key)) throw new HeadroomError('invalid_request', `"${key}" is not a session state key.`);
+    if (!/^[a-z][a-z0-9_]{0,39}$/.test(key)) throw new HeadroomError('invalid_request', `"${key}" is not a session state key.`);
     if (typeof value !== 'string' || Buffer.byteLength(value) > this.ctx.limits.maxMessageBytes)
       throw new HeadroomError('invalid_request', `The "${key}" record is too large to store.`);
     await (await this.db(id)).commit({ op: 'state', key, value, at: Date.now() }, true);
+  }
+
+  /** The number of the session's latest stored turn (0 before the first). */
+  async lastTurn(id: string): Promise<number> {
+    this.get(id);
+    return (await this.sessions.get(id)).counters.lastTurn;
   }
 
   /** Exports every open session database now. */
