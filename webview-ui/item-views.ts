@@ -5,6 +5,7 @@
  */
 import { formatBytes, formatDuration } from '../src/protocol/format';
 import type { ChatItem, ChatItemOf, NoticeAction } from '../src/protocol/messages';
+import { changesCard } from './changes-view';
 import { compactingRow, compactionCard, divider, summaryCard } from './compaction-views';
 import { h } from './dom';
 import { userImages } from './attachments';
@@ -177,6 +178,7 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
   compacting: (item) => compactingRow(item),
   divider: (item) => divider(item),
   summary: (item, ctx) => summaryCard(item, ctx),
+  changes: (item) => changesCard(item),
 };
 
 /** An error block's next step: Retry sends the prompt again; the others run the Headroom command of that name. */

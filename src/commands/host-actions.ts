@@ -4,6 +4,7 @@
  * its pickers). Neither goes through the other. Pure types, no vscode; `platform/vscode-host-actions.ts`
  * implements it.
  */
+import type { TurnChanges } from '../app/checkpoint-actions';
 import type { ContextUsage } from '../agent/events';
 import type { PromptImage } from '../app/prompt-message';
 import type { ConnectionResult } from '../providers/connection-test';
@@ -45,6 +46,15 @@ export interface HostActions {
   saveSnapshot(name?: string): Promise<void>;
   restoreSnapshot(id: string): Promise<void>;
   undoCompaction(): Promise<void>;
+  /** Opens VS Code's diff editor between a file before turn `turn` (read-only) and the file now. */
+  openCheckpointDiff(turn: number, path: string): Promise<void>;
+  /**
+   * Restores turn `turn`'s files and rewinds the conversation to before it (the caller confirmed);
+   * asks first about files changed since the turn. The chat keeps everything and shows a divider.
+   */
+  restoreCheckpoint(turn: number): Promise<void>;
+  /** The files the last turn changed (its checkpoint); undefined when it changed none. */
+  turnChanges(): TurnChanges | undefined;
   /** Cancels the running compaction: its summary request is aborted and the context stays as it was. */
   cancelCompaction(): void;
   /** Opens a stored (offloaded) tool result in a read-only editor; a ref id not listed opens untitled. */

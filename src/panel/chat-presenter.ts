@@ -111,9 +111,13 @@ export class ChatPresenter {
    */
   continueWith(messages: readonly Message[], why: 'restore' | 'undo'): void {
     if (why === 'undo' && this.cards.undone()) return;
+    this.continueUnder(messages, why === 'restore' ? `${DIVIDER_TEXT} · snapshot restored` : `${DIVIDER_TEXT} · compaction undone`);
+  }
+
+  /** A divider under everything shown (`text`), then the new context (nothing is removed). */
+  continueUnder(messages: readonly Message[], text: string): void {
     this.cards.retireNewest();
     const loaded = `l${++this.loads}`;
-    const text = why === 'restore' ? `${DIVIDER_TEXT} · snapshot restored` : `${DIVIDER_TEXT} · compaction undone`;
     this.op({ op: 'append', item: { kind: 'divider', id: `${loaded}d`, text } });
     for (const item of messagesToItems(messages, loaded)) this.op({ op: 'append', item });
   }

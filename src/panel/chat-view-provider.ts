@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentEvent, CompactionReport } from '../agent/events';
 import type { LedgerState } from '../agent/ledger';
+import type { RestoreOutcome, TurnChanges } from '../app/checkpoint-actions';
 import { Disposable, toDisposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { errorMessage } from '../common/errors';
@@ -14,6 +15,7 @@ import type { CompactionHistory } from './compaction-cards';
 import { toHistoryView } from './history-view';
 import { intentFailure } from './intent-failures';
 import { toLedgerView } from './ledger-view';
+import { changesItem, restoredCards, rewindDivider } from './turn-changes';
 import { MessageBatcher } from './message-batcher';
 import type { ChatViewDeps } from './panel-deps';
 import { renderWebviewHtml } from './webview-html';
@@ -75,6 +77,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       'approval/diff': (m) => d.showDiff(m.id),
       'result/open': (m) => d.openResult(m.refId),
       'transcript/older': (m) => this.presenter.olderPage(m.beforeId),
+      'checkpoint/diff': (m) => d.openCheckpointDiff(m.turn, m.path),
+      'checkpoint/restore': (m) => ok(d.restoreCheckpoint(m.turn)),
       'config/update': (m) => d.updateConfig({ provider: m.provider, baseUrl: m.baseUrl }),
       'config/test': async () => {
         const result = await d.testConnection();
@@ -123,7 +127,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Every event of the agent loop, in order. Never throws; text deltas are batched (≤ 30 posts/s). */
   pushEvent(event: AgentEvent): void {
     this.presenter.handle(event);
-    if (event.type === 'turn_end') void this.refreshSessionInfo();
+    if (event.type !== 'turn_end') return;
+    // A turn that changed files ends with its list of changes and Restore checkpoint.
+    const changes = this.deps.actions.turnChanges();
+    if (changes) this.showTurnChanges(changes);
+    void this.refreshSessionInfo();
   }
 
   /** Re-sends the session's title and message count (after a turn; call it after a rename too). */
@@ -172,6 +180,19 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
    */
   async continueTranscript(messages: readonly Message[], why: 'restore' | 'undo'): Promise<void> {
     this.presenter.continueWith(messages, why);
+    await this.postSnapshot();
+  }
+
+  /** The files the turn that just ended changed (its checkpoint): "Changes in this turn". */
+  showTurnChanges(changes: TurnChanges): void {
+    // One card per stored turn (turn numbers never repeat within a session).
+    this.presenter.put(changesItem(`ch${changes.turn}`, changes));
+  }
+
+  /** A turn's checkpoint was restored: the chat keeps everything, its card says what was done, and the rewound context follows a divider. */
+  async rewindTranscript(messages: readonly Message[], outcome: RestoreOutcome): Promise<void> {
+    for (const item of restoredCards(this.presenter.transcript.items, outcome)) this.presenter.put(item);
+    this.presenter.continueUnder(messages, rewindDivider(outcome.turn));
     await this.postSnapshot();
   }
 

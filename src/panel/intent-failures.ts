@@ -25,6 +25,8 @@ const INTENT: Record<WebviewToHost['type'], string> = {
   'approval/diff': 'show the diff',
   'result/open': 'open the stored result',
   'transcript/older': 'load earlier messages',
+  'checkpoint/diff': 'show the changes of the turn',
+  'checkpoint/restore': 'restore the checkpoint',
   'config/update': 'save the setting',
   'config/test': 'test the connection',
   'command/run': 'run the command',

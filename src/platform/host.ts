@@ -19,6 +19,7 @@ import { PROTOCOL_VERSION, type SnapshotView } from '../protocol/messages';
 import { resolveApiKey, type SecretStore } from '../providers/credentials';
 import { ApprovalBroker } from './approvals';
 import { ApprovalPolicy } from '../tools/approval-policy';
+import { CheckpointDocuments } from './checkpoint-documents';
 import { ResultDocuments } from './result-documents';
 import { vscodeSecretStore } from './secret-store';
 import { SessionHost } from './session-host';
@@ -48,9 +49,9 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   const approvals = new ApprovalBroker(log, new ApprovalPolicy(readAutoApproveSettings), () => panel.isVisible);
   disposables.push(approvals);
   const session = new SessionHost({ context, log, secrets, approvals });
-  disposables.push(session);
   const results = new ResultDocuments((refId) => session.readResult(refId));
-  disposables.push(results);
+  const diffs = new CheckpointDocuments((turn, file) => session.checkpointDiff(turn, file));
+  disposables.push(session, results, diffs);
 
   const statusBar = new ContextStatusBar();
   disposables.push(statusBar);
@@ -78,7 +79,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     });
   };
 
-  const actions = createHostActions({ session, approvals, results, secrets, log, panel: () => panel, remeasure, offerCompaction });
+  const actions = createHostActions({ session, approvals, results, diffs, secrets, log, panel: () => panel, remeasure, offerCompaction });
 
   const panel: ChatViewProvider = new ChatViewProvider({
     extensionUri: context.extensionUri,

@@ -16,6 +16,7 @@ import { formatBytes } from '../protocol/format';
 import type { SecretStore } from '../providers/credentials';
 import type { ResultMeta } from '../store';
 import type { ApprovalBroker } from './approvals';
+import { confirmOverwrite, type CheckpointDocuments } from './checkpoint-documents';
 import type { ResultDocuments } from './result-documents';
 import type { SessionHost } from './session-host';
 
@@ -24,6 +25,7 @@ export type PanelView = Pick<
   ChatViewProvider,
   | 'loadTranscript'
   | 'continueTranscript'
+  | 'rewindTranscript'
   | 'setUndoAvailable'
   | 'pushBudget'
   | 'showCompaction'
@@ -37,6 +39,8 @@ export interface HostActionDeps {
   readonly session: SessionHost;
   readonly approvals: ApprovalBroker;
   readonly results: ResultDocuments;
+  /** A turn's changes in the diff editor (checkpoints). */
+  readonly diffs: CheckpointDocuments;
   readonly secrets: SecretStore;
   readonly log: vscode.LogOutputChannel;
   /** The panel; a getter because the panel is built with these actions. */
@@ -120,6 +124,7 @@ export function createHostActions(deps: HostActionDeps): HostActions {
       await session.undoCompaction();
       await reload('undo');
     },
+    ...checkpointActions(deps),
     cancelCompaction: () => void session.cancelCompaction(),
     openResult: (refId) => results.open(refId, resultTitle(session.storedResults().find((r) => r.refId === refId))),
     searchHistory: (query) => session.searchHistory(query),
@@ -174,6 +179,24 @@ async function selectModel(deps: HostActionDeps): Promise<void> {
   if (await saveDefaultModel(choice)) return;
   deps.offerCompaction(deps.remeasure());
   await deps.panel().postSnapshot();
+}
+
+/** A turn's diff and Restore checkpoint: files back, the conversation rewound, the chat kept under a divider. */
+function checkpointActions(deps: HostActionDeps): Pick<HostActions, 'openCheckpointDiff' | 'restoreCheckpoint' | 'turnChanges'> {
+  const { session } = deps;
+  return {
+    openCheckpointDiff: (turn, path) => deps.diffs.open(turn, path),
+    turnChanges: () => session.turnChanges(),
+    restoreCheckpoint: async (turn) => {
+      const outcome = await session.restoreCheckpoint(turn, confirmOverwrite);
+      if (!outcome) return;
+      deps.remeasure();
+      const panel = deps.panel();
+      panel.setUndoAvailable(session.canUndoCompactions);
+      await panel.rewindTranscript(session.messages, outcome);
+      await panel.refreshHistory();
+    },
+  };
 }
 
 /** An editor tab title for a stored result: "run_command output · 35.9 KB". */

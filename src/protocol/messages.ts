@@ -66,6 +66,10 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('result/open', { refId }),
   /** The panel scrolled to the top of what it shows: the page of items before `beforeId` (the first shown). */
   msg('transcript/older', { beforeId: refId }),
+  /** Opens VS Code's diff editor: a file before turn `turn` and now. */
+  msg('checkpoint/diff', { turn: z.number().int().positive(), path: z.string().min(1).max(4096) }),
+  /** Restores the files of turn `turn` and rewinds the conversation to before it (the panel confirmed it). */
+  msg('checkpoint/restore', { turn: z.number().int().positive() }),
   msg('config/update', { provider: ProviderName.optional(), baseUrl: z.string().max(2_000).optional() }),
   /** The first-run view's Test connection: one small request to the configured provider. */
   msg('config/test', {}),

@@ -183,6 +183,28 @@ export const SummaryItem = z.object({
   /** User instructions and pins carried verbatim with it. */
   carried: z.array(z.string()).max(200),
 });
+/** One file a turn changed, in its "Changes in this turn" list. */
+export const ChangedFile = z.object({
+  path: z.string().max(4096),
+  change: z.enum(['created', 'modified']),
+  added: z.number().int().nonnegative().optional(),
+  removed: z.number().int().nonnegative().optional(),
+  /** False: its content before the turn was not kept (too large, unreadable); a restore leaves it. */
+  restorable: z.boolean(),
+});
+export type ChangedFile = z.infer<typeof ChangedFile>;
+/** The files a turn changed, each opening a diff, and Restore checkpoint (files + conversation to before the turn). */
+export const ChangesItem = z.object({
+  kind: z.literal('changes'),
+  id,
+  /** The stored turn number the checkpoint belongs to. */
+  turn: z.number().int().positive(),
+  files: z.array(ChangedFile).max(1000),
+  /** Set once this checkpoint (or an earlier turn's) was restored: it cannot be restored again. */
+  restored: z.boolean().optional(),
+  /** What the restore did, in words ("2 files restored; kept your changes to a.txt"). */
+  note: z.string().max(2000).optional(),
+});
 export const ChatItem = z.discriminatedUnion('kind', [
   UserItem,
   AssistantItem,
@@ -193,6 +215,7 @@ export const ChatItem = z.discriminatedUnion('kind', [
   CompactingItem,
   DividerItem,
   SummaryItem,
+  ChangesItem,
 ]);
 export type ChatItem = z.infer<typeof ChatItem>;
 export type ChatItemOf<K extends ChatItem['kind']> = Extract<ChatItem, { kind: K }>;

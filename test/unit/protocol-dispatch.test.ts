@@ -28,6 +28,8 @@ function recorder() {
     'approval/diff': record,
     'result/open': record,
     'transcript/older': record,
+    'checkpoint/diff': record,
+    'checkpoint/restore': record,
     'config/update': record,
     'config/test': record,
     'code/copy': record,
