@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environment';
+import { createFakeWorld, talk, type FakeWorld } from '../fixtures/app/fake-environment';
 
 /** Checkpoints through the session service: a turn edits files, Restore puts them back and rewinds the conversation. */
 describe('session service: per-turn checkpoints', function () {
@@ -81,5 +81,25 @@ describe('session service: per-turn checkpoints', function () {
     assert.deepEqual(kept?.kept, ['notes.txt']);
     assert.equal(await fs.readFile(path.join(world.folder, 'notes.txt'), 'utf8'), 'my own edit\n');
     await assert.rejects(fs.stat(path.join(world.folder, 'made/new.txt')));
+  });
+
+  it('rewinds to before the turn also after a compaction summarized that turn (the transcript up to the turn)', async () => {
+    const { service } = await world.open();
+    await talk(world, service, 3);
+    world.server.script.push(
+      { toolCalls: [{ id: 'w9', name: 'write_file', arguments: { path: 'later.txt', content: 'x\n' } }] },
+      { text: 'Wrote it.' },
+    );
+    await service.prompt('write later.txt');
+    const turn = service.turnChanges()!.turn;
+    await talk(world, service, 2, 'After');
+    world.server.script.push({ text: 'Summary: everything so far.' });
+    assert.ok(await service.compact(), 'a compaction ran after the turn');
+    await service.restoreCheckpoint(turn, () => Promise.resolve('overwrite'));
+    await assert.rejects(fs.stat(path.join(world.folder, 'later.txt')));
+    const text = JSON.stringify(service.messages);
+    assert.ok(text.includes('Instruction 2:'), 'the turns before it are back');
+    assert.ok(!text.includes('write later.txt') && !text.includes('After 0'), 'that turn and the later ones are not');
+    assert.ok(!text.includes('Summary: everything so far.'), 'the summary that covered the turn is not used');
   });
 });
