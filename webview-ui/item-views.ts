@@ -8,8 +8,8 @@ import type { ChatItem, ChatItemOf, NoticeAction } from '../src/protocol/message
 import { changesCard } from './changes-view';
 import { compactingRow, compactionCard, divider, summaryCard } from './compaction-views';
 import { h } from './dom';
-import { userImages } from './attachments';
 import { renderMarkdown } from './markdown';
+import { userBubble } from './user-bubble';
 import { send } from './vscode-api';
 
 export interface ItemContext {
@@ -22,8 +22,7 @@ export interface ItemContext {
 }
 
 const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContext) => HTMLElement } = {
-  user: (item) =>
-    h('article', { class: 'hr-msg hr-user', 'aria-label': 'You' }, userImages(item.images), h('div', { class: 'hr-user-text' }, item.text)),
+  user: (item) => userBubble(item),
   assistant: (item) => {
     const body = h('div', { class: 'hr-md' }, renderMarkdown(item.text));
     return h(

@@ -16,6 +16,7 @@ import { renderFirstRun } from './first-run';
 import { renderHistory } from './history-view';
 import { renderWorkSoFar } from './work-so-far';
 import { FREED_VISIBLE_MS, renderMeter } from './meter';
+import { promptExtras } from './prompt-edit';
 import { throttled } from './schedule';
 import type { ComposerIntent } from './slash';
 import { saveUi, state } from './state';
@@ -57,6 +58,11 @@ const composer = new Composer({
 });
 /** Pasted and dropped images, shown above the prompt box until they go with the next prompt. */
 const attachments = new Attachments(composer.element, (text) => announce(text));
+
+const { mentions, editor, ...prompts } = promptExtras(composer.element, chat.element, {
+  running: () => state.running,
+  items: () => state.transcript.items,
+});
 
 /** Stop drops the queued messages on the host: give them back to the prompt box instead of losing them. */
 function stopTurn(): void {
@@ -104,9 +110,9 @@ function runIntent(intent: ComposerIntent): boolean {
     return false;
   }
   switch (intent.kind) {
-    case 'prompt':
+    case 'prompt': {
       if (attachments.refusal()) return (announce(attachments.refusal()!), false);
-      send({ type: 'prompt/submit', text: intent.text, ...attachments.take() });
+      prompts.send(intent.text, attachments.take());
       // While a turn runs the host queues it for the agent's next step (steering).
       if (state.running) {
         queued.push(intent.text);
@@ -115,6 +121,7 @@ function runIntent(intent: ComposerIntent): boolean {
       showView('chat');
       chat.follow();
       return true;
+    }
     case 'compact':
       send({ type: 'context/compact', focus: intent.focus });
       return true;
@@ -252,6 +259,7 @@ const flushChat = throttled(() => {
   const ids = [...changed];
   changed.clear();
   chat.update(ids);
+  editor.markLast();
   if (focusNext) {
     chat.element.querySelector<HTMLButtonElement>(`[data-id="${CSS.escape(focusNext)}"] button`)?.focus();
     focusNext = undefined;
@@ -280,6 +288,7 @@ const handlers: HostHandlers = {
     changed.clear();
     // The first snapshot after the webview was re-created goes back to where the user was reading.
     chat.reset(restoreScroll, m.snapshot.hasOlder ?? false);
+    editor.markLast();
     restoreScroll = null;
     renderTop();
     renderMain();
@@ -331,6 +340,8 @@ const handlers: HostHandlers = {
     renderWork();
   },
   'host/ok': () => dismissError(),
+  'mention/results': (m) => mentions.results(m.query, m.options),
+  'mention/add': (m) => mentions.add(m.mention),
   'host/error': (m) => {
     state.error = { message: m.message, detail: m.detail };
     renderBanner();

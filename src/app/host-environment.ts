@@ -3,6 +3,7 @@
  * nothing else. `platform/session-host.ts` implements it with `vscode`; unit tests implement it with
  * a temp folder and the fake provider. Pure types (no vscode).
  */
+import type { MentionSources } from '../tools/mentions/resolve-mentions';
 import type { ProviderSettings } from '../config/provider-settings';
 import type { ContextSettings } from '../context/settings';
 import type { ServerReportedWindow } from '../context/models';
@@ -86,4 +87,9 @@ export interface HostEnvironment {
   languageModel(model: string): LmChatPort | undefined;
   /** The input limit the editor reports for one of its language models. Never rejects. */
   languageModelWindow(model: string): Promise<ServerReportedWindow | undefined>;
+  /** The editor's selection and diagnostics for `@selection` and `@problems` (undefined: none to offer). */
+  readonly editorSources?: EditorSources;
 }
+
+/** What `@selection` and `@problems` read from the editor when a prompt is sent. May reject. */
+export type EditorSources = Pick<MentionSources, 'selection' | 'problems'>;

@@ -22,6 +22,7 @@ import { messageText, seqOfRef, type HistorySearchResult } from '../tools/histor
 import { historySource, transcriptMessage } from './turn-wiring';
 import { TokenLedger } from '../context/token-ledger';
 import { TokenWorkerClient } from '../context/token-worker-client';
+import type { Mention, MentionOption } from '../protocol/mentions';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import type { Message } from '../providers/types';
 import type { ResultMeta, SessionSummary, SnapshotInfo } from '../store';
@@ -30,6 +31,8 @@ import * as checkpoints from './checkpoint-actions';
 import { compactNow } from './manual-compaction';
 import { promptMessage, type PromptImage } from './prompt-message';
 import type { ConnectionResult } from '../providers/connection-test';
+import { mentionMessage, searchMentions } from './mention-message';
+import { dropLastTurn } from './resend-prompt';
 import * as keep from './pins-snapshots';
 import { SessionCore, type SessionState } from './session-core';
 import * as sessions from './session-switching';
@@ -104,7 +107,7 @@ export class SessionService extends Disposable {
    * Sends a prompt (or steers the running turn). Resolves when the turn ends. Rejects only before the
    * turn starts: in Restricted Mode (nothing is sent from an untrusted workspace).
    */
-  async prompt(text: string, images?: readonly PromptImage[]): Promise<void> {
+  async prompt(text: string, images?: readonly PromptImage[], mentions: readonly Mention[] = []): Promise<void> {
     const core = this.core;
     const refusal = restrictedModeRefusal('send', core.env.trusted());
     if (refusal) throw new HeadroomError('invalid_request', refusal);
@@ -122,7 +125,8 @@ export class SessionService extends Disposable {
       await core.models.discoverServerWindow();
       sessions.applyRollingWindow(core);
     }
-    const done = session.prompt(message);
+    // The mentions are read now, against the view the prompt joins (after the rolling window).
+    const done = session.prompt(await mentionMessage(core, message, mentions));
     core.fireState();
     await done;
     await saveCalibration(core);
@@ -137,6 +141,23 @@ export class SessionService extends Disposable {
 
   stop(): void {
     this.core.session?.stop();
+  }
+
+  /**
+   * Edit-and-resend, first half: the last turn leaves the context (`resend-prompt.ts`); the caller then
+   * sends the edited prompt with `prompt`. Rejects, changing nothing, in Restricted Mode, while a turn
+   * or a compaction runs, or when the context has no prompt.
+   */
+  async dropLastTurn(): Promise<void> {
+    const refusal = restrictedModeRefusal('send', this.core.env.trusted());
+    if (refusal) throw new HeadroomError('invalid_request', refusal);
+    await this.init();
+    await dropLastTurn(this.core);
+  }
+
+  /** The `@` picker's workspace files and folders for what was typed after the `@`. Never rejects. */
+  searchMentions(query: string): Promise<MentionOption[]> {
+    return searchMentions(this.core, query);
   }
 
   /** Clear: advances the session's clear marker (nothing is deleted); the next request starts empty. */

@@ -34,6 +34,7 @@ export const COMMANDS = {
   searchHistory: { title: 'Search History…', icon: 'search' },
   pin: { title: 'Pin…', icon: 'pin' },
   unpin: { title: 'Unpin…', icon: 'pinned' },
+  addSelection: { title: 'Add Selection to Headroom', icon: 'mention' },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -9,7 +9,7 @@ import type { ContextUsage } from '../agent/events';
 import type { PromptImage } from '../app/prompt-message';
 import type { ConnectionResult } from '../providers/connection-test';
 import type { Message } from '../providers/types';
-import type { PanelCommand, ProviderName } from '../protocol/messages';
+import type { Mention, MentionOption, PanelCommand, ProviderName } from '../protocol/messages';
 import type { ResultMeta } from '../store/types';
 import type { HistorySearchResult } from '../tools/history-search';
 import type { ApprovalDecision } from '../tools/ports';
@@ -30,8 +30,19 @@ export interface PinInfo {
  * (after a restore or an undo it keeps the chat and marks what is no longer in the model's context).
  */
 export interface HostActions {
-  /** Starts a turn with this prompt; resolves once it is accepted (the turn reports through events). */
-  submitPrompt(text: string, images?: readonly PromptImage[]): Promise<void>;
+  /**
+   * Starts a turn with this prompt; resolves once it is accepted (the turn reports through events).
+   * `mentions` are resolved by the host into context attached to the message.
+   */
+  submitPrompt(text: string, images?: readonly PromptImage[], mentions?: readonly Mention[]): Promise<void>;
+  /** Edit-and-resend: the last turn leaves the context and this prompt is sent instead. Refused while a turn runs. */
+  resendPrompt(text: string, images?: readonly PromptImage[], mentions?: readonly Mention[]): Promise<void>;
+  /** The `@` picker's rows: workspace files and folders matching `query`. Never rejects. */
+  searchMentions(query: string): Promise<MentionOption[]>;
+  /** Opens a mention chip's workspace file (at `line`) or reveals its folder; refuses paths outside the folder. */
+  openMention(path: string, line?: number): Promise<void>;
+  /** Adds the active editor's selection to the panel's prompt as a mention and shows the panel. */
+  addSelection(): Promise<void>;
   /** Aborts the running turn, if any. */
   stop(): void | Promise<void>;
   /** Compacts now, optionally with focus instructions (`/compact focus…`); says so when there is nothing to compact. */

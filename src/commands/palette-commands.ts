@@ -23,6 +23,7 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
     setApiKey: () => actions.setApiKey(),
     selectModel: () => actions.selectModel(),
     compactContext: () => actions.compact(),
+    addSelection: () => actions.addSelection(),
     clearContext: () => actions.clear(),
     newSession: () => actions.newSession(),
     stop: async () => {

@@ -132,6 +132,11 @@ export class ChatPresenter {
     this.emit({ type: 'transcript/page', beforeId, items, hasOlder: this.older.hasOlder });
   }
 
+  /** Takes an item out of the chat (edit-and-resend drops the replaced turn's items). */
+  remove(id: string): void {
+    this.op({ op: 'remove', id });
+  }
+
   /** Whether the session's compactions are stored, so the newest can be undone. */
   setUndoAvailable(available: boolean): void {
     this.cards.setUndoAvailable(available);

@@ -8,7 +8,7 @@ import { errorMessage } from '../common/errors';
 import type { BudgetViewModel } from '../context/budget';
 import type { Message } from '../providers/types';
 import { createWebviewDispatcher, WebviewHandlers } from '../protocol/dispatch';
-import { HostToWebview, PROTOCOL_VERSION } from '../protocol/messages';
+import { HostToWebview, PROTOCOL_VERSION, type Mention } from '../protocol/messages';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { ChatPresenter } from './chat-presenter';
 import type { CompactionHistory } from './compaction-cards';
@@ -36,6 +36,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly dispatch: (raw: unknown) => Promise<void>;
   private readonly batcher = new MessageBatcher((m) => void this.post(m));
   private readonly presenter = new ChatPresenter((m) => this.batcher.enqueue(m));
+  /** The webview said `webview/ready` (a message posted before that is lost). */
+  private ready = false;
+  /** Mentions added from the editor, posted once the webview is ready. */
+  private readonly pendingMentions: Mention[] = [];
 
   constructor(private readonly deps: ChatViewDeps) {
     super();
@@ -52,9 +56,17 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           return;
         }
         await this.postSnapshot();
+        this.ready = true;
+        this.flushMentions();
       },
       'webview/error': (m) => deps.log.error(`[webview] ${m.message}`),
-      'prompt/submit': (m) => d.submitPrompt(m.text, m.images),
+      'prompt/submit': (m) => d.submitPrompt(m.text, m.images, m.mentions),
+      'prompt/resend': (m) => ok(d.resendPrompt(m.text, m.images, m.mentions)),
+      'mention/search': async (m) => {
+        const options = await d.searchMentions(m.query);
+        this.batcher.enqueue({ type: 'mention/results', query: m.query, options });
+      },
+      'mention/open': (m) => d.openMention(m.path, m.line),
       'prompt/stop': () => d.stop(),
       'context/compact': (m) => ok(d.compact(m.focus?.trim() || undefined)),
       'context/clear': () => ok(d.clear()),
@@ -99,6 +111,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.ready = false;
     const media = vscode.Uri.joinPath(this.deps.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
     view.webview.html = renderWebviewHtml(view.webview, media);
@@ -196,6 +209,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     await this.postSnapshot();
   }
 
+  /** Edit-and-resend: the last prompt and its answer leave the chat; the edited prompt follows as a new turn. */
+  dropLastTurn(): void {
+    for (const id of this.presenter.transcript.idsFromLastUser()) this.presenter.remove(id);
+  }
+
   /** Whether the session's compactions are stored, so a compaction card's Undo can work. */
   setUndoAvailable(available: boolean): void {
     this.presenter.setUndoAvailable(available);
@@ -236,6 +254,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     } catch (err) {
       this.showError(`Could not build the session view: ${errorMessage(err)}`);
     }
+  }
+
+  /** "Add Selection to Headroom": the mention goes into the composer (once the webview is ready). */
+  addMention(mention: Mention): void {
+    this.pendingMentions.push(mention);
+    if (this.ready) this.flushMentions();
+  }
+
+  private flushMentions(): void {
+    for (const mention of this.pendingMentions.splice(0)) this.batcher.enqueue({ type: 'mention/add', mention });
   }
 
   /** Whether the panel is on screen (approvals then need no notification). */

@@ -14,14 +14,15 @@ export const PREVIEW_CHARS = 2_000;
 /** Longest argument JSON a card shows. */
 export const ARGS_CHARS = 4_000;
 
-/** A user bubble: the text, and each image as a data: URL of an accepted type (anything else is left out). */
+/** A user bubble: the text, each image as a data: URL of an accepted type (anything else is left out), and the @-mentions' chips. */
 export function userItem(id: string, m: UserMessage): ChatItemOf<'user'> {
   const images = m.content.flatMap((p) => {
     if (p.type !== 'image') return [];
     const src = `data:${p.mediaType};base64,${p.data}`;
     return ImageSrc.safeParse(src).success ? [src] : [];
   });
-  return { kind: 'user', id, text: userText(m, 'omit'), ...(images.length ? { images } : {}) };
+  const mentions = m.mentions?.slice(0, 50).map((c) => ({ ...c, label: c.label.slice(0, 1_100) }));
+  return { kind: 'user', id, text: userText(m, 'omit'), ...(images.length ? { images } : {}), ...(mentions?.length ? { mentions } : {}) };
 }
 
 /** Why an answer ended early, shown under it; undefined for a normal end. */

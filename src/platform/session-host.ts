@@ -13,6 +13,7 @@ import { readExternalToolsAllow, readProviderSettings } from '../config/settings
 import type { SecretStore } from '../providers/credentials';
 import { releaseApiKey } from '../providers/key-release';
 import type { ApprovalBroker } from './approvals';
+import { editorSources } from './editor-mentions';
 import { askToSendKey } from './key-prompt';
 import { createLmToolPort } from './lm-tools';
 import { createVscodeWorkspace } from './vscode-workspace';
@@ -56,6 +57,7 @@ export function vscodeEnvironment(deps: SessionHostDeps): HostEnvironment {
     approvals: deps.approvals,
     externalTools: createLmToolPort,
     languageModel: createVscodeLmPort,
+    editorSources,
     languageModelWindow: async (model) => {
       const chat = await pickChatModel(model).catch(() => undefined);
       return chat ? { contextWindow: chat.maxInputTokens, kind: 'VS Code language model' } : undefined;

@@ -12,11 +12,13 @@ import { readProviderSettings } from '../config/settings';
 import { listServerModels } from '../providers/server-models';
 import { errorMessage } from '../common/errors';
 import type { ChatViewProvider } from '../panel/chat-view-provider';
+import { CHAT_VIEW_ID } from '../panel/view-ids';
 import { formatBytes } from '../protocol/format';
 import type { SecretStore } from '../providers/credentials';
 import type { ResultMeta } from '../store';
 import type { ApprovalBroker } from './approvals';
 import { confirmOverwrite, type CheckpointDocuments } from './checkpoint-documents';
+import { openMention, selectionMention } from './editor-mentions';
 import type { ResultDocuments } from './result-documents';
 import type { SessionHost } from './session-host';
 
@@ -33,6 +35,8 @@ export type PanelView = Pick<
   | 'refreshSessionInfo'
   | 'showError'
   | 'postSnapshot'
+  | 'addMention'
+  | 'dropLastTurn'
 >;
 
 export interface HostActionDeps {
@@ -72,10 +76,7 @@ export function createHostActions(deps: HostActionDeps): HostActions {
   };
 
   return {
-    submitPrompt: async (text, images) => {
-      await session.init();
-      void session.prompt(text, images).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
-    },
+    ...mentionActions(deps),
     stop: () => session.stop(),
     compact: async (focus) => {
       const report = await session.compact(focus);
@@ -195,6 +196,37 @@ function checkpointActions(deps: HostActionDeps): Pick<HostActions, 'openCheckpo
       panel.setUndoAvailable(session.canUndoCompactions);
       await panel.rewindTranscript(session.messages, outcome);
       await panel.refreshHistory();
+    },
+  };
+}
+
+/** The actions that send a prompt (with its @-mentions), edit-and-resend, and the mention picker's. */
+function mentionActions(
+  deps: HostActionDeps,
+): Pick<HostActions, 'submitPrompt' | 'resendPrompt' | 'searchMentions' | 'openMention' | 'addSelection'> {
+  const { session } = deps;
+  return {
+    submitPrompt: async (text, images, mentions) => {
+      await session.init();
+      void session.prompt(text, images, mentions).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
+    },
+    resendPrompt: async (text, images, mentions) => {
+      // Refused (a turn running, nothing to edit) before anything changes: the panel shows why.
+      await session.dropLastTurn();
+      deps.panel().dropLastTurn();
+      deps.remeasure();
+      void session.prompt(text, images, mentions).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
+    },
+    searchMentions: (query) => session.searchMentions(query),
+    openMention: (path, line) => openMention(path, line),
+    addSelection: async () => {
+      const mention = selectionMention();
+      if (!mention) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: select some text in an editor first.'));
+        return;
+      }
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+      deps.panel().addMention(mention);
     },
   };
 }

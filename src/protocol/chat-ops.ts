@@ -19,6 +19,12 @@ export class Transcript {
     return this.list;
   }
 
+  /** The ids from the last user item to the end (a prompt and what answered it); none without a user item. */
+  idsFromLastUser(): string[] {
+    const at = this.list.map((i) => i.kind).lastIndexOf('user');
+    return at < 0 ? [] : this.list.slice(at).map((i) => i.id);
+  }
+
   get(id: string): ChatItem | undefined {
     const i = this.index.get(id);
     return i === undefined ? undefined : this.list[i];

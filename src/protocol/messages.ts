@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from '../common/images';
+import { Mention, MentionOption } from './mentions';
 import {
   ChatItem,
   ChatOp,
@@ -17,6 +18,7 @@ import {
   SnapshotView,
 } from './view-models';
 
+export * from './mentions';
 export * from './view-models';
 
 /** Bumped when a message changes shape incompatibly; the host refuses a webview of another version. */
@@ -41,7 +43,22 @@ export const WebviewToHost = z.discriminatedUnion('type', [
     text: z.string().trim().min(1).max(500_000),
     /** Pasted or dropped images; the host refuses them for a model that takes none. */
     images: z.array(ImageAttachment).max(MAX_IMAGES_PER_MESSAGE).optional(),
+    /** What the prompt's `@` words name; the host resolves them into context attached to the message. */
+    mentions: z.array(Mention).max(50).optional(),
   }),
+  /**
+   * Edit-and-resend: replaces the last turn (its prompt and the answer to it leave the model's context)
+   * with this prompt. Refused while a turn runs.
+   */
+  msg('prompt/resend', {
+    text: z.string().trim().min(1).max(500_000),
+    images: z.array(ImageAttachment).max(MAX_IMAGES_PER_MESSAGE).optional(),
+    mentions: z.array(Mention).max(50).optional(),
+  }),
+  /** The `@` picker asks for workspace files and folders matching what was typed after the `@`. */
+  msg('mention/search', { query: z.string().max(500) }),
+  /** A mention chip in a sent prompt was clicked: open that workspace file (or reveal that folder). */
+  msg('mention/open', { path: z.string().min(1).max(1_000), line: z.number().int().min(1).optional() }),
   msg('prompt/stop', {}),
   msg('context/compact', { focus: z.string().max(10_000).optional() }),
   msg('context/clear', {}),
@@ -103,6 +120,10 @@ export const HostToWebview = z.discriminatedUnion('type', [
   msg('config/testResult', { ok: z.boolean(), message: z.string().max(2_000), url: z.string().max(2_000).optional() }),
   /** An error the panel shows in its banner. `detail` is optional technical text. */
   msg('host/error', { message: z.string(), detail: z.string().optional() }),
+  /** The picker's rows for `query` (an answer to `mention/search`; a stale one is ignored). */
+  msg('mention/results', { query: z.string().max(500), options: z.array(MentionOption).max(200) }),
+  /** "Add Selection to Headroom": put this mention into the composer and focus it. */
+  msg('mention/add', { mention: Mention }),
 ]);
 export type HostToWebview = z.infer<typeof HostToWebview>;
 

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BASE64 } from '../common/images';
 import { PROVIDER_IDS } from '../common/provider-catalogue';
+import { MentionChip } from './mentions';
 
 /** A provider id: one of the provider catalogue's. */
 export const ProviderName = z.enum(PROVIDER_IDS);
@@ -64,7 +65,14 @@ export const ImageAttachment = z.object({
 });
 export type ImageAttachment = z.infer<typeof ImageAttachment>;
 
-export const UserItem = z.object({ kind: z.literal('user'), id, text: z.string(), images: z.array(ImageSrc).max(20).optional() });
+export const UserItem = z.object({
+  kind: z.literal('user'),
+  id,
+  text: z.string(),
+  images: z.array(ImageSrc).max(20).optional(),
+  /** What the prompt's `@` mentions attached (chips under the text). */
+  mentions: z.array(MentionChip).max(50).optional(),
+});
 export const AssistantItem = z.object({
   kind: z.literal('assistant'),
   id,

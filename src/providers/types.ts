@@ -62,6 +62,24 @@ export interface UserMessage {
    * pass for one. Providers never see it (adapters send role and content only).
    */
   origin?: 'history';
+  /**
+   * Set when the prompt had @-mentions: what each attached, as its chip shows it. The prompt's own
+   * text is then the first part only; each mention's block follows as a part of its own. Providers
+   * never see it.
+   */
+  mentions?: MessageMention[];
+}
+
+/** One @-mention of a user message, as the transcript shows it (`protocol/mentions.ts` `MentionChip`). */
+export interface MessageMention {
+  kind: 'file' | 'folder' | 'selection' | 'range' | 'problems';
+  label: string;
+  /** The workspace path the chip opens. */
+  path?: string;
+  /** Why it was not attached. */
+  problem?: string;
+  /** The block was stored (too large for the context) and the model reads it with read_result. */
+  stored?: boolean;
 }
 
 export type StopReason = 'end' | 'toolUse' | 'maxTokens' | 'error' | 'aborted';

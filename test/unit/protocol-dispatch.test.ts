@@ -12,6 +12,9 @@ function recorder() {
     'webview/ready': record,
     'webview/error': record,
     'prompt/submit': record,
+    'prompt/resend': record,
+    'mention/search': record,
+    'mention/open': record,
     'prompt/stop': record,
     'context/compact': record,
     'context/clear': record,
@@ -110,6 +113,8 @@ describe('protocol: the webview dispatcher', () => {
       'ledger/update': record,
       'host/ok': record,
       'config/testResult': record,
+      'mention/results': record,
+      'mention/add': record,
     };
     const dispatch = createHostDispatcher(
       handlers,
