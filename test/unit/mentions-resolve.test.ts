@@ -133,7 +133,7 @@ describe('mentions: resolving a prompt’s @-mentions', () => {
       ],
       sources(),
     );
-    assert.equal(src.text, '<folder path="src" entries="3">\nsrc/util/\nsrc/app.ts\nsrc/util/strings.ts\n</folder>');
+    assert.equal(src.text, '<folder path="src" entries="3">\nsrc/app.ts\nsrc/util/\nsrc/util/strings.ts\n</folder>');
     assert.equal(top.attached, true);
     assert.doesNotMatch(top.text, /build|debug\.log|\.env\n|server\.pem/);
     assert.match(top.text, /\.env\.example/);

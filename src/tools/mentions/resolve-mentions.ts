@@ -127,7 +127,7 @@ async function resolveFolder(requested: string, sources: MentionSources): Promis
   const st = await fs.stat(real);
   if (!st.isDirectory()) return resolveFile(requested, sources);
   const prefix = rel ? `${rel}/` : '';
-  const below = (await sources.entries()).filter((e) => e.path.startsWith(prefix));
+  const below = (await sources.entries()).filter((e) => e.path.startsWith(prefix)).sort((a, b) => (a.path < b.path ? -1 : 1));
   const shown = below.slice(0, MAX_FOLDER_ENTRIES).map((e) => (e.kind === 'folder' ? `${e.path}/` : e.path));
   const more = below.length > shown.length ? `\n(${below.length - shown.length} more entries not listed)` : '';
   const label = rel || '.';
