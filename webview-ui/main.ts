@@ -59,10 +59,7 @@ const composer = new Composer({
 /** Pasted and dropped images, shown above the prompt box until they go with the next prompt. */
 const attachments = new Attachments(composer.element, (text) => announce(text));
 
-const { mentions, editor, ...prompts } = promptExtras(composer.element, chat.element, {
-  running: () => state.running,
-  items: () => state.transcript.items,
-});
+const { mentions, editor, ...prompts } = promptExtras(composer.element, chat.element);
 
 /** Stop drops the queued messages on the host: give them back to the prompt box instead of losing them. */
 function stopTurn(): void {

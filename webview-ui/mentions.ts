@@ -40,10 +40,17 @@ export class MentionPicker {
   private query: { start: number; query: string } | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
+  /**
+   * @param saved the mentions taken in the draft before the webview was re-created
+   * @param onTaken called with the taken mentions whenever they change (to keep them with the draft)
+   */
   constructor(
     composer: HTMLElement,
     private readonly input: HTMLTextAreaElement,
+    saved: readonly Mention[] = [],
+    private readonly onTaken: (mentions: Mention[]) => void = () => {},
   ) {
+    for (const m of saved) this.picked.set(mentionLabel(m), m);
     composer.insertBefore(this.list, input);
     composer.insertBefore(this.chips, input);
     input.addEventListener('input', () => this.refresh());
@@ -64,6 +71,7 @@ export class MentionPicker {
   /** The draft was sent or replaced: forget what was taken. */
   reset(): void {
     this.picked.clear();
+    this.onTaken([]);
     this.close();
     this.chips.hidden = true;
     this.chips.replaceChildren();
@@ -72,6 +80,7 @@ export class MentionPicker {
   /** Remembers mentions an edited prompt already had (their labels are in its text). */
   remember(mentions: readonly Mention[]): void {
     for (const m of mentions) this.picked.set(mentionLabel(m), m);
+    this.onTaken([...this.picked.values()]);
     this.paintChips();
   }
 
@@ -79,6 +88,7 @@ export class MentionPicker {
   add(mention: Mention): void {
     const label = mentionLabel(mention);
     this.picked.set(label, mention);
+    this.onTaken([...this.picked.values()]);
     const v = this.input.value;
     const at = document.activeElement === this.input ? this.input.selectionStart : v.length;
     const before = v.slice(0, at);
@@ -137,6 +147,7 @@ export class MentionPicker {
     const q = this.query;
     if (!row || !q) return;
     this.picked.set(row.label, row.mention);
+    this.onTaken([...this.picked.values()]);
     const v = this.input.value;
     const end = q.start + 1 + q.query.length;
     const text = `@${row.label} `;

@@ -8,6 +8,7 @@ import type { ChatItem, ChatItemOf, ImageAttachment } from '../src/protocol/mess
 import { h } from './dom';
 import { chipMention } from './mention-text';
 import { MentionPicker } from './mentions';
+import { saveUi, state } from './state';
 import { send } from './vscode-api';
 
 export interface PromptEditOptions {
@@ -112,10 +113,15 @@ export class PromptEditor {
  * The prompt box's @-mentions and edit-and-resend, on the composer's own textarea. `send` sends a
  * prompt with its mentions (and images): as `prompt/resend` when it is an edit of the last one.
  */
-export function promptExtras(composer: HTMLElement, chat: HTMLElement, o: Omit<PromptEditOptions, 'picker'>) {
+export function promptExtras(composer: HTMLElement, chat: HTMLElement) {
   const input = composer.querySelector('textarea')!;
-  const mentions = new MentionPicker(composer, input);
-  const editor = new PromptEditor(composer, input, chat, { ...o, picker: mentions });
+  // The taken mentions are kept with the draft: a re-created webview still sends them.
+  const mentions = new MentionPicker(composer, input, state.ui.mentions, (taken) => saveUi({ mentions: taken }));
+  const editor = new PromptEditor(composer, input, chat, {
+    running: () => state.running,
+    items: () => state.transcript.items,
+    picker: mentions,
+  });
   return {
     mentions,
     editor,

@@ -3,7 +3,7 @@
  * (view, draft, expanded cards) that survives the webview being hidden via vscode.setState.
  */
 import { Transcript } from '../src/protocol/chat-ops';
-import type { HistoryView, LedgerView, MeterView, SnapshotView } from '../src/protocol/messages';
+import { Mention, type HistoryView, type LedgerView, type MeterView, type SnapshotView } from '../src/protocol/messages';
 import { getState, setState } from './vscode-api';
 
 export type View = 'chat' | 'history';
@@ -18,6 +18,8 @@ export interface UiState {
   scrollTop: number | null;
   /** "Work so far" is open. */
   workOpen: boolean;
+  /** The @-mentions taken in the draft (the draft's text names them). */
+  mentions: Mention[];
 }
 
 export interface PanelState {
@@ -42,6 +44,10 @@ function restoredUi(): UiState {
     expanded: Array.isArray(s.expanded) ? s.expanded.filter((x): x is string => typeof x === 'string').slice(-200) : [],
     scrollTop: typeof s.scrollTop === 'number' ? s.scrollTop : null,
     workOpen: s.workOpen === true,
+    mentions: Mention.array()
+      .max(50)
+      .catch([])
+      .parse(s.mentions ?? []),
   };
 }
 

@@ -33,6 +33,13 @@ function userContent(req: RecordedRequest): string {
     .join('\n');
 }
 
+/** What the newest user message of a request said. */
+function lastUserContent(req: RecordedRequest): string {
+  const messages = (req.body.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const m = messages.filter((x) => x.role === 'user').at(-1);
+  return m ? (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)) : '';
+}
+
 async function answered(frame: Frame, text: string): Promise<void> {
   await frame.locator('.hr-assistant', { hasText: text }).first().waitFor({ timeout: 60_000 });
   await frame.locator('[data-testid=stop]').waitFor({ state: 'hidden', timeout: 30_000 });
@@ -219,10 +226,29 @@ describe('@-mentions, Add Selection and edit-and-resend in a real VS Code', func
         .locator('[data-testid=mention-chips] [data-testid=mention-chip]', { hasText: '@hello.ts:1' })
         .waitFor({ timeout: 30_000 });
       assert.equal((await box.inputValue()).trim(), '@hello.ts:1');
-      await box.fill('');
+
+      // The panel's webview is re-created when it is hidden: the draft keeps its mention.
+      await page.locator('.activitybar [aria-label^="Explorer"]').first().click();
+      await page.waitForTimeout(500);
+      const again = await openHeadroomView(page);
+      assert.ok(frame.isDetached() && again !== frame, 'the webview was re-created');
+      const box2 = again.getByRole('textbox', { name: 'Message to Headroom' });
+      await again
+        .locator('[data-testid=mention-chips] [data-testid=mention-chip]', { hasText: '@hello.ts:1' })
+        .waitFor({ timeout: 30_000 });
+      const before = fake.requests.length;
+      fake.script.push({ text: 'Still greets.' });
+      await box2.focus();
+      await box2.press('End');
+      await page.keyboard.type('once more');
+      await page.keyboard.press('Enter');
+      await answered(again, 'Still greets.');
+      const last = lastUserContent(fake.requests[before]);
+      assert.match(last, /once more/);
+      assert.match(last, /<selection path=\\?"hello\.ts\\?" lines=\\?"1\\?">/, 'the mention survived the webview being re-created');
       assert.deepEqual(webviewProblems, []);
       await runPaletteCommand(page, 'Headroom: New Session');
-      await frame.locator('[data-testid=session-line]', { hasText: '· 0 in context' }).waitFor({ timeout: 30_000 });
+      await again.locator('[data-testid=session-line]', { hasText: '· 0 in context' }).waitFor({ timeout: 30_000 });
     } finally {
       await page.close();
     }
