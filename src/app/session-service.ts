@@ -32,7 +32,7 @@ import { compactNow } from './manual-compaction';
 import { promptMessage, type PromptImage } from './prompt-message';
 import type { ConnectionResult } from '../providers/connection-test';
 import { mentionMessage, searchMentions } from './mention-message';
-import { dropLastTurn } from './resend-prompt';
+import { dropLastTurn, promptTitle, UNTITLED } from './resend-prompt';
 import * as keep from './pins-snapshots';
 import { SessionCore, type SessionState } from './session-core';
 import * as sessions from './session-switching';
@@ -115,8 +115,8 @@ export class SessionService extends Disposable {
     const session = core.session!;
     // Checked before anything changes: a refused image leaves the session as it was.
     const message = promptMessage(text, images, core.models.target());
-    if (!session.isRunning && core.summary && core.summary.title === 'New session' && core.store && !core.store.readOnly) {
-      const title = text.trim().split('\n')[0].slice(0, 60) || 'New session';
+    if (!session.isRunning && core.summary && core.summary.title === UNTITLED && core.store && !core.store.readOnly) {
+      const title = promptTitle(text);
       await core.store.sessions.rename(core.summary.id, title).catch(() => {});
       core.summary = { ...core.summary, title };
     }

@@ -77,6 +77,7 @@ describe('session service: @-mentions and edit-and-resend', function () {
     await service.dropLastTurn();
     assert.equal(service.messages.length, 2, 'the first turn stays');
     await service.prompt('Tell me about birds instead');
+    assert.equal(service.state().title, 'Tell me about cats', 'a later turn replaced: the title stays');
     const body = JSON.stringify(world.server.requests.at(-1)!.body.messages);
     assert.match(body, /Tell me about cats/);
     assert.match(body, /First answer about cats/);
@@ -90,6 +91,16 @@ describe('session service: @-mentions and edit-and-resend', function () {
       again.messages.map((m) => (m.content[0] as { text?: string }).text),
       ['Tell me about cats', 'First answer about cats.', 'Tell me about birds instead', 'Answer about birds.'],
     );
+  });
+
+  it('an edited first prompt names the session instead of the replaced one', async () => {
+    const { service } = await world.open();
+    world.server.script.push({ text: 'A.' }, { text: 'B.' });
+    await service.prompt('Tell me about cats');
+    assert.equal(service.state().title, 'Tell me about cats');
+    await service.dropLastTurn();
+    await service.prompt('Tell me about dogs');
+    assert.equal(service.state().title, 'Tell me about dogs');
   });
 
   it('refuses to edit while a turn runs or when there is no prompt', async () => {
