@@ -153,18 +153,32 @@ describe('@-mentions, Add Selection and edit-and-resend in a real VS Code', func
 
         const start = fake.requests.length;
         fake.script.push({ text: `Summarized (${v.name}).` });
-        await page.keyboard.type('please');
+        // Typed specials go too: @problems attaches the diagnostics; @selection without a selection is refused, visibly.
+        await page.keyboard.type('please, with @problems and @selection ');
         await page.keyboard.press('Enter');
         await answered(frame, `Summarized (${v.name}).`);
         const sent = userContent(fake.requests[start]);
-        assert.match(sent, /Summarize @mention-e2e\/notes-e2e.md please/);
+        assert.match(sent, /Summarize @mention-e2e\/notes-e2e.md please, with @problems and @selection/);
         assert.ok(sent.includes(CONTENT), 'the file content went with the prompt');
+        assert.match(sent, /<problems count=/);
+        assert.match(sent, /\[@selection was not attached: no text is selected in an editor\]/);
         const bubble = frame.locator('.hr-user').last();
-        assert.equal((await bubble.locator('.hr-user-text').textContent())?.trim(), 'Summarize @mention-e2e/notes-e2e.md please');
-        const chip = bubble.locator('[data-testid=mention-chip]');
-        assert.equal((await chip.textContent())?.trim(), '▤@mention-e2e/notes-e2e.md');
-        const ratio = await textContrast(frame, '.hr-user .hr-chip-label');
-        assert.ok(ratio >= 4.5, `chip contrast ${ratio.toFixed(2)}:1 in ${v.name}`);
+        assert.equal(
+          (await bubble.locator('.hr-user-text').textContent())?.trim(),
+          'Summarize @mention-e2e/notes-e2e.md please, with @problems and @selection',
+        );
+        const chips = bubble.locator('[data-testid=mention-chip]');
+        assert.deepEqual((await chips.allTextContents()).map((t) => t.trim()).sort(), [
+          '⌶@selectionnot attached',
+          '▤@mention-e2e/notes-e2e.md',
+          '⚠@problems',
+        ]);
+        const chip = bubble.locator('[data-testid=mention-chip]', { hasText: 'notes-e2e.md' });
+        assert.equal(await chip.evaluate((el) => el.tagName), 'BUTTON', 'a file chip is a link to the file');
+        for (const sel of ['.hr-user .hr-chip-label', '.hr-user .hr-chip-refused .hr-chip-note']) {
+          const ratio = await textContrast(frame, sel);
+          assert.ok(ratio >= 4.5, `${sel} contrast ${ratio.toFixed(2)}:1 in ${v.name}`);
+        }
         await page.mouse.move(700, 700);
         await noSidewaysSpill(frame, `sent mention (${v.name})`);
         await page.screenshot({ path: screenshotPath(`mentions-sent-${v.name}`) });
