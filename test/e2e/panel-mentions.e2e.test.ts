@@ -241,7 +241,9 @@ describe('@-mentions, Add Selection and edit-and-resend in a real VS Code', func
         .waitFor({ timeout: 30_000 });
       assert.equal((await box.inputValue()).trim(), '@hello.ts:1');
 
-      // The panel's webview is re-created when it is hidden: the draft keeps its mention.
+      // The panel's webview is re-created when it is hidden: the draft keeps its mention. (The panel
+      // saves its state at most every 200 ms, like the draft's text: hidden sooner, the last change is lost.)
+      await page.waitForTimeout(500);
       await page.locator('.activitybar [aria-label^="Explorer"]').first().click();
       await page.waitForTimeout(500);
       const again = await openHeadroomView(page);
