@@ -75,7 +75,24 @@ export function renderHistory(history: HistoryView | undefined, rerender: () => 
 }
 
 function sessionRow(s: HistoryEntry, rerender: () => void): HTMLElement {
-  const meta = h('span', { class: 'hr-muted' }, `${s.date} · ${s.messageCount} messages · ${s.size}`);
+  const meta = h(
+    'span',
+    { class: 'hr-muted' },
+    `${s.date} · ${s.messageCount} messages · ${s.size}`,
+    s.cost ? ' · ' : '',
+    s.cost
+      ? h(
+          'span',
+          {
+            class: 'hr-session-cost',
+            title: s.cost.title,
+            'aria-label': `Cost ${s.cost.label}: ${s.cost.title}`,
+            'data-testid': 'session-cost',
+          },
+          s.cost.label,
+        )
+      : '',
+  );
   let title: HTMLElement;
   if (local.renaming === s.id) {
     const input = h('input', { class: 'hr-text', type: 'text', value: s.title, 'aria-label': `New title for ${s.title}` });

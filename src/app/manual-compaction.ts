@@ -46,7 +46,7 @@ export async function compactNow(core: SessionCore, focus?: string): Promise<Com
   core.session?.replaceMessages(result.messages);
   const after = gate.measure(result.messages);
   core.fireState();
-  return compactionReport(result, {
+  const report = compactionReport(result, {
     trigger: 'manual',
     beforeTokens: before.used,
     afterTokens: after.used,
@@ -54,4 +54,7 @@ export async function compactNow(core: SessionCore, focus?: string): Promise<Com
     afterMessages: result.afterMessages,
     durationMs: result.durationMs,
   });
+  // Its summary request is billed to the session (compactions in a turn arrive as events).
+  core.spend.addCompaction(report);
+  return report;
 }

@@ -13,6 +13,7 @@ import { CompactionRunner, type CompactionChain } from '../agent/compaction';
 import { ledgerText, LedgerRecorder, WorkLedger, type LedgerState } from '../agent/ledger';
 import type { RulesFileLoader } from '../agent/rules-files';
 import { SessionModel } from '../agent/session-model';
+import { SpendRecorder, type SpendState } from '../agent/spend-recorder';
 import { Calibration } from '../context/calibration';
 import { EstimateState } from '../context/confirmed-base';
 import type { ModelLimits } from '../context/models';
@@ -56,6 +57,8 @@ export class SessionCore extends Disposable {
   chain: CompactionChain | undefined;
   /** The current session's work ledger, fed from its events (issue 14). */
   recorder = new LedgerRecorder(new WorkLedger());
+  /** What the current session spent (continued from its stored spend), fed from its events. */
+  spend = new SpendRecorder({ model: () => '' });
   /** Summary passes of the current session so far (persisted for the periodic re-summarization). */
   summaryCount = 0;
   /** Compaction records are written in order, one after another. */
@@ -72,6 +75,8 @@ export class SessionCore extends Disposable {
   readonly pauseChanges = this._register(new Emitter<string | null>());
   /** The work ledger changed (a tool call was recorded, a session was opened). */
   readonly ledgerChanges = this._register(new Emitter<LedgerState>());
+  /** What the current session spent changed (a request was billed, a session was opened). */
+  readonly spendChanges = this._register(new Emitter<SpendState>());
   /** Runs every compaction pass (manual and the gate's) so it is reported and can be cancelled. */
   readonly compactions = new CompactionRunner((e) => this.agentEvents.fire(e));
 

@@ -12,6 +12,7 @@
 import type { AgentEvent, CompactionReport } from '../agent';
 import { refreshOnExactCounts } from '../agent/exact-count-refresh';
 import type { LedgerState } from '../agent/ledger';
+import type { SpendState } from '../agent/spend-recorder';
 import { Disposable } from '../common/disposable';
 import type { Event } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
@@ -52,6 +53,8 @@ export class SessionService extends Disposable {
   readonly onDidChangePause: Event<string | null>;
   /** The work ledger changed (a tool call was recorded, a session was opened). */
   readonly onDidChangeLedger: Event<LedgerState>;
+  /** What the session spent changed (a request was billed, another session was opened). */
+  readonly onDidChangeSpend: Event<SpendState>;
 
   constructor(env: HostEnvironment) {
     super();
@@ -66,6 +69,7 @@ export class SessionService extends Disposable {
     this.onDidChangeState = core.stateChanges.event;
     this.onDidChangePause = core.pauseChanges.event;
     this.onDidChangeLedger = core.ledgerChanges.event;
+    this.onDidChangeSpend = core.spendChanges.event;
     // The exact count replaces the estimate in the meter as soon as it arrives (the gate reads the ledger anyway).
     this._register(
       refreshOnExactCounts(
@@ -273,6 +277,11 @@ export class SessionService extends Disposable {
   /** The current session's work ledger ("Work so far"). */
   ledgerState(): LedgerState {
     return this.core.recorder.ledger.toJSON();
+  }
+
+  /** What the current session spent so far (its stored spend included) and its last turn's dollars. */
+  spend(): SpendState {
+    return this.core.spend.state;
   }
 
   /** The current session's stored (offloaded) results, newest first; empty without a store. */

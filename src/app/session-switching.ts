@@ -7,6 +7,7 @@
 import { AgentSession, storePersistence } from '../agent';
 import { LedgerRecorder, WorkLedger } from '../agent/ledger';
 import { SessionModel } from '../agent/session-model';
+import { SpendRecorder } from '../agent/spend-recorder';
 import { HeadroomError } from '../common/errors';
 import { adoptLegacyHistory, mayHoldLegacyHistory, storedCompaction, type StoredCompaction } from '../context/compaction';
 import { MODEL_CHOICE_KEY, serializeModelChoice } from '../context/model-choice';
@@ -45,6 +46,15 @@ function attach(core: SessionCore, summary: SessionSummary | undefined, messages
   });
   core.recorder = recorder;
   core.ledgerChanges.fire(recorder.ledger.toJSON());
+  const spend = new SpendRecorder({
+    seed: summary?.spend,
+    model: () => core.models.target().model,
+    save: writable ? (s) => writable.store.sessions.setSpend(writable.sessionId, s) : undefined,
+    onError: (m) => core.warn(m),
+    onChange: (state) => core.spendChanges.fire(state),
+  });
+  core.spend = spend;
+  core.spendChanges.fire(spend.state);
   const session = new AgentSession({
     messages,
     system: () => systemSections(core),
@@ -57,6 +67,7 @@ function attach(core: SessionCore, summary: SessionSummary | undefined, messages
   core.session = session;
   const sub = session.onDidEvent((e) => {
     recorder.handle(e);
+    spend.handle(e);
     core.agentEvents.fire(e);
   });
   core.sessionSub = { dispose: () => sub.dispose() };

@@ -7,7 +7,8 @@ import type { AgentEvent, ContextUsage } from '../agent/events';
 import type { BudgetViewModel } from '../context/budget';
 import type { Message } from '../providers/types';
 import { Transcript } from '../protocol/chat-ops';
-import { costOf, CostTally } from '../context/cost';
+import { costOf } from '../context/cost';
+import type { SpendState } from '../agent/spend-recorder';
 import { pricesFor } from '../context/models';
 import type { HostToWebview, SnapshotView } from '../protocol/messages';
 import type { ChatItem, ChatItemOf, ChatOp, LedgerView, MeterView } from '../protocol/view-models';
@@ -39,8 +40,6 @@ export class ChatPresenter {
   private source: Source | undefined;
   private meter: MeterView | null = null;
   private extras: MeterExtras = {};
-  /** What this session's requests cost (this turn, the session, cache savings). */
-  private readonly costs = new CostTally();
   private lastModel: string | undefined;
   private ledger: LedgerView | null = null;
   /** Transcript reloads so far: items of a reloaded context get ids of their own (`l<n>m<i>`). */
@@ -91,13 +90,9 @@ export class ChatPresenter {
   /**
    * Replaces the transcript (a session was opened, started or cleared) with its newest page; the
    * panel asks for older pages as the user scrolls up (`olderPage`). Posts nothing: send a snapshot
-   * after. The session's cost starts over when another session is loaded.
+   * after. The cost shown is whatever the host last said the session spent (`setSpend`).
    */
-  load(messages: readonly Message[], sameSession = false, history?: CompactionHistory): void {
-    if (!sameSession) {
-      this.costs.reset();
-      this.extras = { ...this.extras, cost: undefined };
-    }
+  load(messages: readonly Message[], history?: CompactionHistory): void {
     this.cards.reset();
     this.forgetTurn();
     // A reopened session's compactions come first (with the oldest page): their cards, each with what left the context.
@@ -163,6 +158,12 @@ export class ChatPresenter {
     this.pushMeter();
   }
 
+  /** What the session spent changed (the host's spend recorder is its one home). */
+  setSpend(state: SpendState): void {
+    this.extras = { ...this.extras, cost: state };
+    this.pushMeter();
+  }
+
   /** The loop breaker paused (reason) or resumed (null) auto-compaction. */
   setPausedReason(reason: string | null): void {
     this.extras = { ...this.extras, pausedReason: reason };
@@ -208,7 +209,6 @@ export class ChatPresenter {
   private readonly handlers: { [T in AgentEvent['type']]: (e: Extract<AgentEvent, { type: T }>) => void } = {
     turn_start: (e) => {
       this.prompt = userText(e.prompt, 'omit');
-      this.costs.beginTurn();
       this.setRunning(true);
     },
     message_start: (e) => {
@@ -270,11 +270,8 @@ export class ChatPresenter {
       });
     },
     usage: (e) => {
-      // The meter's figure follows context_usage (confirmed base + estimate); usage is what it cost.
+      // The meter's figure follows context_usage; what it cost comes from the host (`setSpend`).
       this.lastModel = e.model;
-      this.costs.add(e.usage, pricesFor(e.model));
-      this.extras = { ...this.extras, cost: this.costView() };
-      this.pushMeter();
     },
     context_usage: (e) => {
       this.source = { usage: e.usage };
@@ -295,10 +292,6 @@ export class ChatPresenter {
       // The summarizer's tokens, at the session model's prices (the summarizer model is usually the same).
       const prices = this.lastModel ? pricesFor(this.lastModel) : undefined;
       const cost = r.cost && prices ? costOf(r.cost, prices) : undefined;
-      if (r.cost && prices) {
-        this.costs.add(r.cost, prices);
-        this.extras = { ...this.extras, cost: this.costView() };
-      }
       this.cards.finished(e, cost);
       this.extras = { ...this.extras, lastCompaction: { freedTokens: freed, at: this.now() } };
       this.pushMeter();
@@ -369,10 +362,6 @@ export class ChatPresenter {
   private clearFailures(): void {
     for (const id of this.failures) if (this.transcript.get(id)) this.op({ op: 'remove', id });
     this.failures.clear();
-  }
-
-  private costView(): NonNullable<MeterExtras['cost']> {
-    return { turn: this.costs.turn, session: this.costs.session, saved: this.costs.saved, unpriced: this.costs.unpriced > 0 };
   }
 
   private pushMeter(): void {

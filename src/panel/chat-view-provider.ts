@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentEvent, CompactionReport } from '../agent/events';
 import type { LedgerState } from '../agent/ledger';
+import type { SpendState } from '../agent/spend-recorder';
 import type { RestoreOutcome, TurnChanges } from '../app/checkpoint-actions';
 import { Disposable, toDisposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
@@ -177,12 +178,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   /**
-   * Replaces the transcript (session opened, started or cleared) and re-sends the panel.
-   * `sameSession`: the session's cost so far still counts (clear); `history`: the session's stored
-   * compactions, shown as cards above it (an opened session).
+   * Replaces the transcript (session opened, started or cleared) and re-sends the panel. `history`:
+   * the session's stored compactions, shown as cards above it (an opened session).
    */
-  async loadTranscript(messages: readonly Message[], sameSession = false, history?: CompactionHistory): Promise<void> {
-    this.presenter.load(messages, sameSession, history);
+  async loadTranscript(messages: readonly Message[], history?: CompactionHistory): Promise<void> {
+    this.presenter.load(messages, history);
     await this.postSnapshot();
   }
 
@@ -217,6 +217,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Whether the session's compactions are stored, so a compaction card's Undo can work. */
   setUndoAvailable(available: boolean): void {
     this.presenter.setUndoAvailable(available);
+  }
+
+  /** What the session spent changed: the meter's cost shows the session's total, not the window's. */
+  showSpend(state: SpendState): void {
+    this.presenter.setSpend(state);
   }
 
   /** The work ledger changed: the "Work so far" section shows it. */

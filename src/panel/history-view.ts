@@ -1,5 +1,6 @@
 /** Maps the store's session and snapshot rows to the history view. Pure (no vscode); never throws. */
 import { formatBytes } from '../protocol/format';
+import { sessionCost } from './cost-text';
 import type { HistoryView } from '../protocol/view-models';
 import type { SessionSummary, SnapshotInfo } from '../store/types';
 
@@ -26,6 +27,7 @@ export function toHistoryView(d: HistoryData, formatDate: (epochMs: number) => s
         messageCount: Math.max(0, Math.floor(s.messageCount)),
         size: formatBytes(s.bytes),
         current: s.id === d.currentSessionId,
+        ...withCost(s),
       })),
     snapshots: [...d.snapshots]
       .sort((a, b) => b.createdAt - a.createdAt)
@@ -38,6 +40,11 @@ export function toHistoryView(d: HistoryData, formatDate: (epochMs: number) => s
       })),
     canUndoCompaction: d.canUndoCompaction,
   };
+}
+
+function withCost(s: SessionSummary): { cost?: { label: string; title: string } } {
+  const cost = sessionCost(s.spend);
+  return cost ? { cost } : {};
 }
 
 function defaultDate(ms: number): string {

@@ -6,7 +6,9 @@ import type { ContextUsage } from '../agent/events';
 import type { BudgetViewModel } from '../context/budget';
 import { statusAt } from '../context/compaction/context-status';
 import type { GuardStatus } from '../context/guard';
-import { formatPercent, formatTokens, formatUsd } from '../protocol/format';
+import type { SpendState } from '../agent/spend-recorder';
+import { formatPercent, formatTokens } from '../protocol/format';
+import { meterCostLabel } from './cost-text';
 import type { MeterSegment, MeterView } from '../protocol/view-models';
 
 export const SEGMENT_LABELS: Record<MeterSegment['key'], string> = {
@@ -27,8 +29,8 @@ export interface MeterExtras {
   lastCompaction?: { freedTokens: number; at: number } | null;
   /** Why auto-compaction is paused by the loop breaker; null when it is not. */
   pausedReason?: string | null;
-  /** What the session's requests cost in US dollars; `unpriced`: some requests had no known prices. */
-  cost?: { turn: number; session: number; saved: number; unpriced: boolean };
+  /** What the session spent (its stored spend included) and the running or last turn's dollars. */
+  cost?: SpendState;
 }
 
 const num = (n: number | null | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
@@ -207,19 +209,7 @@ function finish(p: Parts): MeterView {
     // Without a status from the gate: from the markers (fractions of the window; 0 = no marker).
     status: p.extras.status ?? statusAt(fraction, { compact: p.markers.compact || undefined, block: p.markers.block || undefined }),
     pausedReason: p.extras.pausedReason ?? null,
-    costLabel: costLabel(p.extras.cost),
+    costLabel: meterCostLabel(p.extras.cost),
     details: p.details,
   };
-}
-
-/** "$0.042 this turn · $1.27 session · cache saved $0.31" (null before any priced request). */
-export function costLabel(cost: MeterExtras['cost']): string | null {
-  if (!cost || (cost.session <= 0 && !cost.unpriced)) return null;
-  if (cost.session <= 0) return 'cost unknown (no prices for this model)';
-  const parts = [
-    `${formatUsd(cost.turn)} this turn`,
-    `${formatUsd(cost.session)} session${cost.unpriced ? ' (some requests unpriced)' : ''}`,
-  ];
-  if (cost.saved > 0) parts.push(`cache saved ${formatUsd(cost.saved)}`);
-  return parts.join(' · ');
 }

@@ -120,7 +120,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       const usage = remeasure();
       // The resumed session shows its newest page, with its compactions, each with what left the context.
       if (session.messages.length && !session.state().running)
-        await panel.loadTranscript(session.messages, false, await session.compactionHistory());
+        await panel.loadTranscript(session.messages, await session.compactionHistory());
       offerCompaction(usage);
     },
     (err) => log.error(`Could not open the session: ${errorMessage(err)}`),
@@ -128,6 +128,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   disposables.push(approvals.onDidRequest((p) => panel.showApproval(p.id, p.request)));
   disposables.push(session.onDidChangePause((reason) => panel.setAutoCompactionPaused(reason)));
   disposables.push(session.onDidChangeLedger((ledger) => panel.showLedger(ledger)));
+  disposables.push(session.onDidChangeSpend((spend) => panel.showSpend(spend)));
   disposables.push(approvals.onDidSettle((s) => panel.settleApproval(s.id, s.decision)));
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {

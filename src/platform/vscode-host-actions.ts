@@ -60,8 +60,8 @@ export function createHostActions(deps: HostActionDeps): HostActions {
 
   /**
    * After anything that replaces the context view: the meter, the transcript and the history. A
-   * restore or an undo keeps the chat (the panel marks what left the context); a clear keeps the
-   * session's cost; opening, starting or deleting a session replaces everything.
+   * restore or an undo keeps the chat (the panel marks what left the context); opening, starting or
+   * deleting a session, or a clear, replaces it (the session's cost follows the session: `onDidChangeSpend`).
    */
   const reload = async (how: 'session' | 'clear' | 'restore' | 'undo' = 'session') => {
     // The meter first: loading the transcript re-sends the whole panel, meter included.
@@ -69,8 +69,8 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     const panel = deps.panel();
     panel.setUndoAvailable(session.canUndoCompactions);
     if (how === 'restore' || how === 'undo') await panel.continueTranscript(session.messages, how);
-    else if (how === 'clear') await panel.loadTranscript(session.messages, true);
-    else await panel.loadTranscript(session.messages, false, await session.compactionHistory());
+    else if (how === 'clear') await panel.loadTranscript(session.messages);
+    else await panel.loadTranscript(session.messages, await session.compactionHistory());
     deps.offerCompaction(usage);
     await panel.refreshHistory();
   };

@@ -33,8 +33,10 @@ export function formatUsd(dollars: number): string {
   const a = Math.abs(dollars);
   if (a === 0) return '$0';
   if (a < 0.001) return `${sign}<$0.001`;
-  if (a < 1) return `${sign}$${trim(a.toFixed(3))}`;
-  return `${sign}$${a.toFixed(2)}`;
+  // Sums of float prices land a hair under a half ($0.0795 as 0.07949…): round them up as a person would.
+  const r = a + 1e-9;
+  if (a < 1) return `${sign}$${trim(r.toFixed(3))}`;
+  return `${sign}$${r.toFixed(2)}`;
 }
 
 /** 1_234_567 → "1.2 MB". */

@@ -312,6 +312,8 @@ export const HistoryEntry = z.object({
   /** "1.2 MB" */
   size: z.string(),
   current: z.boolean(),
+  /** What the session spent: "$0.42" or "cost unknown", and its breakdown (tooltip); absent when nothing is recorded. */
+  cost: z.object({ label: z.string(), title: z.string() }).optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

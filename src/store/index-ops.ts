@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Database } from 'sql.js';
 import type { JournalRecord } from './journal';
+import { SpendRecord } from './session-spend';
 
 /**
  * The journaled operations of the workspace index and how each one is applied (live and on replay alike).
@@ -19,6 +20,8 @@ export const IndexOp = z.discriminatedUnion('op', [
   // `files`: the session's sealed segments (since 0.2), doomed with its database.
   z.object({ op: z.literal('session_delete'), id: z.string(), files: z.array(z.string()).optional() }),
   z.object({ op: z.literal('session_stats'), id: z.string(), messageCount: int, messageBytes: int, at: int }),
+  // What the session spent so far, replacing the previous record (since index v4).
+  z.object({ op: z.literal('session_spend'), id: z.string(), spend: SpendRecord }),
   z.object({
     op: z.literal('blob_put'),
     id: z.string(),
@@ -68,6 +71,9 @@ export function applyIndexOp(db: Database, record: JournalRecord): void {
     case 'session_stats':
       db.run('UPDATE sessions SET message_count = ?, updated_at = MAX(updated_at, ?) WHERE id = ?', [r.messageCount, r.at, r.id]);
       db.run(REFRESH_BYTES, [r.messageBytes, r.id]);
+      return;
+    case 'session_spend':
+      db.run('UPDATE sessions SET spend = ? WHERE id = ?', [JSON.stringify(r.spend), r.id]);
       return;
     case 'blob_put':
       db.run(

@@ -33,6 +33,11 @@ export const INDEX_MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec('CREATE TABLE doomed_files (file TEXT PRIMARY KEY, at INTEGER NOT NULL)');
   },
+  // v4: what each session spent (tokens and dollars by kind, cache savings; JSON, see session-spend.ts),
+  // so the history lists it without opening a session database. NULL: nothing recorded (older sessions).
+  (db) => {
+    db.exec('ALTER TABLE sessions ADD COLUMN spend TEXT');
+  },
 ];
 
 /** One session's database: its transcript, snapshots, compactions, clear marker and pins. */

@@ -2,6 +2,7 @@ import type { SqlValue } from 'sql.js';
 import { HeadroomError, errorMessage } from '../common/errors';
 import type { Message } from '../providers/types';
 import { asMessage, messageProblem } from './message-schema';
+import { parseSpend } from './session-spend';
 import type { TurnOp } from './session-ops';
 import { mb } from './store-context';
 import type { AppendTurnOptions, SessionSummary, Snapshot, SnapshotInfo, SnapshotKind, StoredCount, StoredMessage } from './types';
@@ -25,6 +26,7 @@ export function toSummary(r: Row): SessionSummary {
     updatedAt: Number(r.updated_at),
     messageCount: Number(r.message_count),
     bytes: Number(r.bytes ?? 0),
+    spend: parseSpend(r.spend),
   };
 }
 

@@ -2,6 +2,7 @@ import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HeadroomError } from '../common/errors';
 import { newId } from '../common/ids';
+import type { SessionSpend } from '../context/cost';
 import type { Message } from '../providers/types';
 import type { JournaledDb } from './journaled-db';
 import { OpenSessions } from './open-sessions';
@@ -21,6 +22,7 @@ import {
   resultRefsIn,
   snapshotOp,
 } from './session-snapshots';
+import { SpendRecord } from './session-spend';
 import { SessionUpkeep } from './session-upkeep';
 import { assertId, assertWritable, type StoreContext } from './store-context';
 import type {
@@ -355,6 +357,15 @@ export class SessionStore {
   async lastTurn(id: string): Promise<number> {
     this.get(id);
     return (await this.sessions.get(id)).counters.lastTurn;
+  }
+
+  /** Records what the session spent (replacing the last record) in the index, so listing opens no session database. */
+  async setSpend(id: string, spend: SessionSpend): Promise<void> {
+    this.get(id);
+    assertWritable(this.ctx);
+    const checked = SpendRecord.safeParse(spend);
+    if (!checked.success) throw new HeadroomError('invalid_request', 'A session spend must be finite, non-negative amounts.');
+    await this.ctx.index.commit({ op: 'session_spend', id, spend: checked.data }, true);
   }
 
   /** Exports every open session database now. */

@@ -1,3 +1,4 @@
+import type { SessionSpend } from '../context/cost';
 import type { Message } from '../providers/types';
 
 /** A row of the session list. Times are epoch milliseconds; `bytes` = transcript + stored results. */
@@ -8,6 +9,8 @@ export interface SessionSummary {
   updatedAt: number;
   messageCount: number;
   bytes: number;
+  /** What the session's model requests spent; undefined when nothing is recorded (a new or pre-0.2 session). */
+  spend?: SessionSpend;
 }
 
 /** One transcript entry as stored: never rewritten by compaction. */

@@ -257,7 +257,7 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
       const stored = (id: string) => ({ id, beforeTokens: 85_000, afterTokens: 22_000, durationMs: 14_000, summary, view });
       const presenter = new ChatPresenter(() => {});
       presenter.setUndoAvailable(true);
-      presenter.load(after, false, { compactions: [stored('cmp_1'), stored('cmp_2')], newestUndoable: true });
+      presenter.load(after, { compactions: [stored('cmp_1'), stored('cmp_2')], newestUndoable: true });
       const ledger = new WorkLedger();
       ledger.startTurn();
       ledger.recordFile('src/a-rather-long-folder-name/with-a-long-file-name-that-must-wrap.test.ts', 'modified');

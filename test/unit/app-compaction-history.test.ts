@@ -49,7 +49,7 @@ describe('session service: the stored "what left the context" of each compaction
 
     const presenter = new ChatPresenter(() => {});
     presenter.setUndoAvailable(true);
-    presenter.load(service.messages, false, history);
+    presenter.load(service.messages, history);
     const cards = cardsOf(presenter.transcript.items);
     assert.equal(cards.length, 2);
     assert.equal(presenter.transcript.items[0].kind, 'compaction', 'the cards come before the context');
@@ -106,7 +106,7 @@ describe('session service: the stored "what left the context" of each compaction
       const c = storedCompaction({ ...base, report });
       assert.equal(c.view, undefined, JSON.stringify(report));
       const presenter = new ChatPresenter(() => {});
-      presenter.load([], false, { compactions: [c], newestUndoable: false });
+      presenter.load([], { compactions: [c], newestUndoable: false });
       const [card] = cardsOf(presenter.transcript.items);
       assert.equal(card.details, undefined);
       assert.equal(card.summary, 'S');

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { addSpend, emptySpend, type SessionSpend } from '../../src/context/cost';
+import { pricesFor } from '../../src/context/models';
 import { toHistoryView } from '../../src/panel/history-view';
 
 const date = (ms: number) => `t${ms}`;
@@ -22,6 +24,37 @@ describe('panel: the history list from the store rows', () => {
       { id: 's1', title: 'Old', date: 't10', messageCount: 4, size: '2 KB', current: true },
     ]);
     assert.equal(v.canUndoCompaction, true);
+  });
+
+  it('shows each session\'s total ("$0.42"), "cost unknown" without prices, and nothing when none is recorded', () => {
+    const haiku = pricesFor('claude-haiku-4-5');
+    // 300k input at $1 + 24k output at $5 per million = $0.42; 200k cache reads at $0.1 = $0.02 more.
+    let priced = addSpend(emptySpend(), { input: 300_000, output: 24_000, cacheRead: 0, cacheWrite: 0 }, haiku);
+    priced = addSpend(priced, { input: 0, output: 0, cacheRead: 200_000, cacheWrite: 0 }, haiku);
+    const unpriced = addSpend(emptySpend(), { input: 5_000, output: 100, cacheRead: 0, cacheWrite: 0 }, undefined);
+    const mixed = addSpend(priced, { input: 5_000, output: 100, cacheRead: 0, cacheWrite: 0 }, undefined);
+    const row = (id: string, spend?: SessionSpend) => ({ id, title: id, createdAt: 1, updatedAt: 1, messageCount: 2, bytes: 10, spend });
+    const v = toHistoryView(
+      {
+        sessions: [row('priced', priced), row('unpriced', unpriced), row('mixed', mixed), row('old'), row('fresh', emptySpend())],
+        snapshots: [],
+        currentSessionId: null,
+        canUndoCompaction: false,
+      },
+      date,
+    );
+    const cost = Object.fromEntries(v.sessions.map((s) => [s.id, s.cost]));
+    assert.equal(cost.priced?.label, '$0.44');
+    assert.equal(
+      cost.priced?.title,
+      'input $0.3 · output $0.12 · cache reads $0.02 · cache writes $0 · cache saved $0.18 · 500k tokens in (200k from cache), 24k out · 2 requests',
+    );
+    assert.equal(cost.unpriced?.label, 'cost unknown');
+    assert.match(cost.unpriced?.title ?? '', /^No prices for this model · 5k tokens in/);
+    assert.equal(cost.mixed?.label, '$0.44+', 'a partly unpriced session says its total is a lower bound');
+    assert.match(cost.mixed?.title ?? '', /1 unpriced$/);
+    assert.equal(cost.old, undefined, 'a session from before costs were stored shows no figure, not $0');
+    assert.equal(cost.fresh, undefined, 'nor does a session without requests');
   });
 
   it('labels snapshots by their description or their kind', () => {

@@ -113,7 +113,7 @@ describe('panel: the transcript a page at a time', () => {
     const all = session(650);
     const stored = (id: string) => ({ id, beforeTokens: 90_000, afterTokens: 20_000, durationMs: 10, summary: null });
     p.setUndoAvailable(true);
-    p.load(all, false, { compactions: [stored('cmp_a'), stored('cmp_b')], newestUndoable: true });
+    p.load(all, { compactions: [stored('cmp_a'), stored('cmp_b')], newestUndoable: true });
     const compactions = () => p.view().items.filter((i) => i.kind === 'compaction');
     assert.equal(compactions().length, 0, 'not on the newest page of a long session');
     while (p.view().hasOlder) p.olderPage(p.view().items[0].id);
@@ -127,7 +127,7 @@ describe('panel: the transcript a page at a time', () => {
     assert.deepEqual(p.view().items.slice(2), messagesToItems(all));
     const newest = compactions()[1];
     assert.ok(newest.kind === 'compaction' && newest.canUndo === true, 'the newest keeps Undo');
-    p.load(all.slice(-4), false, { compactions: [stored('cmp_a')], newestUndoable: false });
+    p.load(all.slice(-4), { compactions: [stored('cmp_a')], newestUndoable: false });
     assert.equal(p.view().items[0].id, 'hcmp_a', 'a short session shows them at once');
   });
 

@@ -1,0 +1,106 @@
+/**
+ * Keeps what a session spent up to date from its agent events: every model request's usage (answers
+ * and in-turn compaction summaries) at its model's prices, saved with the session at the end of each
+ * turn. A resumed session starts from its stored spend, so the sum continues. Plugs into
+ * `AgentSession.onDidEvent`; the loop knows nothing about it. The one home of the session's cost.
+ */
+import { errorMessage } from '../common/errors';
+import { CostTally, type SessionSpend } from '../context/cost';
+import { pricesFor } from '../context/models';
+import type { CompactionReport } from '../context/compaction/report';
+import type { AgentEvent } from './events';
+
+/** What the panel shows: the running (or last) turn's dollars and the session's spend. */
+export interface SpendState {
+  turn: number;
+  spend: SessionSpend;
+}
+
+export interface SpendRecorderOptions {
+  /** The stored spend of a resumed session (undefined: nothing recorded yet). */
+  seed?: SessionSpend;
+  /** The session's model, whose prices a compaction summary is billed at (the summarizer is that model). */
+  model: () => string;
+  /** Where the spend is saved (the sessions index). May reject; reported through `onError`. */
+  save?: (spend: SessionSpend) => Promise<void>;
+  /** Must not throw (guarded). */
+  onError?: (message: string) => void;
+  /** Called after each change. Must not throw (guarded). */
+  onChange?: (state: SpendState) => void;
+}
+
+export class SpendRecorder {
+  private readonly tally: CostTally;
+  /** The spend last handed to `save` (undefined after a failed save: the next one tries again). */
+  private saved: SessionSpend | undefined;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: SpendRecorderOptions) {
+    this.tally = new CostTally(options.seed);
+    this.saved = this.tally.spend;
+  }
+
+  get state(): SpendState {
+    return { turn: this.tally.turn, spend: this.tally.spend };
+  }
+
+  /** Feed every agent event here, in order. Never throws. */
+  readonly handle = (event: AgentEvent): void => {
+    if (event.type === 'turn_start') {
+      this.tally.beginTurn();
+      this.changed();
+    } else if (event.type === 'usage') {
+      this.tally.add(event.usage, pricesFor(event.model));
+      this.changed();
+    } else if (event.type === 'compaction') {
+      this.addCompaction(event.report, false);
+    } else if (event.type === 'turn_end') {
+      void this.save();
+    }
+  };
+
+  /** A compaction's summary request (manual ones arrive here, not as events); saved at once outside a turn. */
+  addCompaction(report: CompactionReport, save = true): void {
+    if (!report.cost) return;
+    this.tally.add(report.cost, pricesFor(safe(this.options.model)));
+    this.changed();
+    if (save) void this.save();
+  }
+
+  /** Saves the spend if it changed since the last save; resolves when saved (never rejects). */
+  save(): Promise<void> {
+    const save = this.options.save;
+    const spend = this.tally.spend;
+    if (!save || spend === this.saved) return this.saving;
+    this.saved = spend;
+    this.saving = this.saving.then(async () => {
+      try {
+        await save(spend);
+      } catch (err) {
+        if (this.saved === spend) this.saved = undefined;
+        guard(() => this.options.onError?.(`What this session spent could not be saved: ${errorMessage(err)}`));
+      }
+    });
+    return this.saving;
+  }
+
+  private changed(): void {
+    guard(() => this.options.onChange?.(this.state));
+  }
+}
+
+function safe(model: () => string): string {
+  try {
+    return model();
+  } catch {
+    return '';
+  }
+}
+
+function guard(f: () => void): void {
+  try {
+    f();
+  } catch {
+    // A listener must not break the turn.
+  }
+}
