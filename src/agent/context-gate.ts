@@ -78,6 +78,8 @@ export interface DefaultContextGate extends ContextGate {
    * system prompt and tools of the last request. Never throws.
    */
   compactionTarget(view: readonly Message[], trigger: CompactionTrigger): number;
+  /** The system prompt and tools the next request will carry: the meter counts them before any request went out. */
+  expect(system: readonly SystemSection[], tools: readonly ToolDefinition[]): void;
 }
 
 export function createContextGate(options: ContextGateOptions): DefaultContextGate {
@@ -147,6 +149,11 @@ class DefaultGate implements DefaultContextGate {
     } catch {
       return 0;
     }
+  }
+
+  expect(system: readonly SystemSection[], tools: readonly ToolDefinition[]): void {
+    this.lastSystem = system;
+    this.lastTools = tools;
   }
 
   async preflight(input: PreflightInput, signal: AbortSignal): Promise<PreflightDecision> {

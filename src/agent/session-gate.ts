@@ -23,13 +23,24 @@ export function sameLimits(a: ModelLimits, b: ModelLimits): boolean {
 
 export class SessionGate {
   private gate: DefaultContextGate | undefined;
+  /** What the next request will carry besides the messages (handed to every gate built from now on). */
+  private expected: Parameters<DefaultContextGate['expect']> | undefined;
 
   constructor(private readonly make: (limits: ModelLimits) => DefaultContextGate) {}
 
   /** The gate for these limits: the current one, or a new one when the limits changed. */
   for(limits: ModelLimits): DefaultContextGate {
-    if (!this.gate || !sameLimits(this.gate.limits, limits)) this.gate = this.make(limits);
+    if (!this.gate || !sameLimits(this.gate.limits, limits)) {
+      this.gate = this.make(limits);
+      if (this.expected) this.gate.expect(...this.expected);
+    }
     return this.gate;
+  }
+
+  /** The system prompt and tools the next request will carry: the meter counts them before it is sent. */
+  expect(...expected: Parameters<DefaultContextGate['expect']>): void {
+    this.expected = expected;
+    this.gate?.expect(...expected);
   }
 
   /** Forgets the gate (session switch: its compaction hook belongs to the old session). */

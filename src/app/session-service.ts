@@ -38,7 +38,7 @@ import * as keep from './pins-snapshots';
 import { SessionCore, type SessionState } from './session-core';
 import * as sessions from './session-switching';
 import { openSessionStore, saveCalibration } from './store-lifecycle';
-import { makeGate } from './turn-wiring';
+import { expectNextRequest, makeGate } from './turn-wiring';
 
 export type { SessionState } from './session-core';
 
@@ -338,6 +338,8 @@ export class SessionService extends Disposable {
     this.core.assertIdle('switching models');
     await this.core.model.set(choice);
     await this.core.models.discoverServerWindow().catch((e) => this.core.env.log.warn(`window discovery: ${errorMessage(e)}`));
+    // Another model may get other tool definitions and notes: the meter counts what its next request carries.
+    await expectNextRequest(this.core);
     this.core.fireState();
   }
 

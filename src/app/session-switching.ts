@@ -17,7 +17,7 @@ import type { SessionSummary, SnapshotInfo } from '../store';
 import type { SessionCore } from './session-core';
 import { settingsModel } from './model-access';
 import { loadSessionState, type SessionRecord } from './store-lifecycle';
-import { systemSections, turnConfig } from './turn-wiring';
+import { expectNextRequest, systemSections, turnConfig } from './turn-wiring';
 
 function attach(core: SessionCore, summary: SessionSummary | undefined, messages: Message[], state: SessionRecord): void {
   core.gates.reset();
@@ -105,6 +105,7 @@ export async function newSession(core: SessionCore): Promise<void> {
   const summary = core.store && !core.store.readOnly ? await core.store.sessions.create() : undefined;
   // A new session starts on the default model (the one last picked) and keeps it from then on.
   attach(core, summary, [], { ledger: undefined, summaryCount: 0, choice: undefined });
+  await expectNextRequest(core);
 }
 
 /** Opens a stored session; `followSettings` (start-up) gives it the settings' model instead of its own. */
@@ -127,6 +128,7 @@ export async function openSession(core: SessionCore, id: string, opts: { followS
     messages = adoptLegacyHistory(messages, transcript);
   }
   attach(core, summary, messages, state);
+  await expectNextRequest(core);
 }
 
 export async function renameSession(core: SessionCore, id: string, title: string): Promise<void> {

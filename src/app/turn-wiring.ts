@@ -3,12 +3,12 @@
  * turn's configuration (provider, tools, workspace, results, limits) and the system prompt with the
  * workspace's rules files. Called by the `AgentSession` at the start of each turn. Pure (no vscode).
  */
-import { createContextGate, scheduledCompactPort, type DefaultContextGate } from '../agent';
+import { createContextGate, scheduledCompactPort, withDynamicNotes, type DefaultContextGate } from '../agent';
 import { compactOutput } from '../agent/compaction';
 import { RulesFileLoader } from '../agent/rules-files';
 import type { ModelLimits } from '../context/models';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
-import { HeadroomError } from '../common/errors';
+import { errorMessage, HeadroomError } from '../common/errors';
 import type { SystemSection } from '../providers/types';
 import {
   createBuiltinTools,
@@ -52,18 +52,7 @@ export function turnConfig(core: SessionCore) {
   const history = historySource(core);
   // read_result also opens the transcript messages search_history names (msg_<seq>).
   const results = withMessageRefs(core.resultPort(), (seq) => transcriptMessage(core, seq));
-  // Built without `admission`: the loop admits every result itself against the live context.
-  const tools = new ToolRegistry({
-    builtins: createBuiltinTools({
-      toolSearch: core.policy,
-      compact: scheduledCompactPort(gate),
-      history: createHistorySearchPort(history),
-    }),
-    external: core.env.externalTools(),
-    externalAllow: () => core.env.settings.externalToolsAllow(),
-    policy: core.policy,
-  });
-  tools.setEffectiveWindow(limits.effectiveWindow);
+  const tools = toolRegistry(core, gate, limits, history);
   return {
     provider: core.models.providerFor(provider, baseUrl, model),
     model,
@@ -81,6 +70,40 @@ export function turnConfig(core: SessionCore) {
     offloadThresholdBytes: core.models.contextSettings().offloadThresholdBytes,
     request: { cacheTail: true, promptCacheKey: core.summary?.id, reasoningBudget: limits.thinkingBudget || undefined },
   };
+}
+
+/** The turn's tools. Built without `admission`: the loop admits every result itself against the live context. */
+function toolRegistry(core: SessionCore, gate: DefaultContextGate, limits: ModelLimits, history: HistorySource): ToolRegistry {
+  const tools = new ToolRegistry({
+    builtins: createBuiltinTools({
+      toolSearch: core.policy,
+      compact: scheduledCompactPort(gate),
+      history: createHistorySearchPort(history),
+    }),
+    external: core.env.externalTools(),
+    externalAllow: () => core.env.settings.externalToolsAllow(),
+    policy: core.policy,
+  });
+  tools.setEffectiveWindow(limits.effectiveWindow);
+  return tools;
+}
+
+/**
+ * Tells the gate what the next request will carry besides the messages (system prompt with the rules
+ * files and the deferral note, the tool definitions), so the meter counts them before any request of
+ * the session went out, the same way a turn sends them. Never rejects; not while a turn runs.
+ */
+export async function expectNextRequest(core: SessionCore): Promise<void> {
+  if (core.session?.isRunning) return;
+  try {
+    const limits = core.models.limits();
+    const tools = toolRegistry(core, core.gates.for(limits), limits, historySource(core));
+    const system = await systemSections(core);
+    if (core.session?.isRunning) return;
+    core.gates.expect(withDynamicNotes(system, { deferral: tools.selection().note }), tools.definitionsForRequest());
+  } catch (err) {
+    core.env.log.warn(`Could not prepare the meter's system prompt and tools: ${errorMessage(err)}`);
+  }
 }
 
 /**
