@@ -4,6 +4,7 @@
  * for a second click (webviews cannot show confirm dialogs).
  */
 import type { HistoryEntry, HistoryView } from '../src/protocol/messages';
+import { formatCount } from '../src/protocol/format';
 import { h } from './dom';
 import { send } from './vscode-api';
 
@@ -58,7 +59,7 @@ export function renderHistory(history: HistoryView | undefined, rerender: () => 
                 'div',
                 { class: 'hr-row-main' },
                 h('span', { class: 'hr-row-title' }, s.label),
-                h('span', { class: 'hr-muted' }, `${s.date} · ${s.messageCount} messages`),
+                h('span', { class: 'hr-muted' }, `${s.date} · ${formatCount(s.messageCount, 'message')}`),
               ),
               btn(
                 'Restore',
@@ -78,7 +79,7 @@ function sessionRow(s: HistoryEntry, rerender: () => void): HTMLElement {
   const meta = h(
     'span',
     { class: 'hr-muted' },
-    `${s.date} · ${s.messageCount} messages · ${s.size}`,
+    `${s.date} · ${formatCount(s.messageCount, 'message')} · ${s.size}`,
     s.cost ? ' · ' : '',
     s.cost
       ? h(

@@ -3,7 +3,7 @@
  * cards, approval cards, notices with a retry countdown, and the compaction items (compaction-views.ts). Text is never parsed
  * as HTML except through the markdown sanitizer.
  */
-import { formatBytes, formatDuration } from '../src/protocol/format';
+import { formatBytes, formatCount, formatDuration } from '../src/protocol/format';
 import type { ChatItem, ChatItemOf, NoticeAction } from '../src/protocol/messages';
 import { changesCard } from './changes-view';
 import { compactingRow, compactionCard, divider, summaryCard } from './compaction-views';
@@ -202,9 +202,7 @@ const NOTICE_ACTION_LABEL: Record<NoticeAction, string> = {
 
 /** "stored · 35.9 KB · 400 lines · kept out of context [Open]": what an offloaded result is and where it went. */
 function storedLine(item: ChatItemOf<'tool'>): HTMLElement {
-  const size = item.stored
-    ? ` · ${formatBytes(item.stored.bytes)} · ${item.stored.lines.toLocaleString('en-US')} ${item.stored.lines === 1 ? 'line' : 'lines'}`
-    : '';
+  const size = item.stored ? ` · ${formatBytes(item.stored.bytes)} · ${formatCount(item.stored.lines, 'line')}` : '';
   return h(
     'div',
     { class: 'hr-stored', 'data-testid': 'stored-result' },

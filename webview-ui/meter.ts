@@ -96,6 +96,7 @@ export function renderMeter(
     'div',
     { class: 'hr-meter-facts' },
     h('span', { class: `hr-used hr-status-${m.status}`, 'data-testid': 'meter-label' }, m.usedLabel),
+    m.untilCompactLabel ? h('span', { class: 'hr-fact hr-until', 'data-testid': 'meter-until-compact' }, m.untilCompactLabel) : null,
     h('span', { class: m.confirmed ? 'hr-fact hr-confirmed' : 'hr-fact', 'data-testid': 'meter-accuracy' }, m.accuracy),
     m.cacheLabel ? h('span', { class: 'hr-fact', 'data-testid': 'meter-cache' }, m.cacheLabel) : null,
     m.deferredLabel ? h('span', { class: 'hr-fact', 'data-testid': 'meter-deferred' }, m.deferredLabel) : null,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { modelOptions, thinkingLevelsFor, type LanguageModelInfo, type ModelChoice, type ModelOption } from '../context/model-choice';
 import { THINKING_BUDGETS, type ThinkingLevel } from '../context/thinking';
 import { providerEntry, type ProviderId } from '../common/provider-catalogue';
+import { formatTokens } from '../protocol/format';
 
 const providerLabel = (p: ProviderId) => providerEntry(p).label;
 
@@ -79,7 +80,7 @@ async function pickThinking(choice: Pick<ModelChoice, 'provider' | 'model'>, cur
   const describe = (l: ThinkingLevel) =>
     l === 'off'
       ? vscode.l10n.t('No reasoning parameter is sent')
-      : vscode.l10n.t('{0} thinking tokens, counted in the output reserved from the window', THINKING_BUDGETS[l].toLocaleString('en-US'));
+      : vscode.l10n.t('{0} thinking tokens, counted in the output reserved from the window', formatTokens(THINKING_BUDGETS[l]));
   const items = levels.map((l) => ({ label: l === current ? `$(check) ${l}` : l, description: describe(l), level: l }));
   const picked = await pickOne(items, {
     title: vscode.l10n.t('Headroom: Thinking Budget for {0}', choice.model),

@@ -5,8 +5,8 @@
  */
 import type { ContextUsage } from '../agent/events';
 import { isHistoryMessage } from '../context/compaction/history-message';
-import { meterDetails } from '../panel/meter-view';
-import { formatBytes } from '../protocol/format';
+import { meterDetails, meterFromUsage } from '../panel/meter-view';
+import { formatBytes, formatCount, formatPercent, formatRelativeDate, formatTokens } from '../protocol/format';
 import { SnapshotName } from '../protocol/messages';
 import type { Message } from '../providers/types';
 import type { ResultMeta } from '../store/types';
@@ -35,7 +35,7 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
       const picked = await ui.pick(
         sessions.map((s) => ({
           label: s.title,
-          description: `${s.messageCount} messages · ${new Date(s.updatedAt).toLocaleString()}`,
+          description: `${formatCount(s.messageCount, 'message')} · ${formatRelativeDate(s.updatedAt)}`,
           id: s.id,
         })),
         { title: ui.t('Headroom: Open Session') },
@@ -55,7 +55,7 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
       const picked = await ui.pick(
         snapshots.map((s) => ({
           label: s.description ?? `${s.kind} snapshot`,
-          description: `${s.messageCount} messages · ${new Date(s.createdAt).toLocaleString()}`,
+          description: `${formatCount(s.messageCount, 'message')} · ${formatRelativeDate(s.createdAt)}`,
           id: s.id,
         })),
         {
@@ -76,7 +76,7 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
         return;
       }
       const picked = await ui.pick(
-        pins.map((p) => ({ label: p.text.slice(0, 120), description: new Date(p.createdAt).toLocaleString(), id: p.id })),
+        pins.map((p) => ({ label: p.text.slice(0, 120), description: formatRelativeDate(p.createdAt), id: p.id })),
         { title: ui.t('Headroom: Unpin'), placeHolder: ui.t('Which pin to remove?') },
       );
       if (picked) await actions.unpin(picked.id);
@@ -168,8 +168,8 @@ async function openStoredResult(actions: HostActions, ui: PaletteUi): Promise<vo
   const picked = await ui.pick(
     stored.map((r: ResultMeta) => ({
       label: r.toolName,
-      description: `${formatBytes(r.byteSize)} · ${r.lineCount.toLocaleString('en-US')} lines`,
-      detail: `${new Date(r.createdAt).toLocaleString()} · ${r.refId}`,
+      description: `${formatBytes(r.byteSize)} · ${formatCount(r.lineCount, 'line')}`,
+      detail: `${formatRelativeDate(r.createdAt)} · ${r.refId}`,
       refId: r.refId,
     })),
     {
@@ -181,18 +181,29 @@ async function openStoredResult(actions: HostActions, ui: PaletteUi): Promise<vo
   if (picked) await actions.openResult(picked.refId);
 }
 
-/** Show Context Breakdown: the figures the meter shows, as a markdown table. */
+/**
+ * Show Context Breakdown: the figures the meter shows, as a markdown table: the same view model
+ * (`meterFromUsage`), so the same used figure, percent and formatting.
+ */
 export function breakdownMarkdown(usage: ContextUsage): string {
-  // The same rows as the panel's Details view (one home: meterDetails).
-  const rows = usage.budget ? meterDetails(usage.budget).map((r) => `| ${r.label} | ${r.value.replace(/\|/g, '\\|')} |`) : [];
+  const meter = meterFromUsage(usage);
+  // The same rows as the panel's Details view (one home: meterDetails); without a budget, the meter's own segments.
+  const details = usage.budget
+    ? meterDetails(usage.budget)
+    : [
+        ...meter.segments.map((s) => ({ label: s.label, value: `${formatTokens(s.tokens)} tokens (${formatPercent(s.fraction)})` })),
+        { label: 'Estimate', value: meter.accuracy },
+      ];
+  const cell = (v: string) => v.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const facts = [meter.untilCompactLabel, meter.cacheLabel, meter.deferredLabel].filter((f): f is string => !!f);
   return [
     '# Headroom context breakdown',
     '',
-    `Used **${usage.used.toLocaleString('en-US')}** of **${usage.effectiveWindow.toLocaleString('en-US')}** effective tokens (window ${usage.contextWindow.toLocaleString('en-US')}), ${(usage.ratio * 100).toFixed(1)} % — status \`${usage.status}\`.`,
+    `Used **${meter.usedLabel}** (${meter.accuracy})${facts.length ? ` · ${facts.join(' · ')}` : ''}.`,
     '',
-    '| | |',
+    '| Part of the context | Tokens (share of the window) |',
     '|---|---|',
-    ...rows,
+    ...details.map((r) => `| ${cell(r.label)} | ${cell(r.value)} |`),
     '',
   ].join('\n');
 }

@@ -2,6 +2,7 @@
  * The component-level context budget (DESIGN §3) and the plain-JSON view model the meter renders.
  * Pure; never throws (negative or non-finite component values count as 0).
  */
+import { tokensUntil } from './compaction/context-status';
 import type { ModelLimits } from './models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './settings';
 
@@ -88,6 +89,8 @@ export interface BudgetViewModel {
   deferred: { count: number; savedTokens: number };
   lastCompactionFreed: number | null;
   limitSource: ModelLimits['source'];
+  /** Tokens until the compact threshold (`tokensUntil`, the rule of `statusAt`); 0 once it is reached. */
+  untilCompact: number;
 }
 
 const clean = (n: number | undefined): number => (n !== undefined && Number.isFinite(n) && n > 0 ? n : 0);
@@ -183,6 +186,7 @@ export class ContextBudget {
       deferred: { count: Math.round(clean(this.meta.deferredCount)), savedTokens: Math.round(clean(this.meta.deferredSavedTokens)) },
       lastCompactionFreed: this.meta.lastCompactionFreed === undefined ? null : Math.round(clean(this.meta.lastCompactionFreed)),
       limitSource: this.limits.source,
+      untilCompact: tokensUntil(this.used, eff, 'compact', t) ?? 0,
     };
   }
 }

@@ -10,12 +10,13 @@ export function meterCostLabel(cost: { turn: number; spend: SessionSpend } | und
   if (!cost || cost.spend.requests <= 0) return null;
   const total = spendTotal(cost.spend);
   if (total === undefined) return 'cost unknown (no prices for this model)';
+  // A resumed session has no turn yet: its total alone.
   const parts = [
-    `${formatUsd(cost.turn)} this turn`,
+    cost.turn > 0 ? `${formatUsd(cost.turn)} this turn` : '',
     `${formatUsd(total)} session${cost.spend.unpriced > 0 ? ' (some requests unpriced)' : ''}`,
   ];
   if (cost.spend.saved > 0) parts.push(`cache saved ${formatUsd(cost.spend.saved)}`);
-  return parts.join(' · ');
+  return parts.filter(Boolean).join(' · ');
 }
 
 /**

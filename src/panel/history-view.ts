@@ -1,5 +1,5 @@
 /** Maps the store's session and snapshot rows to the history view. Pure (no vscode); never throws. */
-import { formatBytes } from '../protocol/format';
+import { formatBytes, formatRelativeDate } from '../protocol/format';
 import { sessionCost } from './cost-text';
 import type { HistoryView } from '../protocol/view-models';
 import type { SessionSummary, SnapshotInfo } from '../store/types';
@@ -15,8 +15,8 @@ export interface HistoryData {
 
 const KIND_LABEL: Record<SnapshotInfo['kind'], string> = { compaction: 'Compaction', named: 'Snapshot', restore: 'Restore point' };
 
-/** `formatDate` is injectable so tests do not depend on the machine's locale or time zone. */
-export function toHistoryView(d: HistoryData, formatDate: (epochMs: number) => string = defaultDate): HistoryView {
+/** `formatDate` is injectable so tests do not depend on the clock or the time zone. */
+export function toHistoryView(d: HistoryData, formatDate: (epochMs: number) => string = (ms) => formatRelativeDate(ms)): HistoryView {
   return {
     sessions: [...d.sessions]
       .sort((a, b) => b.updatedAt - a.updatedAt)
@@ -45,12 +45,4 @@ export function toHistoryView(d: HistoryData, formatDate: (epochMs: number) => s
 function withCost(s: SessionSummary): { cost?: { label: string; title: string } } {
   const cost = sessionCost(s.spend);
   return cost ? { cost } : {};
-}
-
-function defaultDate(ms: number): string {
-  try {
-    return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  } catch {
-    return new Date(ms).toISOString();
-  }
 }

@@ -66,6 +66,7 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
         : null,
     freedTokens: extras.lastCompaction?.freedTokens ?? num(b.lastCompactionFreed),
     windowLabel: WINDOW_SOURCES[b.limitSource] ?? null,
+    untilCompact: Number.isFinite(b.untilCompact) ? Math.max(0, b.untilCompact) : null,
     extras,
     details: meterDetails(b),
   });
@@ -141,6 +142,7 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
     deferredLabel: null,
     freedTokens: extras.lastCompaction?.freedTokens ?? 0,
     windowLabel: null,
+    untilCompact: null,
     extras: withStatus,
   });
 }
@@ -179,6 +181,8 @@ interface Parts {
   deferredLabel: string | null;
   freedTokens: number;
   windowLabel: string | null;
+  /** Tokens until automatic compaction (null: not known without a budget). */
+  untilCompact: number | null;
   extras: MeterExtras;
   details?: Array<{ label: string; value: string }>;
 }
@@ -209,7 +213,31 @@ function finish(p: Parts): MeterView {
     // Without a status from the gate: from the markers (fractions of the window; 0 = no marker).
     status: p.extras.status ?? statusAt(fraction, { compact: p.markers.compact || undefined, block: p.markers.block || undefined }),
     pausedReason: p.extras.pausedReason ?? null,
+    untilCompactLabel: untilCompactLabel(p.untilCompact, p.extras.pausedReason ?? null),
     costLabel: meterCostLabel(p.extras.cost),
     details: p.details,
   };
+}
+
+/** "31k until auto-compact", or that it compacts before the next request; null while paused or unknown. */
+export function untilCompactLabel(until: number | null, pausedReason: string | null): string | null {
+  if (until === null || pausedReason) return null;
+  return until > 0 ? `${formatTokens(until)} until auto-compact` : 'auto-compacts before the next request';
+}
+
+/**
+ * What the status bar item says, from the meter's own view model (same figure, same percent, same
+ * formatting): "42 %", and "83.2k / 200k (42 %) · 31k until auto-compact · estimated ±2 %".
+ */
+export function statusBarText(usage: ContextUsage): {
+  percent: string;
+  wholePercent: number;
+  tooltip: string;
+  level: 'none' | 'warning' | 'error';
+} {
+  const meter = meterFromUsage(usage);
+  const percent = formatPercent(meter.window > 0 ? meter.used / meter.window : 0);
+  const tooltip = [meter.usedLabel, meter.untilCompactLabel, meter.accuracy].filter(Boolean).join(' · ');
+  const level = meter.status === 'note' ? 'warning' : meter.status === 'ok' ? 'none' : 'error';
+  return { percent, wholePercent: meter.percent, tooltip, level };
 }

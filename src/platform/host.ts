@@ -55,7 +55,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
 
   const statusBar = new ContextStatusBar();
   disposables.push(statusBar);
-  const showUsage = (usage: ReturnType<SessionHost['measure']>) => statusBar.update(usage, readContextSettings().settings.thresholds);
+  const showUsage = (usage: ReturnType<SessionHost['measure']>) => statusBar.update(usage);
 
   /** Measures against the configured model's window now and updates the meter and the status bar. */
   const remeasure = () => {

@@ -56,6 +56,37 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1_000)} s`;
 }
 
+/** 1 → "1 message", 1234 → "1,234 messages" (thousands with a comma, as everywhere in Headroom). */
+export function formatCount(n: number, noun: string, plural = `${noun}s`): string {
+  const v = Number.isFinite(n) ? Math.max(0, Math.round(n)) : 0;
+  return `${v.toLocaleString('en-US')} ${v === 1 ? noun : plural}`;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * When something happened, relative to `now` (epoch ms, local time): "just now", "5 min ago",
+ * "2 h ago", "yesterday", "3 days ago", then "22 Nov" (this year) or "22 Nov 2025".
+ */
+export function formatRelativeDate(at: number, now: number = Date.now()): string {
+  if (!Number.isFinite(at) || !Number.isFinite(now)) return '?';
+  const ago = now - at;
+  if (ago < 60_000) return 'just now';
+  if (ago < 3_600_000) return `${Math.floor(ago / 60_000)} min ago`;
+  const then = new Date(at);
+  const today = new Date(now);
+  const days = Math.round((startOfDay(today) - startOfDay(then)) / 86_400_000);
+  if (days <= 0) return `${Math.floor(ago / 3_600_000)} h ago`;
+  if (days === 1) return 'yesterday';
+  if (days < 7) return `${days} days ago`;
+  const date = `${then.getDate()} ${MONTHS[then.getMonth()]}`;
+  return then.getFullYear() === today.getFullYear() ? date : `${date} ${then.getFullYear()}`;
+}
+
+function startOfDay(d: Date): number {
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+}
+
 function trim(s: string): string {
   return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
 }

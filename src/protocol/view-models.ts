@@ -277,6 +277,8 @@ export const MeterView = z.object({
   status: z.enum(['ok', 'note', 'compact', 'block', 'final']),
   /** Why auto-compaction is paused (the loop breaker), when it is. */
   pausedReason: z.string().nullable(),
+  /** "31k until auto-compact" (the distance to the compact threshold); null while paused or unknown. */
+  untilCompactLabel: z.string().nullable().optional(),
   /** "$0.042 this turn · $1.27 session · cache saved $0.31"; null before any priced request. */
   costLabel: z.string().nullable().optional(),
   /** The details view: each component (tokens, %), reservation, free, thresholds, the window's source, the estimate's band. */
@@ -306,7 +308,7 @@ export type LedgerView = z.infer<typeof LedgerView>;
 export const HistoryEntry = z.object({
   id: z.string(),
   title: z.string(),
-  /** "22 Nov 2026, 10:41" — formatted by the host in the user's locale. */
+  /** "2 h ago", "yesterday", "22 Nov": relative, by the host (`formatRelativeDate`). */
   date: z.string(),
   messageCount: z.number().int().nonnegative(),
   /** "1.2 MB" */

@@ -257,7 +257,8 @@ describe('palette commands call the actions directly', () => {
     const usage: ContextUsage = { used: 12_345, effectiveWindow: 160_000, contextWindow: 200_000, ratio: 12_345 / 160_000, status: 'ok' };
     const ui = new ScriptedUi();
     await createPaletteCommands(fakeActions([], { measure: () => usage }), ui).showContextBreakdown();
-    assert.match(ui.markdown[0] ?? '', /Used \*\*12,345\*\* of \*\*160,000\*\* effective tokens \(window 200,000\), 7\.7 % — status `ok`/);
+    // The meter's own label: the same figure and percent of the window (it once said 7.7 % of the effective window beside the meter's 6 %).
+    assert.match(ui.markdown[0] ?? '', /^Used \*\*12\.3k \/ 200k \(6 %\)\*\* \(estimated\)\.$/m);
   });
 
   it("Show Context Breakdown lists the same rows as the meter's details", async () => {

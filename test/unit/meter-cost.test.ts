@@ -68,7 +68,7 @@ describe('meter: what the session costs and what the cache saved', () => {
     const recorder = new SpendRecorder({ seed: stored, model: () => 'claude-sonnet-4-5', onChange: (state) => s.p.setSpend(state) });
     s.p.setSpend(recorder.state);
     s.run(usageEvent({ messages: 1_000 }));
-    assert.equal(s.meter().costLabel, '$0 this turn · $0.45 session');
+    assert.equal(s.meter().costLabel, '$0.45 session');
     for (const e of [turnStart, usage('claude-sonnet-4-5', 10_000, 0), end]) recorder.handle(e);
     assert.equal(s.meter().costLabel, '$0.03 this turn · $0.48 session');
   });

@@ -21,3 +21,26 @@ export function statusAt(ratio: number, thresholds: Partial<Pick<Thresholds, 'no
 function reached(ratio: number, threshold: number | undefined): boolean {
   return threshold !== undefined && ratio >= threshold;
 }
+
+/**
+ * Tokens that can still be added before `statusAt` reports `threshold` (0 once it does): the distance
+ * the meter shows as "31k until auto-compact". `limit` is what the thresholds are shares of (the
+ * effective window). Never negative, never NaN; undefined when the threshold is not set.
+ */
+export function tokensUntil(
+  used: number,
+  limit: number,
+  threshold: keyof Pick<Thresholds, 'note' | 'compact' | 'block'>,
+  thresholds: Partial<Pick<Thresholds, 'note' | 'compact' | 'block'>>,
+): number | undefined {
+  const share = thresholds[threshold];
+  if (share === undefined || !Number.isFinite(share) || !Number.isFinite(limit) || limit <= 0) return undefined;
+  const u = Number.isFinite(used) && used > 0 ? used : 0;
+  if (reached(u / limit, share)) return 0;
+  // The smallest whole count the rule classifies as reached, less what is used.
+  // The smallest whole count the rule classifies as reached (a float product may be off by one), less what is used.
+  let at = Math.ceil(share * limit);
+  if (at - 1 > u && reached((at - 1) / limit, share)) at--;
+  else if (!reached(at / limit, share)) at++;
+  return Math.max(0, at - u);
+}
