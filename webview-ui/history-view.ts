@@ -76,24 +76,9 @@ export function renderHistory(history: HistoryView | undefined, rerender: () => 
 }
 
 function sessionRow(s: HistoryEntry, rerender: () => void): HTMLElement {
-  const meta = h(
-    'span',
-    { class: 'hr-muted' },
-    `${s.date} · ${formatCount(s.messageCount, 'message')} · ${s.size}`,
-    s.cost ? ' · ' : '',
-    s.cost
-      ? h(
-          'span',
-          {
-            class: 'hr-session-cost',
-            title: s.cost.title,
-            'aria-label': `Cost ${s.cost.label}: ${s.cost.title}`,
-            'data-testid': 'session-cost',
-          },
-          s.cost.label,
-        )
-      : '',
-  );
+  const meta = h('span', { class: 'hr-muted' }, `${s.date} · ${formatCount(s.messageCount, 'message')} · ${s.size}`);
+  // What the session spent, on a line of its own (its breakdown in the tooltip); nothing when none is recorded.
+  const cost = s.cost ? h('span', { class: 'hr-muted', title: s.cost.title, 'data-testid': 'session-cost' }, s.cost.label) : null;
   let title: HTMLElement;
   if (local.renaming === s.id) {
     const input = h('input', { class: 'hr-text', type: 'text', value: s.title, 'aria-label': `New title for ${s.title}` });
@@ -121,7 +106,7 @@ function sessionRow(s: HistoryEntry, rerender: () => void): HTMLElement {
   return h(
     'li',
     { class: 'hr-row', 'data-id': s.id },
-    h('div', { class: 'hr-row-main' }, title, meta),
+    h('div', { class: 'hr-row-main' }, title, meta, cost),
     btn(
       'Rename',
       `Rename session ${s.title}`,

@@ -10,49 +10,26 @@
  * Screenshots: test-results/e2e/gallery-<state>-<variant>.png.
  */
 import * as assert from 'node:assert/strict';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import type { ChatItem, HostToWebview } from '../../src/protocol/messages';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { textContrast } from './contrast';
 import { sessionFixture } from './webview-harness';
-import { fakeProviderSettings, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
+import {
+  assertNoSidewaysSpill,
+  fakeProviderSettings,
+  narrowSidebar,
+  openHeadroomView,
+  openWorkbench,
+  runPaletteCommand,
+  screenshotPath,
+  type Theme,
+} from './workbench';
 
 async function inject(frame: Frame, ...messages: HostToWebview[]): Promise<void> {
   await frame.evaluate((ms) => ms.forEach((data) => window.dispatchEvent(new MessageEvent('message', { data }))), messages);
 }
 const append = (...items: ChatItem[]): HostToWebview => ({ type: 'chat/ops', ops: items.map((item) => ({ op: 'append', item })) });
-
-/** Narrows the primary side bar to `width` px by dragging its sash, as a user would. */
-async function narrowSidebar(page: Page, width: number): Promise<void> {
-  const sidebar = page.locator('.part.sidebar');
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const box = await sidebar.boundingBox();
-    assert.ok(box, 'the side bar is shown');
-    if (Math.abs(box.width - width) <= 2) return;
-    // The sash on the side bar's right edge (the grid's vertical sash whose centre is on that edge).
-    const right = box.x + box.width;
-    const sashes = await page
-      .locator('.monaco-sash.vertical')
-      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x + r.width / 2, y: r.y, h: r.height })));
-    const sash = sashes.find((r) => Math.abs(r.x - right) <= 4 && r.h > 100);
-    assert.ok(sash, `a sash on the side bar's edge at x=${right}`);
-    const y = sash.y + sash.h / 2;
-    await page.mouse.move(sash.x, y);
-    await page.waitForTimeout(150);
-    await page.mouse.down();
-    await page.mouse.move(sash.x + (width - box.width), y, { steps: 8 });
-    await page.mouse.up();
-    await page.waitForTimeout(200);
-  }
-  const box = await sidebar.boundingBox();
-  assert.ok(box && Math.abs(box.width - width) <= 2, `side bar is ${box?.width} px wide, wanted ${width}`);
-}
-
-/** Nothing in the panel is wider than the panel (a table scrolls inside its own box instead). */
-async function assertNoSidewaysSpill(frame: Frame, state: string): Promise<void> {
-  const spill = await frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(spill <= 1, `${state}: the panel scrolls sideways by ${spill} px`);
-}
 
 async function assertReadable(frame: Frame, selectors: string[], label: string): Promise<void> {
   for (const sel of selectors) {
