@@ -133,6 +133,8 @@ export class SessionService extends Disposable {
     const done = session.prompt(await mentionMessage(core, message, mentions));
     core.fireState();
     await done;
+    // The turn's records (work ledger, spend) are saved before this resolves: nothing is written after it.
+    await Promise.all([core.recorder.save(), core.spend.save()]);
     await saveCalibration(core);
     core.fireState();
   }
