@@ -212,6 +212,9 @@ describe('meter and session cost in a real VS Code: never drops, until auto-comp
     // 95 % of the 32k window less the 4k output and the buffer: used + until lands at that threshold.
     assert.ok(used + tokens > 20_000 && used + tokens < 28_000, `${used} used + ${tokens} until`);
     assert.ok((await textContrast(frame, '[data-testid=meter-until-compact]')) >= 4.5, 'readable');
+    // Every fact line under the figure is text to read, "confirmed" included (it was theme green, ~2:1 on Light).
+    for (const sel of ['[data-testid=meter-accuracy]', '[data-testid=meter-cost]'])
+      if (await frame.locator(sel).count()) assert.ok((await textContrast(frame, sel)) >= 4.5, `${sel} is readable`);
   }
 
   async function checkHistory(page: Page, frame: Frame, name: string, seen: (cost: string) => void): Promise<void> {
