@@ -208,7 +208,8 @@ describe('context fidelity through three compactions, in a real VS Code', functi
     const { host, panel } = await activateHeadroom();
     const id = host.session.state().sessionId;
     await host.session.flush();
-    await host.session.newSession();
+    // As the user starts one: through the panel (the host action reloads the chat), not the service alone.
+    await panel.receive({ type: 'session/new' });
     assert.equal(cards((await panelView()).items ?? []).length, 0, 'a new session has no cards');
     await panel.receive({ type: 'session/open', id });
     const shown = cards((await panelView()).items ?? []);
