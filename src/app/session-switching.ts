@@ -15,6 +15,7 @@ import { selectWindow } from '../context/turns';
 import type { Message } from '../providers/types';
 import type { SessionSummary, SnapshotInfo } from '../store';
 import type { SessionCore } from './session-core';
+import { storedTranscript, type StoredTranscript } from './stored-transcript';
 import { settingsModel } from './model-access';
 import { loadSessionState, type SessionRecord } from './store-lifecycle';
 import { expectNextRequest, systemSections, turnConfig } from './turn-wiring';
@@ -172,6 +173,8 @@ export async function sessionHistory(core: SessionCore): Promise<{
 export interface CompactionHistory {
   compactions: StoredCompaction[];
   newestUndoable: boolean;
+  /** The stored transcript the panel shows instead of the context view (every compaction, not only since the clear). */
+  stored?: StoredTranscript;
 }
 
 /**
@@ -182,8 +185,11 @@ export async function compactionHistory(core: SessionCore): Promise<CompactionHi
   const store = core.store;
   const id = core.summary?.id;
   if (!store || !id) return { compactions: [], newestUndoable: false };
-  // A clear starts the context over: the compactions before it are not shown with it.
-  const records = await store.sessions.listCompactions(id, { sinceClear: true });
-  const newestUndoable = records.length > 0 && !store.readOnly && (await store.sessions.canUndoCompaction(id));
-  return { compactions: records.reverse().map(storedCompaction), newestUndoable };
+  // The whole stored transcript is shown, so every compaction is, each where it happened.
+  const records = await store.sessions.listCompactions(id);
+  const stored = await storedTranscript(store.sessions, id);
+  // A compaction from before the last clear is not the context's: it cannot be undone.
+  const sinceClear = records.length > 0 && records[0].createdAt > (stored.clear?.clearedAt ?? -Infinity);
+  const newestUndoable = sinceClear && !store.readOnly && (await store.sessions.canUndoCompaction(id));
+  return { compactions: records.reverse().map(storedCompaction), newestUndoable, stored };
 }

@@ -1,7 +1,6 @@
 /**
- * Turns the agent loop's events and the context budget into panel messages, and keeps the transcript
- * view model so the host can re-send everything when the webview is shown again. Pure (no vscode):
- * the clock and the sink are injected. `handle` never throws.
+ * Turns the agent loop's events and the context budget into panel messages, and keeps the transcript view model so the
+ * host can re-send everything when the webview is shown again. Pure (no vscode): clock and sink injected. `handle` never throws.
  */
 import type { AgentEvent, ContextUsage } from '../agent/events';
 import type { BudgetViewModel } from '../context/budget';
@@ -18,6 +17,7 @@ import { CompactionCards, DIVIDER_TEXT, type CompactionHistory } from './compact
 import { errorNotice } from './error-notice';
 import { MeterExtras, meterFromBudget, meterFromUsage } from './meter-view';
 import { assistantText, messagesToItems, PREVIEW_CHARS, stopNote, toolItem, userItem, userText, withResult } from './transcript-items';
+import { StoredPages } from './stored-history';
 import { OlderPages } from './transcript-pages';
 
 type Source = { budget: BudgetViewModel } | { usage: ContextUsage };
@@ -45,13 +45,10 @@ export class ChatPresenter {
   /** Transcript reloads so far: items of a reloaded context get ids of their own (`l<n>m<i>`). */
   private loads = 0;
   private readonly cards: CompactionCards;
-  /** The loaded messages not shown yet, a page at a time. */
-  private readonly older = new OlderPages();
+  /** The messages not shown yet, a page at a time (from the store for a reopened session). */
+  private older: OlderPages | StoredPages = new OlderPages();
 
-  /**
-   * @param emit receives every message for the webview, in order (the host batches them).
-   * @param now the clock (epoch ms), injectable for tests.
-   */
+  /** @param emit receives every message for the webview, in order (the host batches them). @param now the clock (epoch ms). */
   constructor(
     private readonly emit: (message: HostToWebview) => void,
     private readonly now: () => number = Date.now,
@@ -95,14 +92,15 @@ export class ChatPresenter {
   load(messages: readonly Message[], history?: CompactionHistory): void {
     this.cards.reset();
     this.forgetTurn();
-    // A reopened session's compactions come first (with the oldest page): their cards, each with what left the context.
-    this.transcript.reset(this.older.load(messages, history ? this.cards.reopened(history) : []));
+    const cards = history ? this.cards.reopened(history) : []; // without the stored transcript they head the oldest page
+    const pages = history?.stored ? new StoredPages(history.stored, cards) : new OlderPages();
+    this.older = pages;
+    this.transcript.reset(pages instanceof StoredPages ? pages.load() : pages.load(messages, cards));
   }
 
   /**
-   * The context was replaced while the chat stays (a snapshot restored, a compaction undone): nothing
-   * is removed. An undo of the newest compaction shown takes its divider away (those turns are back in
-   * context); otherwise a divider goes under everything shown and the new context follows it.
+   * The context was replaced while the chat stays (a snapshot restored, a compaction undone): nothing is removed. An undo of
+   * the newest compaction shown takes its divider away; otherwise a divider goes under everything and the new context follows.
    */
   continueWith(messages: readonly Message[], why: 'restore' | 'undo'): void {
     if (why === 'undo' && this.cards.undone()) return;
@@ -118,11 +116,14 @@ export class ChatPresenter {
   }
 
   /**
-   * The panel reached the top: posts the page before `beforeId` (which must be the first item shown;
-   * a request from before a reload gets no items) and keeps it, so a re-sent snapshot includes it.
+   * The panel reached the top: posts the page before `beforeId` (the first item shown, else no items) and keeps it, so a
+   * re-sent snapshot includes it. A stored session's page is read first (a page read for another session is dropped).
    */
-  olderPage(beforeId: string): void {
-    const items = this.transcript.items[0]?.id === beforeId ? this.older.next() : [];
+  async olderPage(beforeId: string): Promise<void> {
+    const pager = this.older;
+    const next = this.transcript.items[0]?.id === beforeId ? pager.next() : [];
+    const page = Array.isArray(next) ? next : await next; // an in-memory page at once, a stored one when read
+    const items = pager === this.older ? page : [];
     this.transcript.prepend(items);
     this.emit({ type: 'transcript/page', beforeId, items, hasOlder: this.older.hasOlder });
   }

@@ -11,6 +11,7 @@ import type { StoredCompaction } from '../context/compaction';
 import { costOf } from '../context/cost';
 import { pricesFor } from '../context/models';
 import { compactionCard, storedCompactionCard } from './compaction-card';
+import type { StoredHistory } from './stored-history';
 
 /** What the cards need from the presenter. */
 export interface CardHost {
@@ -26,6 +27,8 @@ export interface CardHost {
 export interface CompactionHistory {
   compactions: readonly StoredCompaction[];
   newestUndoable: boolean;
+  /** The stored transcript to show instead of the context view (`stored-history.ts`). */
+  stored?: StoredHistory;
 }
 
 /** What a stored compaction's summary cost in US dollars, at its summarizer's prices (undefined: unknown). */
@@ -99,7 +102,10 @@ export class CompactionCards {
     const cards = history.compactions.map((c) => storedCompactionCard(`h${c.id}`, c, summaryCost(c)));
     const newest = cards[cards.length - 1];
     if (newest && history.newestUndoable) {
-      this.newest = { card: newest.id, divider: undefined, reopened: true };
+      // Over the stored transcript the turns an undo brings back are shown already: only the divider goes.
+      this.newest = history.stored
+        ? { card: newest.id, divider: `${newest.id}d` }
+        : { card: newest.id, divider: undefined, reopened: true };
       cards[cards.length - 1] = { ...newest, canUndo: this.undoable() };
     }
     return cards;

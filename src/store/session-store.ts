@@ -292,6 +292,12 @@ export class SessionStore {
     return this.load(id);
   }
 
+  /** The last clear, undefined when the session was never cleared. */
+  async clearMarker(id: string): Promise<ClearMarker | undefined> {
+    this.get(id);
+    return this.markerOf(await this.db(id));
+  }
+
   /** Advances the clear marker to now (after the last message). Deletes nothing. */
   async clear(id: string, at = Date.now()): Promise<ClearMarker> {
     this.get(id);

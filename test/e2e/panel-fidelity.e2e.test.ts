@@ -180,6 +180,23 @@ describe('work so far and what left the context in a real VS Code', function () 
     const card = frame.locator('[data-testid=compaction]').last();
     assert.equal(await card.getByRole('button', { name: 'Undo' }).isEnabled(), true, 'the newest compaction can still be undone');
     await page.screenshot({ path: screenshotPath('fidelity-what-left-reopened-dark') });
+    // Issue 19 item 3: the transcript is never replaced. The reopened chat is the stored transcript, so the first
+    // prompt (summarized away, no longer in the context) is there again on scrolling up, above the divider and card.
+    const first = frame.locator('.hr-user', { hasText: 'Question 0: look at hello.ts' });
+    assert.equal(await first.count(), 1, 'the first prompt is shown once');
+    await first.scrollIntoViewIfNeeded();
+    const order = await frame
+      .locator('.hr-user, [data-testid=divider], [data-testid=compaction]')
+      .evaluateAll((els) =>
+        els.map((e) => (e.matches('.hr-user') ? (e.textContent ?? '').slice(0, 12) : (e.getAttribute('data-testid') ?? ''))),
+      );
+    const at = (label: string) => order.findIndex((l) => l.startsWith(label));
+    assert.ok(at('Question 0') >= 0 && at('Question 0') < at('divider'), `the first prompt is above the divider: ${order.join(' | ')}`);
+    assert.ok(at('divider') < at('compaction'), `the divider is above the card: ${order.join(' | ')}`);
+    assert.equal(order.filter((l) => l.startsWith('Question 3')).length, 1, 'a kept turn is shown once, not again from the context');
+    const prompts = order.filter((l) => !['divider', 'compaction'].includes(l));
+    assert.equal(prompts.length, 4, `the four prompts, each once, and no summary as a user bubble: ${order.join(' | ')}`);
+    await page.screenshot({ path: screenshotPath('fidelity-reopened-first-prompt-dark') });
   });
 
   const themes: Array<[Theme, string]> = [

@@ -64,7 +64,7 @@ async function pagedPanel(width: number, vars?: string) {
     const asks = (await page.evaluate(() => (window as unknown as Win).__sent)).filter((m) => m.type === 'transcript/older');
     const ask = asks[answered++];
     assert.ok(ask?.type === 'transcript/older');
-    host.olderPage(ask.beforeId);
+    void host.olderPage(ask.beforeId);
     await post(page, posted.pop()!);
   };
   return { page, host, all: messagesToItems(messages), answerNext, chat: page.locator('[data-testid=chat]') };

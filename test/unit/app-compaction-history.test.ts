@@ -52,7 +52,11 @@ describe('session service: the stored "what left the context" of each compaction
     presenter.load(service.messages, history);
     const cards = cardsOf(presenter.transcript.items);
     assert.equal(cards.length, 2);
-    assert.equal(presenter.transcript.items[0].kind, 'compaction', 'the cards come before the context');
+    // Issue 19 item 3: the stored transcript, from its first prompt, with each card where its compaction ran.
+    const first0 = presenter.transcript.items[0];
+    assert.ok(first0.kind === 'user' && first0.text.startsWith('Instruction 0:'), 'the chat starts with the first prompt, not the context');
+    const kinds = presenter.transcript.items.map((i) => (i.kind === 'user' ? i.text.slice(0, 5) : i.kind));
+    assert.ok(kinds.indexOf('compaction') < kinds.indexOf('Later'), `the first card is before the later turns: ${kinds.join(' ')}`);
     assert.deepEqual(cards[0].details, first.details);
     assert.equal(cards[0].kept, first.kept);
     assert.equal(cards[0].canUndo ?? false, false, 'an older compaction cannot be undone');
@@ -68,8 +72,10 @@ describe('session service: the stored "what left the context" of each compaction
     const texts = presenter.transcript.items.flatMap((i) => (i.kind === 'user' ? [i.text] : []));
     assert.ok(
       texts.some((t) => t.startsWith('Later 0:')),
-      'the turns the undone compaction had summarized are shown again',
+      'the turns the undone compaction had summarized are shown',
     );
+    assert.equal(new Set(texts).size, texts.length, 'shown once: the stored transcript shows them already');
+    assert.equal(presenter.transcript.get(`${after[1].id}d`), undefined, 'the undone compaction’s divider went');
 
     // Reopened once more: the undone compaction cannot be undone, and its view is still there.
     await service.newSession();
@@ -79,7 +85,7 @@ describe('session service: the stored "what left the context" of each compaction
     assert.deepEqual(again.compactions[1].view?.details, second.details);
   });
 
-  it('a reopened session shows only the compactions since its last clear', async () => {
+  it('a reopened session shows every compaction and the clear, and only one since the clear can be undone', async () => {
     const { service } = await world.open();
     await talk(world, service, 4);
     world.server.script.push({ text: 'Summary before the clear.' });
@@ -89,13 +95,19 @@ describe('session service: the stored "what left the context" of each compaction
     const id = service.state().sessionId;
     await service.newSession();
     await service.openSession(id);
-    assert.deepEqual(await service.compactionHistory(), { compactions: [], newestUndoable: false });
+    const before = await service.compactionHistory();
+    assert.deepEqual(
+      before.compactions.map((c) => c.summary),
+      ['Summary before the clear.'],
+    );
+    assert.equal(before.newestUndoable, false, 'a compaction from before the clear cannot be undone');
+    assert.equal(before.stored?.clear?.afterSeq !== undefined, true, 'the clear is placed');
     world.server.script.push({ text: 'Summary after the clear.' });
     assert.ok(await service.compact());
     const history = await service.compactionHistory();
     assert.deepEqual(
       history.compactions.map((c) => c.summary),
-      ['Summary after the clear.'],
+      ['Summary before the clear.', 'Summary after the clear.'],
     );
     assert.equal(history.newestUndoable, true);
   });

@@ -84,7 +84,7 @@ describe('panel: the transcript a page at a time', () => {
     let pages = 0;
     while (p.view().hasOlder) {
       const before = p.view().items[0].id;
-      p.olderPage(before);
+      void p.olderPage(before);
       const page = posted.at(-1);
       assert.ok(page?.type === 'transcript/page');
       assert.equal(page.beforeId, before);
@@ -103,7 +103,7 @@ describe('panel: the transcript a page at a time', () => {
         .every((i) => i.kind === 'tool' && i.args !== '' && i.status === 'done'),
     );
     // The last page said there is nothing before it; asking again adds nothing.
-    p.olderPage(p.view().items[0].id);
+    void p.olderPage(p.view().items[0].id);
     const last = posted.at(-1);
     assert.ok(last?.type === 'transcript/page' && last.items.length === 0 && !last.hasOlder);
   });
@@ -116,7 +116,7 @@ describe('panel: the transcript a page at a time', () => {
     p.load(all, { compactions: [stored('cmp_a'), stored('cmp_b')], newestUndoable: true });
     const compactions = () => p.view().items.filter((i) => i.kind === 'compaction');
     assert.equal(compactions().length, 0, 'not on the newest page of a long session');
-    while (p.view().hasOlder) p.olderPage(p.view().items[0].id);
+    while (p.view().hasOlder) void p.olderPage(p.view().items[0].id);
     assert.deepEqual(
       p
         .view()
@@ -136,7 +136,7 @@ describe('panel: the transcript a page at a time', () => {
     const p = new ChatPresenter((m) => posted.push(m));
     p.load(session(400));
     const shown = p.view().items.length;
-    p.olderPage('m3');
+    void p.olderPage('m3');
     const page = posted.at(-1);
     assert.ok(page?.type === 'transcript/page' && page.items.length === 0 && page.hasOlder);
     assert.equal(p.view().items.length, shown);
@@ -170,7 +170,7 @@ describe('panel: the transcript a page at a time', () => {
     p.continueWith([user('restored')], 'restore');
     const shown = p.view().items;
     assert.equal(shown.at(-1)?.kind, 'user');
-    p.olderPage(shown[0].id);
+    void p.olderPage(shown[0].id);
     const items = p.view().items;
     assert.ok(items.length > shown.length);
     assert.deepEqual(items.slice(-shown.length), shown, 'what was shown, the divider and the restored context, stays below');

@@ -1,0 +1,46 @@
+/**
+ * What a reopened session's panel pages through (issue 19 item 3): its stored transcript, read a page
+ * at a time, newest first, and where its compactions, snapshot restores and last clear happened (by
+ * seq; the panel places them, `src/panel/stored-history.ts`). Pure (no vscode).
+ */
+import type { Message } from '../providers/types';
+import type { SessionStore } from '../store';
+
+/** Messages a page read from the store holds (the panel's page size, `transcript-pages.ts` PAGE_MESSAGES). */
+export const TRANSCRIPT_PAGE_MESSAGES = 150;
+
+export interface TranscriptPage {
+  messages: readonly { seq: number; message: Message }[];
+  hasOlder: boolean;
+}
+
+export interface StoredTranscript {
+  first: TranscriptPage;
+  read(beforeSeq: number): Promise<TranscriptPage>;
+  compactions: { id: string; createdAt: number; throughSeq: number | null; firstKeptSeq: number | null }[];
+  restores: { createdAt: number; throughSeq: number }[];
+  clear?: { clearedAt: number; afterSeq: number };
+}
+
+/** The session's newest transcript page and its marks; older pages are read when the panel asks. */
+export async function storedTranscript(sessions: SessionStore, id: string, limit = TRANSCRIPT_PAGE_MESSAGES): Promise<StoredTranscript> {
+  const [first, records, snapshots, clear] = await Promise.all([
+    sessions.transcriptPage(id, { limit }),
+    sessions.listCompactions(id),
+    sessions.listSnapshots(id),
+    sessions.clearMarker(id),
+  ]);
+  const through = new Map(snapshots.map((s) => [s.id, s.throughSeq]));
+  return {
+    first,
+    read: (beforeSeq) => sessions.transcriptPage(id, { beforeSeq, limit }),
+    compactions: records.map((r) => ({
+      id: r.id,
+      createdAt: r.createdAt,
+      throughSeq: r.snapshotId ? (through.get(r.snapshotId) ?? null) : null,
+      firstKeptSeq: r.firstKeptSeq,
+    })),
+    restores: snapshots.filter((s) => s.kind === 'restore').map((s) => ({ createdAt: s.createdAt, throughSeq: s.throughSeq })),
+    clear,
+  };
+}
