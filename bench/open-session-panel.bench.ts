@@ -1,7 +1,8 @@
 // figures: open_session_panel_50k_ms open_session_panel_50k_kb open_session_panel_50k_uncompacted_kb
 /**
- * Opening a long session for the panel (issue 18): the store opens, the context view is read, and the
- * panel's presenter turns it into the first page of items; the figure is the time until that
+ * Opening a long session for the panel (issue 18): the store opens, the context view is read (for the
+ * model), and the panel's presenter turns the stored transcript's newest page, with its compactions
+ * placed (issue 19 item 3), into the first page of items; the figure is the time until that
  * `session/snapshot` is ready to post (median of 3 fresh opens of a 50,000-message session that
  * compacts, as `open_session_50k_ms` in store.bench.ts), and `_kb` its size as posted. The
  * `_uncompacted_kb` figure is the same message for a 50,000-message session that never compacted
@@ -10,7 +11,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { storedTranscript } from '../src/app/stored-transcript';
 import { errorStack } from '../src/common/errors';
+import { storedCompaction } from '../src/context/compaction';
 import { ChatPresenter } from '../src/panel/chat-presenter';
 import { messagesToItems } from '../src/panel/transcript-items';
 import type { HostToWebview } from '../src/protocol/messages';
@@ -26,8 +29,10 @@ async function openForPanel(root: string, id: string): Promise<{ ms: number; byt
   const t0 = performance.now();
   const store = await openStore({ root, wasmPath: WASM });
   const view = await store.sessions.contextView(id);
+  // As the extension reopens a session: the stored transcript's newest page, with its compactions placed.
+  const [records, stored] = await Promise.all([store.sessions.listCompactions(id), storedTranscript(store.sessions, id)]);
   const presenter = new ChatPresenter(() => {});
-  presenter.load(view.messages);
+  presenter.load(view.messages, false, { compactions: records.reverse().map(storedCompaction), newestUndoable: false, stored });
   const snapshot = presenter.view();
   const json = JSON.stringify({ type: 'session/snapshot', snapshot } satisfies Pick<HostToWebview, 'type'> & { snapshot: unknown });
   const ms = performance.now() - t0;
