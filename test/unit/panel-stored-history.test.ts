@@ -33,6 +33,9 @@ function toolTurn(i: number, calls: number): Message[] {
   return [user(`prompt ${i}`), a, ...results];
 }
 
+/** Tool calls of turn `i`: turn 19 (right before the clear) has none, so the clear's place is after a plain answer. */
+const callsOf = (i: number) => (i === 19 ? 0 : 1 + (i % 3));
+
 /** What the panel shows, as comparable labels: a message's text, a tool card, a divider or a card. */
 function label(item: ChatItem): string {
   if (item.kind === 'user' || item.kind === 'assistant') return item.text;
@@ -53,7 +56,7 @@ describe('panel: a reopened session shows its stored transcript with compactions
     const seqOf = new Map<string, number>();
     const turns = async (from: number, to: number) => {
       for (let i = from; i < to; i++) {
-        const turn = toolTurn(i, 1 + (i % 3));
+        const turn = toolTurn(i, callsOf(i));
         seqOf.set(`prompt ${i}`, all.length + 1);
         all.push(...turn);
         await store.sessions.appendTurn(s.id, turn);
@@ -104,7 +107,7 @@ describe('panel: a reopened session shows its stored transcript with compactions
     // Without the marks, exactly the stored transcript, every tool card with its result (no pair split across pages).
     const expected: string[] = [];
     for (let i = 0; i < 35; i++)
-      expected.push(`prompt ${i}`, `answer ${i}`, ...Array.from({ length: 1 + (i % 3) }, (_, k) => `tool sc${i}_${k} done`));
+      expected.push(`prompt ${i}`, `answer ${i}`, ...Array.from({ length: callsOf(i) }, (_, k) => `tool sc${i}_${k} done`));
     assert.deepEqual(
       shown.filter((l) => !l.startsWith('divider') && !l.startsWith('compaction')),
       expected,
