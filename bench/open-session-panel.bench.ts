@@ -32,7 +32,7 @@ async function openForPanel(root: string, id: string): Promise<{ ms: number; byt
   // As the extension reopens a session: the stored transcript's newest page, with its compactions placed.
   const [records, stored] = await Promise.all([store.sessions.listCompactions(id), storedTranscript(store.sessions, id)]);
   const presenter = new ChatPresenter(() => {});
-  presenter.load(view.messages, false, { compactions: records.reverse().map(storedCompaction), newestUndoable: false, stored });
+  presenter.load(view.messages, { compactions: records.reverse().map(storedCompaction), newestUndoable: false, stored });
   const snapshot = presenter.view();
   const json = JSON.stringify({ type: 'session/snapshot', snapshot } satisfies Pick<HostToWebview, 'type'> & { snapshot: unknown });
   const ms = performance.now() - t0;

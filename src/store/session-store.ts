@@ -103,9 +103,8 @@ export class SessionStore {
   }
 
   /**
-   * Persists one turn (or adds to the latest with `continueTurn`). Resolves when the turn is durable
-   * (its journal line fsynced). Throws before writing anything for an unknown session, a message that
-   * is not a valid Message or not JSON-serializable, or one larger than `maxMessageBytes`.
+   * Persists one turn (or adds to the latest with `continueTurn`). Resolves when the turn is durable (its journal line fsynced).
+   * Throws before writing anything for an unknown session, an invalid or unserializable message, or one over `maxMessageBytes`.
    */
   async appendTurn(id: string, messages: Message[], opts: AppendTurnOptions = {}): Promise<AppendedTurn> {
     this.get(id);
@@ -173,9 +172,8 @@ export class SessionStore {
   }
 
   /**
-   * One page of the transcript for the panel: the newest `limit` messages before `beforeSeq` (default:
-   * the newest of all), oldest first, never starting with a tool result cut from its call; `hasOlder`
-   * says whether a page before it exists. Reads only what the page needs (see `readPageBefore`).
+   * One page of the transcript for the panel: the newest `limit` messages before `beforeSeq` (default: the newest of all),
+   * oldest first, never starting with a tool result cut from its call; `hasOlder` says whether a page before it exists.
    */
   async transcriptPage(id: string, opts: { beforeSeq?: number; limit: number }): Promise<{ messages: StoredMessage[]; hasOlder: boolean }> {
     this.get(id);
@@ -195,9 +193,8 @@ export class SessionStore {
   }
 
   /**
-   * The context per reference 004: messages since max(last clear, now − rolling window), by the time
-   * they were stored, never starting with a tool result cut from its call (the rule of
-   * `context/turns.ts`). The resume snapshot is included when it is newer than both.
+   * The context per reference 004: messages since max(last clear, now − rolling window), by the time they were stored, never
+   * starting with a tool result cut from its call (`context/turns.ts`). The resume snapshot is included when newer than both.
    */
   async contextView(id: string, opts: ContextWindowOptions = {}): Promise<ContextView> {
     // Messages up to the last clear are never part of the context, so they are not read at all.
@@ -272,10 +269,7 @@ export class SessionStore {
     return newest[0]?.kind === 'compaction';
   }
 
-  /**
-   * Undoes the last compaction: the resume view goes back to the snapshot before it (or to the whole
-   * transcript). Nothing is deleted. Throws `not_found` when the view is not a compaction.
-   */
+  /** Undoes the last compaction (resume view back to the snapshot before it, or the whole transcript); `not_found` if none. */
   async undoLastCompaction(id: string): Promise<LoadedSession> {
     this.get(id);
     const db = await this.db(id);
