@@ -45,7 +45,7 @@ describe('model picker in the panel header', function () {
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'thinking tokens, counted in the output' }).first().waitFor();
       await page.screenshot({ path: screenshotPath('panel-model-thinking') });
       await page.locator('.quick-input-widget input').fill('high');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: '24,576 thinking tokens' }).first().waitFor();
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: '24.6k thinking tokens' }).first().waitFor();
       await page.keyboard.press('Enter');
 
       const chosen = frame.getByRole('button', { name: /^Model: claude-opus-4-5, 200k window, \$5 \/ \$25 per M tokens, thinking high\./ });

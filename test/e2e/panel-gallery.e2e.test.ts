@@ -18,6 +18,7 @@ import { sessionFixture } from './webview-harness';
 import {
   assertNoSidewaysSpill,
   fakeProviderSettings,
+  inject,
   narrowSidebar,
   openHeadroomView,
   openWorkbench,
@@ -26,9 +27,6 @@ import {
   type Theme,
 } from './workbench';
 
-async function inject(frame: Frame, ...messages: HostToWebview[]): Promise<void> {
-  await frame.evaluate((ms) => ms.forEach((data) => window.dispatchEvent(new MessageEvent('message', { data }))), messages);
-}
 const append = (...items: ChatItem[]): HostToWebview => ({ type: 'chat/ops', ops: items.map((item) => ({ op: 'append', item })) });
 
 async function assertReadable(frame: Frame, selectors: string[], label: string): Promise<void> {

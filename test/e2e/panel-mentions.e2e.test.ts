@@ -9,11 +9,11 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider';
 import { textContrast } from './contrast';
 import { e2e } from './setup';
-import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
+import { narrowSidebar, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
 
 const CONTENT = 'MENTION-E2E-CONTENT: the parser lives in src/parse.ts';
 
@@ -43,29 +43,6 @@ function lastUserContent(req: RecordedRequest): string {
 async function answered(frame: Frame, text: string): Promise<void> {
   await frame.locator('.hr-assistant', { hasText: text }).first().waitFor({ timeout: 60_000 });
   await frame.locator('[data-testid=stop]').waitFor({ state: 'hidden', timeout: 30_000 });
-}
-
-/** Narrows the primary side bar to `width` px by dragging its sash (as panel-gallery does). */
-async function narrowSidebar(page: Page, width: number): Promise<void> {
-  const sidebar = page.locator('.part.sidebar');
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const box = await sidebar.boundingBox();
-    assert.ok(box, 'the side bar is shown');
-    if (Math.abs(box.width - width) <= 2) return;
-    const right = box.x + box.width;
-    const sashes = await page
-      .locator('.monaco-sash.vertical')
-      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x + r.width / 2, y: r.y, h: r.height })));
-    const sash = sashes.find((r) => Math.abs(r.x - right) <= 4 && r.h > 100);
-    assert.ok(sash, `a sash on the side bar's edge at x=${right}`);
-    const y = sash.y + sash.h / 2;
-    await page.mouse.move(sash.x, y);
-    await page.waitForTimeout(150);
-    await page.mouse.down();
-    await page.mouse.move(sash.x + (width - box.width), y, { steps: 8 });
-    await page.mouse.up();
-    await page.waitForTimeout(200);
-  }
 }
 
 async function noSidewaysSpill(frame: Frame, label: string): Promise<void> {

@@ -15,7 +15,7 @@ import { toHistoryView } from '../../src/panel/history-view';
 import type { HostToWebview } from '../../src/protocol/messages';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { textContrast } from './contrast';
-import { assertNoSidewaysSpill, narrowSidebar, openHeadroomView, openWorkbench, screenshotPath, type Theme } from './workbench';
+import { assertNoSidewaysSpill, inject, narrowSidebar, openHeadroomView, openWorkbench, screenshotPath, type Theme } from './workbench';
 
 /** A priced model of the table (the fake answers any model id), with a small window so the distances are readable. */
 const MODEL = 'gpt-4.1';
@@ -52,10 +52,6 @@ async function stopSampling(frame: Frame): Promise<string[]> {
     window.clearInterval(w.__sampler);
     return w.__samples;
   });
-}
-
-async function inject(frame: Frame, ...messages: HostToWebview[]): Promise<void> {
-  await frame.evaluate((ms) => ms.forEach((data) => window.dispatchEvent(new MessageEvent('message', { data }))), messages);
 }
 
 /** Sessions as the store lists them: priced, no prices, partly priced, and one from before costs were kept. */

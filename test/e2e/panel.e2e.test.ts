@@ -1,14 +1,7 @@
 /// <reference lib="dom" />
 import * as assert from 'node:assert/strict';
-import type { Frame } from 'playwright-core';
-import type { HostToWebview } from '../../src/protocol/messages';
 import { sessionFixture } from './webview-harness';
-import { headroomFrame, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
-
-/** Posts host-shaped messages inside the real webview (its CSP and theme apply; the host is bypassed). */
-async function inject(frame: Frame, ...messages: HostToWebview[]): Promise<void> {
-  await frame.evaluate((ms) => ms.forEach((data) => window.dispatchEvent(new MessageEvent('message', { data }))), messages);
-}
+import { headroomFrame, inject, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
 
 describe('Headroom in a real VS Code (code-server + Chromium)', () => {
   it('opens the Headroom view and renders the panel from the host snapshot', async () => {

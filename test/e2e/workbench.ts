@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import type { HostToWebview } from '../../src/protocol/messages';
 import { writeUserSettings } from '../../scripts/lib/code-server.mjs';
 import { e2e, RESULTS } from './setup';
 
@@ -105,6 +106,11 @@ export async function runPaletteCommand(page: Page, title: string, timeoutMs = 4
     }
   }
   await page.keyboard.press('Enter');
+}
+
+/** Posts host-shaped messages inside the real webview (its CSP and theme apply; the host is bypassed). */
+export async function inject(frame: Frame, ...messages: HostToWebview[]): Promise<void> {
+  await frame.evaluate((ms) => ms.forEach((data) => window.dispatchEvent(new MessageEvent('message', { data }))), messages);
 }
 
 export function screenshotPath(name: string): string {
