@@ -2,36 +2,12 @@ import { strict as assert } from 'node:assert';
 import { storedTranscript } from '../../src/app/stored-transcript';
 import { storedCompaction } from '../../src/context/compaction';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
-import type { AssistantMessage, Message, ToolResultMessage } from '../../src/providers/types';
+import type { Message } from '../../src/providers/types';
 import type { ChatItem } from '../../src/protocol/view-models';
 import type { HostToWebview } from '../../src/protocol/messages';
-import { assistant, cleanup, open, tempRoot, user } from '../fixtures/store/helpers';
+import { cleanup, open, tempRoot, toolTurn as makeToolTurn, user } from '../fixtures/store/helpers';
 
-/** A prompt, an answer with `calls` tool calls, and their results. */
-function toolTurn(i: number, calls: number): Message[] {
-  const a: AssistantMessage = {
-    ...assistant(`answer ${i}`),
-    stopReason: 'toolUse',
-    content: [
-      { type: 'text', text: `answer ${i}` },
-      ...Array.from({ length: calls }, (_, k) => ({
-        type: 'toolCall' as const,
-        id: `c${i}_${k}`,
-        name: 'read_file',
-        arguments: { path: `f${k}` },
-      })),
-    ],
-  };
-  const results = Array.from({ length: calls }, (_, k): ToolResultMessage => ({
-    role: 'toolResult',
-    toolCallId: `c${i}_${k}`,
-    toolName: 'read_file',
-    content: [{ type: 'text', text: `result ${i}.${k}` }],
-    isError: false,
-    timestamp: Date.now(),
-  }));
-  return [user(`prompt ${i}`), a, ...results];
-}
+const toolTurn = (i: number, calls: number) => makeToolTurn(i, calls);
 
 /** Tool calls of turn `i`: turn 19 (right before the clear) has none, so the clear's place is after a plain answer. */
 const callsOf = (i: number) => (i === 19 ? 0 : 1 + (i % 3));

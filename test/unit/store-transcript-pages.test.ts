@@ -1,34 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AssistantMessage, Message, ToolResultMessage } from '../../src/providers/types';
-import { assistant, cleanup, open, tempRoot, user } from '../fixtures/store/helpers';
+import type { Message } from '../../src/providers/types';
+import { cleanup, open, tempRoot, toolTurn as makeToolTurn } from '../fixtures/store/helpers';
 
-/** A turn of a user prompt, an assistant message with `calls` tool calls, and their results. */
-function toolTurn(i: number, calls: number): Message[] {
-  const a: AssistantMessage = {
-    ...assistant(`turn ${i}`),
-    stopReason: 'toolUse',
-    content: [
-      { type: 'text', text: `turn ${i}` },
-      ...Array.from({ length: calls }, (_, k) => ({
-        type: 'toolCall' as const,
-        id: `c${i}_${k}`,
-        name: 'read_file',
-        arguments: { path: `f${k}` },
-      })),
-    ],
-  };
-  const results = Array.from({ length: calls }, (_, k): ToolResultMessage => ({
-    role: 'toolResult',
-    toolCallId: `c${i}_${k}`,
-    toolName: 'read_file',
-    content: [{ type: 'text', text: `result ${i}.${k} ${'r'.repeat(300)}` }],
-    isError: false,
-    timestamp: Date.now(),
-  }));
-  return [user(`prompt ${i}`), a, ...results];
-}
+const toolTurn = (i: number, calls: number) => makeToolTurn(i, calls, { answer: 'turn', padding: 300 });
 
 describe('store: the transcript a page at a time (newest first)', function () {
   this.timeout(120_000);
