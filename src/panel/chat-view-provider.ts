@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentEvent, CompactionReport } from '../agent/events';
 import type { LedgerState } from '../agent/ledger';
 import type { SpendState } from '../agent/spend-recorder';
-import type { RestoreOutcome, TurnChanges } from '../app/checkpoint-actions';
+import type { RestoreOutcome, TurnChanges } from '../app/host-actions';
 import { Disposable, toDisposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { errorMessage } from '../common/errors';
@@ -61,43 +61,43 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this.flushMentions();
       },
       'webview/error': (m) => deps.log.error(`[webview] ${m.message}`),
-      'prompt/submit': (m) => d.submitPrompt(m.text, m.images, m.mentions),
-      'prompt/resend': (m) => ok(d.resendPrompt(m.text, m.images, m.mentions)),
+      'prompt/submit': (m) => d.prompt.submit(m.text, m.images, m.mentions),
+      'prompt/resend': (m) => ok(d.prompt.resend(m.text, m.images, m.mentions)),
       'mention/search': async (m) => {
-        const options = await d.searchMentions(m.query);
+        const options = await d.prompt.searchMentions(m.query);
         this.batcher.enqueue({ type: 'mention/results', query: m.query, options });
       },
-      'mention/open': (m) => d.openMention(m.path, m.line),
-      'prompt/stop': () => d.stop(),
-      'context/compact': (m) => ok(d.compact(m.focus?.trim() || undefined)),
-      'context/clear': () => ok(d.clear()),
-      'session/new': () => ok(d.newSession()),
+      'mention/open': (m) => d.prompt.openMention(m.path, m.line),
+      'prompt/stop': () => d.prompt.stop(),
+      'context/compact': (m) => ok(d.context.compact(m.focus?.trim() || undefined)),
+      'context/clear': () => ok(d.sessions.clear()),
+      'session/new': () => ok(d.sessions.create()),
       'session/list': () => this.refreshHistory(),
-      'session/open': (m) => ok(d.openSession(m.id)),
-      'session/rename': (m) => ok(d.renameSession(m.id, m.title)),
-      'session/delete': (m) => ok(d.deleteSession(m.id)),
-      'snapshot/save': (m) => ok(d.saveSnapshot(m.name || undefined)),
-      'snapshot/restore': (m) => ok(d.restoreSnapshot(m.id)),
-      'compaction/undo': () => ok(d.undoCompaction()),
-      'compaction/cancel': () => d.cancelCompaction(),
+      'session/open': (m) => ok(d.sessions.open(m.id)),
+      'session/rename': (m) => ok(d.sessions.rename(m.id, m.title)),
+      'session/delete': (m) => ok(d.sessions.delete(m.id)),
+      'snapshot/save': (m) => ok(d.context.saveSnapshot(m.name || undefined)),
+      'snapshot/restore': (m) => ok(d.context.restoreSnapshot(m.id)),
+      'compaction/undo': () => ok(d.context.undoCompaction()),
+      'compaction/cancel': () => d.context.cancelCompaction(),
       'approval/respond': (m) =>
-        d.approve(
+        d.approvals.approve(
           m.id,
           m.approved
             ? { approved: true, forSession: m.forSession === true }
             : { approved: false, reason: m.reason?.trim() || 'The user rejected it.' },
         ),
-      'approval/diff': (m) => d.showDiff(m.id),
-      'result/open': (m) => d.openResult(m.refId),
+      'approval/diff': (m) => d.approvals.showDiff(m.id),
+      'result/open': (m) => d.results.open(m.refId),
       'transcript/older': (m) => this.presenter.olderPage(m.beforeId),
-      'checkpoint/diff': (m) => d.openCheckpointDiff(m.turn, m.path),
-      'checkpoint/restore': (m) => ok(d.restoreCheckpoint(m.turn)),
-      'config/update': (m) => d.updateConfig({ provider: m.provider, baseUrl: m.baseUrl }),
+      'checkpoint/diff': (m) => d.checkpoints.openDiff(m.turn, m.path),
+      'checkpoint/restore': (m) => ok(d.checkpoints.restore(m.turn)),
+      'config/update': (m) => d.config.update({ provider: m.provider, baseUrl: m.baseUrl }),
       'config/test': async () => {
-        const result = await d.testConnection();
+        const result = await d.config.testConnection();
         await this.post({ type: 'config/testResult', ...result });
       },
-      'command/run': (m) => d.runCommand(m.command),
+      'command/run': (m) => d.config.runCommand(m.command),
       'code/copy': async (m) => {
         await vscode.env.clipboard.writeText(m.text);
       },
@@ -143,7 +143,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.presenter.handle(event);
     if (event.type !== 'turn_end') return;
     // A turn that changed files ends with its list of changes and Restore checkpoint.
-    const changes = this.deps.actions.turnChanges();
+    const changes = this.deps.actions.checkpoints.turnChanges();
     if (changes) this.showTurnChanges(changes);
     void this.refreshSessionInfo();
   }
@@ -242,7 +242,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Re-reads the session list and snapshots and sends them to the history view. */
   async refreshHistory(): Promise<void> {
     try {
-      const history = toHistoryView(await this.deps.actions.listSessions());
+      const history = toHistoryView(await this.deps.actions.sessions.list());
       this.batcher.enqueue({ type: 'history/list', history });
     } catch (err) {
       this.showError(`Could not read the session history: ${errorMessage(err)}`);

@@ -30,7 +30,7 @@ describe('numbers: one source for the figures shown', function () {
   it("Show Context Breakdown has real labels and numbers and the meter's figure and percent", async () => {
     const { service } = await world.open();
     await talk(world, service, 2);
-    const usage = service.measure();
+    const usage = service.turns.measure();
     const meter = meterFromUsage(usage);
     const md = breakdownMarkdown(usage);
     assert.doesNotMatch(md, /NaN|undefined|Infinity|\[object/);
