@@ -19,7 +19,7 @@
 import { isHistoryMessage } from '../context/compaction';
 import type { Message } from '../providers/types';
 import type { ChatItem } from '../protocol/view-models';
-import { DIVIDER_TEXT } from './compaction-cards';
+import { DIVIDER_TEXT } from './compaction-card';
 import { messagesToItems } from './transcript-items';
 
 /** Messages a page read from the store (the store never starts one with a tool result cut from its call). */
