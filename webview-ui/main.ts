@@ -4,11 +4,10 @@
  */
 import './style.css';
 import { createHostDispatcher, HostHandlers } from '../src/protocol/dispatch';
-import { PROTOCOL_VERSION, type ChatItemOf, type ConfigView } from '../src/protocol/messages';
+import { PROTOCOL_VERSION, type ChatItemOf, type ConfigView, type HistoryView } from '../src/protocol/messages';
 import { RESTRICTED_BANNER } from '../src/protocol/restricted-mode';
 import { Attachments } from './attachments';
 import { ChatView } from './chat-view';
-import { showConnectionResult } from './connection-test';
 import { EmptyStateExtras } from './example-prompts';
 import { Composer } from './composer';
 import { h } from './dom';
@@ -20,7 +19,7 @@ import { promptExtras } from './prompt-edit';
 import { throttled } from './schedule';
 import type { ComposerIntent } from './slash';
 import { saveUi, state } from './state';
-import { send } from './vscode-api';
+import { request, requests, send } from './vscode-api';
 
 const app = document.getElementById('app')!;
 const top = h('header', { class: 'hr-top' });
@@ -44,7 +43,7 @@ const chat = new ChatView(
     baseUrl: () => state.snapshot?.config.baseUrl,
     examples: emptyState.element,
   },
-  (beforeId) => send({ type: 'transcript/older', beforeId }),
+  (beforeId) => void askOlder(beforeId),
 );
 
 /** Messages sent while the turn ran, until the agent takes them (their user item arrives). */
@@ -140,7 +139,7 @@ function runIntent(intent: ComposerIntent): boolean {
 function showView(view: 'chat' | 'history'): void {
   if (state.ui.view === view) return;
   saveUi({ view });
-  if (view === 'history') send({ type: 'session/list' });
+  if (view === 'history') void askHistory();
   renderTop();
   renderMain();
 }
@@ -269,7 +268,7 @@ chat.element.addEventListener('scroll', () => {
 });
 
 const handlers: HostHandlers = {
-  'config/testResult': (m) => showConnectionResult(m),
+  reply: (m) => requests.settle(m),
   'session/snapshot': (m) => {
     state.snapshot = m.snapshot;
     state.transcript.reset(m.snapshot.items ?? []);
@@ -289,7 +288,7 @@ const handlers: HostHandlers = {
     restoreScroll = null;
     renderTop();
     renderMain();
-    if (state.ui.view === 'history') send({ type: 'session/list' });
+    if (state.ui.view === 'history') void askHistory();
     document.body.dataset.ready = 'true';
   },
   'chat/ops': (m) => {
@@ -300,11 +299,6 @@ const handlers: HostHandlers = {
       if (op.op === 'append' && op.item.kind === 'user') taken(op.item.text);
     }
     flushChat();
-  },
-  'transcript/page': (m) => {
-    // A page for a list that was replaced meanwhile (another session) has no place: only the wait ends.
-    const fits = state.transcript.items[0]?.id === m.beforeId;
-    chat.prepend(fits ? state.transcript.prepend(m.items) : [], m.hasOlder);
   },
   'turn/state': (m) => {
     setCompacting(m.compacting ?? false);
@@ -328,22 +322,38 @@ const handlers: HostHandlers = {
     state.meter = m.meter;
     renderTop();
   },
-  'history/list': (m) => {
-    state.history = m.history;
-    if (state.ui.view === 'history') renderMain();
-  },
+  'history/list': (m) => showHistory(m.history),
   'ledger/update': (m) => {
     state.ledger = m.ledger;
     renderWork();
   },
   'host/ok': () => dismissError(),
-  'mention/results': (m) => mentions.results(m.query, m.options),
   'mention/add': (m) => mentions.add(m.mention),
   'host/error': (m) => {
     state.error = { message: m.message, detail: m.detail };
     renderBanner();
   },
 };
+
+/** The page before `beforeId`; one for a list that was replaced meanwhile (another session) has no place: only the wait ends. */
+async function askOlder(beforeId: string): Promise<void> {
+  // A failed page leaves "Loading…" (the host shows why in the banner).
+  const page = await request('transcript/older', { beforeId }).catch(() => undefined);
+  if (!page) return;
+  const fits = state.transcript.items[0]?.id === beforeId;
+  chat.prepend(fits ? state.transcript.prepend(page.items) : [], page.hasOlder);
+}
+
+/** The sessions and snapshots, asked for when the history view opens. */
+async function askHistory(): Promise<void> {
+  const answer = await request('session/list', {}).catch(() => undefined);
+  if (answer) showHistory(answer.history);
+}
+
+function showHistory(history: HistoryView): void {
+  state.history = history;
+  if (state.ui.view === 'history') renderMain();
+}
 
 /** The agent took a queued message (its user item arrived): it leaves the queue. */
 function taken(text: string): void {

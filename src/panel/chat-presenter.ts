@@ -117,16 +117,16 @@ export class ChatPresenter {
   }
 
   /**
-   * The panel reached the top: posts the page before `beforeId` (the first item shown, else no items) and keeps it, so a
-   * re-sent snapshot includes it. A stored session's page is read first (a page read for another session is dropped).
+   * The panel reached the top: the page before `beforeId` (the first item shown, else no items), kept so a re-sent
+   * snapshot includes it. A stored session's page is read first (a page read for another session is dropped).
    */
-  async olderPage(beforeId: string): Promise<void> {
+  async olderPage(beforeId: string): Promise<{ items: ChatItem[]; hasOlder: boolean }> {
     const pager = this.older;
     const next = this.transcript.items[0]?.id === beforeId ? pager.next() : [];
     const page = Array.isArray(next) ? next : await next; // an in-memory page at once, a stored one when read
     const items = pager === this.older ? page : [];
     this.transcript.prepend(items);
-    this.emit({ type: 'transcript/page', beforeId, items, hasOlder: this.older.hasOlder });
+    return { items, hasOlder: this.older.hasOlder };
   }
 
   /** Takes an item out of the chat (edit-and-resend drops the replaced turn's items). */

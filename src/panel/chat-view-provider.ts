@@ -9,7 +9,7 @@ import { errorMessage } from '../common/errors';
 import type { BudgetViewModel } from '../context/budget';
 import type { Message } from '../providers/types';
 import { createWebviewDispatcher, WebviewHandlers } from '../protocol/dispatch';
-import { HostToWebview, PROTOCOL_VERSION, type Mention } from '../protocol/messages';
+import { answerRequest, HostToWebview, PROTOCOL_VERSION, type Mention, type RequestHandlers } from '../protocol/messages';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { ChatPresenter } from './chat-presenter';
 import type { CompactionHistory } from './compaction-cards';
@@ -48,6 +48,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const d = deps.actions;
     // An intent that worked clears the banner's error about an earlier one.
     const ok = (p: Promise<void>) => p.then(() => this.ok());
+    const requests: RequestHandlers = {
+      'session/list': async () => ({ history: toHistoryView(await d.sessions.list()) }),
+      'transcript/older': (m) => this.presenter.olderPage(m.beforeId),
+      'config/test': () => d.config.testConnection(),
+      'mention/search': async (m) => ({ options: await d.prompt.searchMentions(m.query) }),
+    };
     const handlers: WebviewHandlers = {
       'webview/ready': async (m) => {
         if (m.protocolVersion !== PROTOCOL_VERSION) {
@@ -61,18 +67,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this.flushMentions();
       },
       'webview/error': (m) => deps.log.error(`[webview] ${m.message}`),
+      // The answer goes in order with the chat's updates (a page lands above what was shown before it).
+      request: async (m) =>
+        this.batcher.enqueue(await answerRequest(requests, m, (err, method) => this.showError(intentFailure(method, errorMessage(err))))),
       'prompt/submit': (m) => d.prompt.submit(m.text, m.images, m.mentions),
       'prompt/resend': (m) => ok(d.prompt.resend(m.text, m.images, m.mentions)),
-      'mention/search': async (m) => {
-        const options = await d.prompt.searchMentions(m.query);
-        this.batcher.enqueue({ type: 'mention/results', query: m.query, options });
-      },
       'mention/open': (m) => d.prompt.openMention(m.path, m.line),
       'prompt/stop': () => d.prompt.stop(),
       'context/compact': (m) => ok(d.context.compact(m.focus?.trim() || undefined)),
       'context/clear': () => ok(d.sessions.clear()),
       'session/new': () => ok(d.sessions.create()),
-      'session/list': () => this.refreshHistory(),
       'session/open': (m) => ok(d.sessions.open(m.id)),
       'session/rename': (m) => ok(d.sessions.rename(m.id, m.title)),
       'session/delete': (m) => ok(d.sessions.delete(m.id)),
@@ -89,14 +93,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         ),
       'approval/diff': (m) => d.approvals.showDiff(m.id),
       'result/open': (m) => d.results.open(m.refId),
-      'transcript/older': (m) => this.presenter.olderPage(m.beforeId),
       'checkpoint/diff': (m) => d.checkpoints.openDiff(m.turn, m.path),
       'checkpoint/restore': (m) => ok(d.checkpoints.restore(m.turn)),
       'config/update': (m) => d.config.update({ provider: m.provider, baseUrl: m.baseUrl }),
-      'config/test': async () => {
-        const result = await d.config.testConnection();
-        await this.post({ type: 'config/testResult', ...result });
-      },
       'command/run': (m) => d.config.runCommand(m.command),
       'code/copy': async (m) => {
         await vscode.env.clipboard.writeText(m.text);
