@@ -4,13 +4,14 @@
  */
 import './style.css';
 import { createHostDispatcher, HostHandlers } from '../src/protocol/dispatch';
-import { PROTOCOL_VERSION, type ChatItemOf, type ConfigView, type HistoryView } from '../src/protocol/messages';
+import { PROTOCOL_VERSION, type ChatItemOf, type HistoryView } from '../src/protocol/messages';
 import { RESTRICTED_BANNER } from '../src/protocol/restricted-mode';
 import { Attachments } from './attachments';
 import { ChatView } from './chat-view';
 import { EmptyStateExtras } from './example-prompts';
 import { Composer } from './composer';
 import { h } from './dom';
+import { errorBanner, sessionLines } from './top-bar';
 import { renderFirstRun } from './first-run';
 import { renderHistory } from './history-view';
 import { renderWorkSoFar } from './work-so-far';
@@ -46,9 +47,6 @@ const chat = new ChatView(
   (beforeId) => void askOlder(beforeId),
 );
 
-/** Messages sent while the turn ran, until the agent takes them (their user item arrives). */
-const queued: string[] = [];
-
 const composer = new Composer({
   draft: state.ui.draft,
   onDraft: (draft) => saveUi({ draft }),
@@ -63,9 +61,7 @@ const { mentions, editor, ...prompts } = promptExtras(composer.element, chat.ele
 /** Stop drops the queued messages on the host: give them back to the prompt box instead of losing them. */
 function stopTurn(): void {
   send({ type: 'prompt/stop' });
-  if (!queued.length) return;
-  composer.restore(queued.splice(0).join('\n'));
-  composer.setQueue(queued);
+  composer.giveBackQueued();
 }
 
 /** Polite announcements for screen readers (an approval is waiting, the turn stopped). */
@@ -110,10 +106,7 @@ function runIntent(intent: ComposerIntent): boolean {
       if (attachments.refusal()) return (announce(attachments.refusal()!), false);
       prompts.send(intent.text, attachments.take());
       // While a turn runs the host queues it for the agent's next step (steering).
-      if (state.running) {
-        queued.push(intent.text);
-        composer.setQueue(queued);
-      }
+      if (state.running) composer.queue(intent.text);
       showView('chat');
       chat.follow();
       return true;
@@ -152,23 +145,7 @@ function renderTop(): void {
     clear: () => send({ type: 'context/clear' }),
     toggleHistory: () => showView(state.ui.view === 'history' ? 'chat' : 'history'),
   });
-  const facts = s
-    ? h(
-        'div',
-        { class: 'hr-session-line', 'data-testid': 'session-line' },
-        h('span', { class: 'hr-session-title', title: s.session.title }, s.session.title),
-        h('span', { class: 'hr-muted', 'data-testid': 'session-counts' }, ` · ${sessionCounts(s.session)}`),
-        s.trusted ? null : h('span', { class: 'hr-warn', 'data-testid': 'restricted' }, ` · ${RESTRICTED_BANNER}`),
-        s.storageNote
-          ? h('span', { class: 'hr-warn' }, ` · ${s.storageNote}`)
-          : s.storageAvailable
-            ? null
-            : h('span', { class: 'hr-warn' }, ' · Open a folder to keep sessions'),
-      )
-    : h('div', { class: 'hr-session-line hr-muted', role: 'status' }, 'Connecting to Headroom…');
-  // The model picker has its own line: its window and price must not be cut off by a long title.
-  const model = s ? h('div', { class: 'hr-model-line' }, modelButton(s.config)) : null;
-  top.replaceChildren(meter, facts, ...(model ? [model] : []));
+  top.replaceChildren(meter, ...sessionLines(s));
   clearTimeout(freedTimer);
   const freed = state.meter?.freed;
   if (freed) {
@@ -177,48 +154,17 @@ function renderTop(): void {
   }
 }
 
-/**
- * The model picker's button: provider's model, window, price per million tokens and thinking level.
- * A native button (keyboard and screen readers); it opens the quick pick of `Headroom: Select Model`.
- */
-function modelButton(config: ConfigView): HTMLButtonElement {
-  const model = config.model || config.provider;
-  const info = config.modelInfo;
-  const facts = info ? [`${info.window} window`, info.price, info.thinking ? `thinking ${info.thinking}` : undefined].filter(Boolean) : [];
-  const b = h(
-    'button',
-    {
-      class: 'hr-link hr-model',
-      'data-testid': 'model-picker',
-      'aria-label': `Model: ${model}${facts.length ? `, ${facts.join(', ')}` : ''}. Select another model`,
-      title: 'Select Model',
-    },
-    model,
-    facts.length ? h('span', { class: 'hr-model-facts' }, ` · ${facts.join(' · ')}`) : null,
-  );
-  b.addEventListener('click', () => send({ type: 'command/run', command: 'selectModel' }));
-  return b;
-}
-
 function renderBanner(): void {
   const e = state.error;
   if (!e) {
     banner.replaceChildren();
     return;
   }
-  const dismiss = h('button', { class: 'hr-link', 'aria-label': 'Dismiss error' }, 'Dismiss');
-  dismiss.addEventListener('click', () => {
-    dismissError();
-    composer.focus();
-  });
   banner.replaceChildren(
-    h(
-      'div',
-      { class: 'hr-error', role: 'alert', 'data-testid': 'error' },
-      h('strong', {}, e.message),
-      e.detail ? h('div', { class: 'hr-error-detail' }, e.detail) : null,
-      dismiss,
-    ),
+    errorBanner(e, () => {
+      dismissError();
+      composer.focus();
+    }),
   );
 }
 
@@ -296,7 +242,7 @@ const handlers: HostHandlers = {
       const id = state.transcript.apply(op);
       if (id !== undefined) changed.add(id);
       if (op.op === 'append' && op.item.kind === 'approval' && op.item.state === 'pending') awaitApproval(op.item.id, op.item.request);
-      if (op.op === 'append' && op.item.kind === 'user') taken(op.item.text);
+      if (op.op === 'append' && op.item.kind === 'user') composer.taken(op.item.text);
     }
     flushChat();
   },
@@ -355,14 +301,6 @@ function showHistory(history: HistoryView): void {
   if (state.ui.view === 'history') renderMain();
 }
 
-/** The agent took a queued message (its user item arrived): it leaves the queue. */
-function taken(text: string): void {
-  const i = queued.findIndex((q) => q.trim() === text.trim());
-  if (i < 0) return;
-  queued.splice(i, 1);
-  composer.setQueue(queued);
-}
-
 /**
  * A new approval: announced, and its Approve button takes focus unless the user is typing a draft
  * (their text stays where it is; the announcement still says what waits).
@@ -397,11 +335,3 @@ window.addEventListener('error', (e) => send({ type: 'webview/error', message: S
 renderTop();
 renderMain();
 send({ type: 'webview/ready', protocolVersion: PROTOCOL_VERSION });
-
-/** "13 in context · 54 in transcript": the context view and the kept transcript are different things. */
-function sessionCounts(s: { messageCount: number; transcriptCount?: number }): string {
-  const inContext = `${s.messageCount} in context`;
-  return s.transcriptCount !== undefined && s.transcriptCount !== s.messageCount
-    ? `${inContext} · ${s.transcriptCount} in transcript`
-    : inContext;
-}
