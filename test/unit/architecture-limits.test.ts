@@ -251,6 +251,12 @@ describe('architecture limits', () => {
     assert.deepEqual(circles, [], `import circles:\n${circles.join('\n')}`);
   });
 
+  it('has no index file that nothing imports (a folder’s surface is what its users import)', () => {
+    const imported = new Set([...graph.values()].flat());
+    const unused = paths.filter((p) => p.startsWith('src/') && p.endsWith('/index.ts') && !imported.has(p));
+    assert.deepEqual(unused, [], `index files nobody imports:\n${unused.join('\n')}`);
+  });
+
   it('finds a circle and an upward import when there is one (the checks can fail)', () => {
     const planted = new Map([
       ['src/app/a.ts', ['src/app/b.ts']],
