@@ -172,6 +172,43 @@ function importCircles(graph: ReadonlyMap<string, readonly string[]>): string[][
   return circles;
 }
 
+/**
+ * Assignments in `file` to a property of something the code does not own: a parameter or a
+ * module-level binding (`core.store = …`). Its own state (`this.x = …`) and objects it made itself
+ * (a local `const`) are fine.
+ */
+function foreignAssignments(file: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const isAssignment = (k: ts.SyntaxKind) => k >= ts.SyntaxKind.FirstAssignment && k <= ts.SyntaxKind.LastAssignment;
+  const declaredLocally = (name: string, from: ts.Node): 'local' | 'parameter' | 'outside' => {
+    for (let n: ts.Node | undefined = from; n && !ts.isSourceFile(n); n = n.parent) {
+      if (!ts.isFunctionLike(n)) continue;
+      if (n.parameters.some((p) => ts.isIdentifier(p.name) && p.name.text === name)) return 'parameter';
+      let local = false;
+      const scan = (c: ts.Node): void => {
+        if (ts.isVariableDeclaration(c) && ts.isIdentifier(c.name) && c.name.text === name) local = true;
+        if (!local) ts.forEachChild(c, scan);
+      };
+      if ('body' in n && n.body) scan(n.body);
+      if (local) return 'local';
+    }
+    return 'outside';
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isBinaryExpression(node) && isAssignment(node.operatorToken.kind)) {
+      let target: ts.Expression = node.left;
+      if (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target)) {
+        while (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target)) target = target.expression;
+        if (ts.isIdentifier(target) && declaredLocally(target.text, node) !== 'local')
+          found.push(`${file.fileName}:${lineOf(file, node.getStart(file))} ${node.left.getText(file)}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
 describe('architecture limits', () => {
   const paths = [...tsFiles('src'), ...tsFiles('webview-ui')];
   const files = paths.map((path) => ({ path, source: parse(path) }));
@@ -255,6 +292,11 @@ describe('architecture limits', () => {
     const imported = new Set([...graph.values()].flat());
     const unused = paths.filter((p) => p.startsWith('src/') && p.endsWith('/index.ts') && !imported.has(p));
     assert.deepEqual(unused, [], `index files nobody imports:\n${unused.join('\n')}`);
+  });
+
+  it('changes an owner’s state in app/ only through its own verbs: no assignment to another’s property', () => {
+    const offenders = files.filter(({ path }) => path.startsWith('src/app/')).flatMap(({ source }) => foreignAssignments(source));
+    assert.deepEqual(offenders, [], `assignments to state another owner holds:\n${offenders.join('\n')}`);
   });
 
   it('finds a circle and an upward import when there is one (the checks can fail)', () => {
