@@ -11,6 +11,7 @@
  */
 import type { AgentEvent, CompactionReport } from '../agent';
 import { refreshOnExactCounts } from '../agent/exact-count-refresh';
+import { holdMeterInTurns, type MeterFloor } from '../agent/meter-floor';
 import type { LedgerState } from '../agent/ledger';
 import type { SpendState } from '../agent/spend-recorder';
 import { Disposable } from '../common/disposable';
@@ -46,6 +47,7 @@ export class SessionService extends Disposable {
   private readonly core: SessionCore;
   private readonly worker: TokenWorkerClient;
   private ready: Promise<void> | undefined;
+  private readonly meterFloor: MeterFloor;
 
   readonly onDidEvent: Event<AgentEvent>;
   readonly onDidChangeState: Event<SessionState>;
@@ -65,7 +67,10 @@ export class SessionService extends Disposable {
       }),
     );
     const core = (this.core = this._register(new SessionCore(env, new TokenLedger(this.worker), makeGate)));
-    this.onDidEvent = core.agentEvents.event;
+    // The meter's figure never goes down during a turn but by a compaction or a clear (`meter-floor.ts`).
+    const meter = this._register(holdMeterInTurns(core.agentEvents.event));
+    this.meterFloor = meter.floor;
+    this.onDidEvent = meter.event;
     this.onDidChangeState = core.stateChanges.event;
     this.onDidChangePause = core.pauseChanges.event;
     this.onDidChangeLedger = core.ledgerChanges.event;
@@ -348,7 +353,7 @@ export class SessionService extends Disposable {
   /** Current context usage as the gate measures it (for the meter between turns). */
   measure() {
     sessions.applyRollingWindow(this.core);
-    return this.core.gates.for(this.limits()).measure(this.core.messages);
+    return this.meterFloor.shown(this.core.gates.for(this.limits()).measure(this.core.messages));
   }
 
   async flush(): Promise<void> {
