@@ -185,7 +185,8 @@ function renderTop(): void {
 function modelButton(config: ConfigView): HTMLButtonElement {
   const model = config.model || config.provider;
   const info = config.modelInfo;
-  const facts = info ? [`${info.window} window`, info.price, info.thinking ? `thinking ${info.thinking}` : undefined].filter(Boolean) : [];
+  const window = info?.windowAssumed ? `window unknown — assumed ${info.window}` : `${info?.window} window`;
+  const facts = info ? [window, info.price, info.thinking ? `thinking ${info.thinking}` : undefined, info.lifecycle].filter(Boolean) : [];
   const b = h(
     'button',
     {

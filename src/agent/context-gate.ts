@@ -7,7 +7,7 @@
  * per content class, on the provider-confirmed base) is `context-accounting.ts`. Never throws.
  */
 import { settlesWithin } from '../common/settles-within';
-import { ContextBudget, type BudgetComponents } from '../context/budget';
+import { ContextBudget, fixedOf, type BudgetComponents } from '../context/budget';
 import { Calibration } from '../context/calibration';
 import { EstimateState } from '../context/confirmed-base';
 import { admit, awarenessNote, preflight, type GuardOptions, type PreflightResult } from '../context/guard';
@@ -20,6 +20,7 @@ import {
   compactionTarget,
   preparedSummaryTarget,
   statusAt,
+  agentPrefix,
   type AgentPrefix,
   type CompactionReport,
   type CompactionTrigger,
@@ -30,6 +31,7 @@ import type { HeadroomPort } from '../tools/ports';
 import { dropOldestTurnsHook, type CompactHook, type CompactInput, type CompactOutput } from './compact-hook';
 import { createContextAccounting, sumOf, type ContextAccounting } from './context-accounting';
 import type { ContextUsage } from './events';
+import type { GateInputCount } from './input-confirmation';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
 
 export interface ContextGateOptions {
@@ -59,6 +61,8 @@ export interface ContextGateOptions {
   estimates?: EstimateState;
   /** Deferral state for the meter. */
   deferred?: () => { count: number; savedTokens: number };
+  /** Exact input counts before sending, where the provider can count (`input-confirmation.ts`). */
+  inputCount?: Pick<GateInputCount, 'beforeSending'>;
   onTrace?: GuardOptions['onTrace'];
 }
 
@@ -161,6 +165,7 @@ class DefaultGate implements DefaultContextGate {
       this.lastSystem = input.system;
       this.lastTools = input.tools;
       await this.countExactly(input);
+      await this.options.inputCount?.beforeSending(input, signal);
       const components = this.accounting.account(input.messages, input.system, input.tools).components;
       let checked: Checked = { messages: input.messages, components, result: this.check(components, false) };
       const asked = input.reason === 'request' ? this.requested : undefined;
@@ -250,8 +255,7 @@ class DefaultGate implements DefaultContextGate {
     if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
     const u = reply.usage;
     this.accounting.learn(request, u);
-    if (request.tools.length)
-      this.lastPrefix = { model: request.model, contextWindow: this.limits.contextWindow, system: request.system, tools: request.tools };
+    if (request.tools.length) this.lastPrefix = agentPrefix(request, this.limits.contextWindow);
     const prompt = u.input + u.cacheRead + u.cacheWrite;
     if (prompt > 0) this.lastCacheShare = u.cacheRead / prompt;
   }
@@ -382,11 +386,6 @@ class DefaultGate implements DefaultContextGate {
     if (estimated >= this.thresholds.compact * this.limits.effectiveWindow)
       await settlesWithin(all, this.options.exactCountMaxWaitMs ?? 30_000);
   }
-}
-
-/** Tokens sent with every request besides the conversation. */
-function fixedOf(c: BudgetComponents): number {
-  return c.system + c.tools + c.rules + c.deferredTools;
 }
 
 function safe<T>(fn: (() => T) | undefined): T | undefined {

@@ -27,7 +27,10 @@ export function compactionChain(core: SessionCore): CompactionChain {
   };
   core.chain = createCompactionChain({
     summarizer,
-    summarizerModel: settings.summarizerModel || core.models.target().model,
+    // Read at every pass: the session's model may change after the chain was built (a model switch).
+    get summarizerModel() {
+      return core.env.settings.compaction().summarizerModel || core.models.target().model;
+    },
     results: core.resultPort(),
     keepTurns: settings.keepTurns,
     resummarizeEvery: settings.resummarizeEvery,

@@ -24,6 +24,7 @@ import { DeferralPolicy, type ResultPort } from '../tools';
 import { createMemoryResultPort } from '../tools/memory-results';
 import type { TurnCheckpoint } from './checkpoints';
 import type { HostEnvironment } from './host-environment';
+import { InputCountPolicy } from '../agent/input-confirmation';
 import { ModelAccess, settingsModel } from './model-access';
 
 /** What the panel shows about the current session and storage. */
@@ -45,6 +46,8 @@ export class SessionCore extends Disposable {
   calibration = new Calibration();
   /** The confirmed base and observed estimate errors, kept across the gates of a session. */
   readonly estimates = new EstimateState();
+  /** Exact input counts before sending, where the provider can count (per session: its first request is counted). */
+  readonly inputCounts: InputCountPolicy;
   readonly policy = new DeferralPolicy();
   readonly models: ModelAccess;
   /** The current session's model (stored with it; the settings give the default). */
@@ -92,6 +95,9 @@ export class SessionCore extends Disposable {
     super();
     this.model = new SessionModel({ defaults: () => settingsModel(env) }, undefined);
     this.models = new ModelAccess(env, () => this.model.current());
+    this.inputCounts = new InputCountPolicy({ counter: () => this.models.inputCounter() });
+    // A model the provider says it does not know: its list is read again before the next request.
+    this._register(this.agentEvents.event((e) => this.models.observe(e)));
     this.gates = new SessionGate((limits) => makeGate(this, limits));
   }
 

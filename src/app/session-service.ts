@@ -19,6 +19,7 @@ import type { Event } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import type { ModelChoice } from '../context/model-choice';
 import type { ThinkingLimits } from '../context/thinking';
+import type { ModelAccess } from './model-access';
 import { createHistorySearchPort } from '../tools/history-port';
 import { messageText, seqOfRef, type HistorySearchResult } from '../tools/history-search';
 import { historySource, transcriptMessage } from './turn-wiring';
@@ -131,6 +132,7 @@ export class SessionService extends Disposable {
     }
     if (!session.isRunning) {
       await core.models.releaseKey();
+      await core.models.discoverProviderModels();
       await core.models.discoverServerWindow();
       sessions.applyRollingWindow(core);
     }
@@ -331,6 +333,15 @@ export class SessionService extends Disposable {
     return this.core.models.limits();
   }
 
+  /**
+   * What the model picker offers beyond the table: each vendor's list for its key (the current
+   * provider's, read now if stale; the key may need releasing first) and a model's thinking levels.
+   */
+  async pickerModels(): ReturnType<ModelAccess['pickerModels']> {
+    await this.init();
+    return this.core.models.pickerModels();
+  }
+
   /** The session's model: the one stored with it, or the settings' when they changed since. */
   modelChoice(): ModelChoice {
     return this.core.model.current();
@@ -344,6 +355,7 @@ export class SessionService extends Disposable {
     await this.init();
     this.core.assertIdle('switching models');
     await this.core.model.set(choice);
+    await this.core.models.discoverProviderModels();
     await this.core.models.discoverServerWindow().catch((e) => this.core.env.log.warn(`window discovery: ${errorMessage(e)}`));
     // Another model may get other tool definitions and notes: the meter counts what its next request carries.
     await expectNextRequest(this.core);

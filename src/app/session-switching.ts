@@ -22,6 +22,7 @@ import { expectNextRequest, systemSections, turnConfig } from './turn-wiring';
 
 function attach(core: SessionCore, summary: SessionSummary | undefined, messages: Message[], state: SessionRecord): void {
   core.gates.reset();
+  core.inputCounts.reset();
   core.chain?.discardPrepared();
   core.chain = undefined;
   core.pauseChanges.fire(null);

@@ -4,6 +4,7 @@
  * workspace's rules files. Called by the `AgentSession` at the start of each turn. Pure (no vscode).
  */
 import { createContextGate, scheduledCompactPort, withDynamicNotes, type DefaultContextGate } from '../agent';
+import type { InputToCount } from '../agent/input-confirmation';
 import { compactOutput } from '../agent/compaction';
 import { RulesFileLoader } from '../agent/rules-files';
 import type { ModelLimits } from '../context/models';
@@ -34,6 +35,13 @@ export function makeGate(core: SessionCore, limits: ModelLimits): DefaultContext
     calibration: core.calibration,
     estimates: core.estimates,
     thresholds: settings.thresholds,
+    inputCount: core.inputCounts.forGate({
+      limits,
+      thresholds: settings.thresholds,
+      ledger: core.ledger,
+      calibration: core.calibration,
+      estimates: core.estimates,
+    }),
     deferred: () => {
       const s = core.policy.select();
       return { count: s.deferred.length, savedTokens: s.savedTokens };
@@ -68,7 +76,7 @@ export function turnConfig(core: SessionCore) {
     gate,
     maxIterations: core.env.settings.maxIterations(),
     offloadThresholdBytes: core.models.contextSettings().offloadThresholdBytes,
-    request: { cacheTail: true, promptCacheKey: core.summary?.id, reasoningBudget: limits.thinkingBudget || undefined },
+    request: { cacheTail: true, promptCacheKey: core.summary?.id, ...(limits.thinking ? { thinking: limits.thinking } : {}) },
   };
 }
 
@@ -100,9 +108,33 @@ export async function expectNextRequest(core: SessionCore): Promise<void> {
     const tools = toolRegistry(core, core.gates.for(limits), limits, historySource(core));
     const system = await systemSections(core);
     if (core.session?.isRunning) return;
-    core.gates.expect(withDynamicNotes(system, { deferral: tools.selection().note }), tools.definitionsForRequest());
+    const expected = { system: withDynamicNotes(system, { deferral: tools.selection().note }), tools: tools.definitionsForRequest() };
+    core.gates.expect(expected.system, expected.tools);
+    void confirmIdle(core, expected);
   } catch (err) {
     core.env.log.warn(`Could not prepare the meter's system prompt and tools: ${errorMessage(err)}`);
+  }
+}
+
+/**
+ * In the background, while idle (a session opened, a model switched): with a key that needs no
+ * question, asks the provider to describe the model (its window, limits, capabilities) and to count
+ * what the next request will carry, so the header and the meter start from the provider's figures
+ * ("confirmed"). Never blocks the UI; never rejects; gives way to a turn that starts meanwhile.
+ */
+async function confirmIdle(core: SessionCore, next: Pick<InputToCount, 'system' | 'tools'>): Promise<void> {
+  try {
+    const idle = () => !core.session?.isRunning && !core.compactions.running;
+    await core.models.releaseKey({ quiet: true });
+    const before = core.gates.for(core.models.limits());
+    await core.models.discoverProviderModels();
+    if (!idle()) return;
+    // The provider's window and limits replace the table's: a new gate, and the meter shows them at once.
+    const gate = core.gates.for(core.models.limits());
+    const counted = await core.inputCounts.current?.confirmIdle({ messages: core.messages, ...next });
+    if ((counted || gate !== before) && idle()) core.agentEvents.fire({ type: 'context_usage', usage: gate.measure(core.messages) });
+  } catch (err) {
+    core.env.log.info(`Could not ask the provider about the next request: ${errorMessage(err)}`);
   }
 }
 

@@ -83,7 +83,10 @@ describe('provider: OpenAI Responses API against the fake server', () => {
       { text: 'a.ts exports one value.' },
     );
     const model = 'gpt-5-mini';
-    const first = await run(openai, request([user('what is in a.ts?')], { model, tools: [readFileTool], reasoningBudget: 4096 }));
+    const first = await run(
+      openai,
+      request([user('what is in a.ts?')], { model, tools: [readFileTool], thinking: { mode: 'effort', effort: 'medium' } }),
+    );
     assert.deepEqual(server.requests.at(-1)!.body.include, ['reasoning.encrypted_content']);
     assert.deepEqual(server.requests.at(-1)!.body.reasoning, { effort: 'medium', summary: 'auto' });
     const reasoning = first.message.content.find((p) => p.type === 'reasoning');
