@@ -37,8 +37,8 @@ const isMessages = (r: RecordedRequest) => r.path === '/v1/messages';
 
 async function session(world: FakeWorld, model: string, models: unknown = {}): Promise<{ requests: RecordedRequest[]; counts: number }> {
   const { service } = await world.open({ models });
-  await service.newSession();
-  await service.setModel({ provider: 'anthropic', model, thinking: 'high' });
+  await service.sessions.create();
+  await service.turns.setModel({ provider: 'anthropic', model, thinking: 'high' });
   const from = world.server.requests.length;
   const counted = world.server.counts.length;
   for (let i = 0; i < TURNS; i++) {
@@ -47,7 +47,7 @@ async function session(world: FakeWorld, model: string, models: unknown = {}): P
       { toolCalls: [{ name: 'read_file', arguments: { path: `${file}.txt` } }] },
       { text: `Turn ${i}: ${file} read. ${'Findings noted in detail. '.repeat(120)}` },
     );
-    await service.prompt(`Turn ${i}: read ${file}.txt and summarize it. ${'Keep every name exact. '.repeat(20)}`);
+    await service.turns.prompt(`Turn ${i}: read ${file}.txt and summarize it. ${'Keep every name exact. '.repeat(20)}`);
   }
   return { requests: world.server.requests.slice(from).filter(isMessages), counts: world.server.counts.length - counted };
 }

@@ -195,11 +195,6 @@ export class ContextBudget {
  * Applies a calibration factor to estimated components (rounded up). Use it when the figures are our
  * estimates; provider-confirmed figures are shown as they are.
  */
-/** Tokens sent with every request besides the conversation: system prompt, rules and tool definitions. */
-export function fixedOf(c: BudgetComponents): number {
-  return c.system + c.tools + c.rules + c.deferredTools;
-}
-
 export function scaleComponents(components: Partial<BudgetComponents>, factor: number): Partial<BudgetComponents> {
   const f = Number.isFinite(factor) && factor > 0 ? factor : 1;
   const out: Partial<BudgetComponents> = {};

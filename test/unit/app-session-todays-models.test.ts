@@ -34,8 +34,8 @@ describe("today's models, as the provider describes them: a session through the 
     thinking: 'off' | 'low' | 'medium' | 'high' | 'max',
   ): Promise<{ service: SessionService; events: AgentEvent[] }> {
     const { service } = await world.open({ models: {} });
-    await service.newSession();
-    await service.setModel({ provider: 'anthropic', model, thinking });
+    await service.sessions.create();
+    await service.turns.setModel({ provider: 'anthropic', model, thinking });
     const events: AgentEvent[] = [];
     service.onDidEvent((e) => events.push(e));
     return { service, events };
@@ -43,12 +43,12 @@ describe("today's models, as the provider describes them: a session through the 
 
   it("the model picker lists the key's models from the Models API: the retired one left out, the deprecated one says so", async () => {
     const { service } = await world.open({ models: {} });
-    const { vendorModels, levelsFor } = await service.pickerModels();
+    const { vendorModels, levelsFor } = await service.models.pickerModels();
     assert.deepEqual(
       vendorModels.anthropic?.map((m) => m.id),
       ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-petite-5', 'claude-sonnet-4-5'],
     );
-    const options = modelOptions({ current: service.modelChoice(), languageModels: [], serverUrl: undefined, vendorModels });
+    const options = modelOptions({ current: service.models.choice(), languageModels: [], serverUrl: undefined, vendorModels });
     const described = Object.fromEntries(options.filter((o) => o.provider === 'anthropic').map((o) => [o.model, o.description]));
     assert.match(described['claude-opus-5-5'], /^1M window · \$4 in \/ \$20 out per M tokens .* · adaptive thinking$/);
     assert.match(described['claude-petite-5'], /^32k window · price unknown · adaptive thinking$/);
@@ -62,7 +62,7 @@ describe("today's models, as the provider describes them: a session through the 
     const from = world.server.requests.length;
     for (let i = 0; i < 3; i++) {
       world.server.script.push({ thinking: `Thinking about step ${i}.`, text: `Step ${i} done.` });
-      await service.prompt(`Step ${i}: ${'plan the change carefully. '.repeat(30)}`);
+      await service.turns.prompt(`Step ${i}: ${'plan the change carefully. '.repeat(30)}`);
     }
     const sent = messagesRequests(world.server.requests.slice(from));
     assert.deepEqual(
@@ -75,12 +75,12 @@ describe("today's models, as the provider describes them: a session through the 
         !('temperature' in r.body) && !('top_p' in r.body) && !('top_k' in r.body) && !JSON.stringify(r.body).includes('budget_tokens'),
       );
     }
-    const limits = service.limits();
+    const limits = service.models.limits();
     assert.deepEqual([limits.contextWindow, limits.source, limits.maxOutput], [1_000_000, 'provider', 128_000]);
     // Its thinking is inside max_tokens: the reservation is the model's output limit, the usable input the rest but the buffer.
     assert.equal(limits.effectiveWindow, 1_000_000 - 128_000 - 20_000);
     assert.deepEqual(modelInfoView(limits, 'high'), { window: '1M', price: '$4 / $20 per M tokens', thinking: 'high', images: true });
-    const usage = service.measure();
+    const usage = service.turns.measure();
     assert.equal(usage.contextWindow, 1_000_000);
     // The compact marker sits at 95 % of the real effective window, not of a 200k table row's.
     assert.ok(Math.abs(usage.budget!.markers.compact - (0.95 * 852_000) / 1_000_000) < 1e-9, String(usage.budget!.markers.compact));
@@ -97,7 +97,7 @@ describe("today's models, as the provider describes them: a session through the 
         { toolCalls: [{ name: 'read_file', arguments: { path: `${file}.txt` } }] },
         { text: `Turn ${i}: ${file} read. ${'Findings noted in detail. '.repeat(150)}` },
       );
-      await service.prompt(`Turn ${i}: read ${file}.txt and summarize it. ${'Keep every name exact. '.repeat(20)}`);
+      await service.turns.prompt(`Turn ${i}: read ${file}.txt and summarize it. ${'Keep every name exact. '.repeat(20)}`);
     }
     const sent = messagesRequests(world.server.requests.slice(from)).filter((r) => r.path === '/v1/messages');
     const over = sent.filter((r) => r.status !== 200 || r.inputTokens + Number(r.body.max_tokens) > 32_000);
@@ -120,11 +120,11 @@ describe("today's models, as the provider describes them: a session through the 
     const { service } = await openOn('claude-sonnet-5-5', 'high');
     const from = world.server.requests.length;
     world.server.script.push({ thinking: 'A long line of thought that runs out of room…', stopReason: 'maxTokens' });
-    await service.prompt('Think about everything.');
+    await service.turns.prompt('Think about everything.');
     world.server.script.push({ text: 'Here is the short answer.' });
-    await service.prompt('Then answer briefly.');
+    await service.turns.prompt('Then answer briefly.');
     world.server.script.push({ text: 'And more.' });
-    await service.prompt('Go on.');
+    await service.turns.prompt('Go on.');
     assert.deepEqual(
       messagesRequests(world.server.requests.slice(from))
         .filter((r) => r.path === '/v1/messages')
@@ -135,15 +135,15 @@ describe("today's models, as the provider describes them: a session through the 
 
   it('a model the table does not know: "window unknown — assumed", then the provider is asked before its first request', async () => {
     const { service } = await world.open({ models: {} });
-    await service.newSession();
-    await service.setModel({ provider: 'anthropic', model: 'claude-petite-5', thinking: 'off' });
+    await service.sessions.create();
+    await service.turns.setModel({ provider: 'anthropic', model: 'claude-petite-5', thinking: 'off' });
     const from = world.server.requests.length;
     world.server.script.push({ text: 'hello' });
-    await service.prompt('hi');
+    await service.turns.prompt('hi');
     const first = messagesRequests(world.server.requests.slice(from)).find((r) => r.path === '/v1/messages')!;
     assert.equal(first.body.max_tokens, 8_000, "the provider's output limit, not a quarter of an assumed 128k");
-    assert.deepEqual([service.limits().contextWindow, service.limits().source], [32_000, 'provider']);
-    const unknown = modelInfoView({ ...service.limits(), source: 'default', contextWindow: 128_000 }, 'off');
+    assert.deepEqual([service.models.limits().contextWindow, service.models.limits().source], [32_000, 'provider']);
+    const unknown = modelInfoView({ ...service.models.limits(), source: 'default', contextWindow: 128_000 }, 'off');
     assert.deepEqual([unknown.window, unknown.windowAssumed], ['128k', true]);
   });
 });

@@ -39,7 +39,7 @@ describe('meter: never goes down during a turn, except by a compaction', functio
         { toolCalls: [{ name: 'read_file', arguments: { path: `${c}.txt` } }] },
         { text: `Read ${c}: ${'noted '.repeat(40)}` },
       );
-      await service.prompt(`Turn ${i}: read ${c}.txt and tell me what it is.`);
+      await service.turns.prompt(`Turn ${i}: read ${c}.txt and tell me what it is.`);
     }
     assert.equal(turns.length, CLASSES.length);
     assert.ok(turns.flat().length >= 2 * CLASSES.length, `${turns.flat().length} figures sampled`);
