@@ -16,7 +16,7 @@ import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD } fr
 import type { ModelLimits, TokenizerFamily } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
-import { statusAt, type AgentPrefix, type CompactionTrigger } from '../context/compaction';
+import { agentPrefix, statusAt, type AgentPrefix, type CompactionTrigger } from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { HeadroomPort } from '../tools/ports';
@@ -24,6 +24,7 @@ import { dropOldestTurnsHook, type CompactHook, type CompactInput } from './comp
 import { createContextAccounting, sumOf, type ContextAccounting } from './context-accounting';
 import { compactChecked, prepareSummary, targetFor, type Checked, type GateState } from './gate-compaction';
 import type { ContextUsage } from './events';
+import type { GateInputCount } from './input-confirmation';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
 
 export interface ContextGateOptions {
@@ -53,6 +54,8 @@ export interface ContextGateOptions {
   estimates?: EstimateState;
   /** Deferral state for the meter. */
   deferred?: () => { count: number; savedTokens: number };
+  /** Exact input counts before sending, where the provider can count (`input-confirmation.ts`). */
+  inputCount?: Pick<GateInputCount, 'beforeSending'>;
   onTrace?: GuardOptions['onTrace'];
 }
 
@@ -146,6 +149,7 @@ class DefaultGate implements DefaultContextGate {
       this.lastSystem = input.system;
       this.lastTools = input.tools;
       await this.countExactly(input);
+      await this.options.inputCount?.beforeSending(input, signal);
       const components = this.accounting.account(input.messages, input.system, input.tools).components;
       let checked: Checked = { messages: input.messages, components, result: this.check(components, false) };
       const asked = input.reason === 'request' ? this.requested : undefined;
@@ -235,8 +239,7 @@ class DefaultGate implements DefaultContextGate {
     if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
     const u = reply.usage;
     this.accounting.learn(request, u);
-    if (request.tools.length)
-      this.lastPrefix = { model: request.model, contextWindow: this.limits.contextWindow, system: request.system, tools: request.tools };
+    if (request.tools.length) this.lastPrefix = agentPrefix(request, this.limits.contextWindow);
     const prompt = u.input + u.cacheRead + u.cacheWrite;
     if (prompt > 0) this.lastCacheShare = u.cacheRead / prompt;
   }

@@ -13,6 +13,7 @@ import { newId } from '../common/ids';
 import type { AssistantMessage, Message, ProviderRequest, ToolCallPart, UserMessage } from '../providers/types';
 import type { AgentEvent, AgentEventSink, TurnEndReason } from './events';
 import { executeToolCalls, unrunResults } from './execute-tools';
+import { storableReply } from './storable-reply';
 import { streamResponse } from './stream-response';
 import { withDynamicNotes } from './system-notes';
 import type { PreflightDecision, PreflightReason, TurnConfig, TurnContext, TurnResult } from './turn-config';
@@ -72,7 +73,8 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
       const planned = await planRequest(config, ctx, iteration >= maxIterations, signal, emit);
       if ('end' in planned) return end(planned.end, planned.error);
       const { final } = planned;
-      const reply = await sendRequest(config, ctx, planned, signal, emit);
+      // A reply cut off mid-thinking keeps no trailing thinking: the provider would refuse it from then on.
+      const reply = storableReply(await sendRequest(config, ctx, planned, signal, emit));
 
       const calls = reply.content.filter((p): p is ToolCallPart => p.type === 'toolCall');
       if (reply.content.length > 0) append(reply);

@@ -45,7 +45,10 @@ export function sessionChain(parts: ChainParts): CompactionChain {
   };
   return createCompactionChain({
     summarizer,
-    summarizerModel: settings.summarizerModel || models.target().model,
+    // Read at every pass: the session's model may change after the chain was built (a model switch).
+    get summarizerModel() {
+      return env.settings.compaction().summarizerModel || models.target().model;
+    },
     results: parts.results,
     keepTurns: settings.keepTurns,
     resummarizeEvery: settings.resummarizeEvery,

@@ -7,6 +7,7 @@
 import { createContextGate, scheduledCompactPort, type ContextGateOptions, type DefaultContextGate } from '../agent';
 import type { Calibration } from '../context/calibration';
 import type { EstimateState } from '../context/confirmed-base';
+import type { InputCountPolicy } from '../agent/input-confirmation';
 import type { ModelLimits } from '../context/models';
 import type { TokenLedger } from '../context/token-ledger';
 import {
@@ -32,6 +33,8 @@ export interface GateParts {
   readonly calibration: Calibration;
   readonly estimates: EstimateState;
   readonly policy: DeferralPolicy;
+  /** Exact input counts before sending, where the provider can count (one policy per session). */
+  readonly inputCounts: InputCountPolicy;
 }
 
 export function makeGate(parts: GateParts, limits: ModelLimits): DefaultContextGate {
@@ -43,6 +46,13 @@ export function makeGate(parts: GateParts, limits: ModelLimits): DefaultContextG
     calibration: parts.calibration,
     estimates: parts.estimates,
     thresholds: settings.thresholds,
+    inputCount: parts.inputCounts.forGate({
+      limits,
+      thresholds: settings.thresholds,
+      ledger: parts.ledger,
+      calibration: parts.calibration,
+      estimates: parts.estimates,
+    }),
     deferred: () => {
       const s = parts.policy.select();
       return { count: s.deferred.length, savedTokens: s.savedTokens };
@@ -107,6 +117,6 @@ export function turnConfig(parts: TurnParts) {
     gate,
     maxIterations: env.settings.maxIterations(),
     offloadThresholdBytes: models.contextSettings().offloadThresholdBytes,
-    request: { cacheTail: true, promptCacheKey: parts.sessionId, reasoningBudget: limits.thinkingBudget || undefined },
+    request: { cacheTail: true, promptCacheKey: parts.sessionId, ...(limits.thinking ? { thinking: limits.thinking } : {}) },
   };
 }

@@ -5,7 +5,9 @@
  * begins, then its configuration and system prompt with the workspace's rules files are built).
  * Its state: the gates, the deferral policy, the estimate state and the rules loader. Pure (no vscode).
  */
-import { SessionGate, withDynamicNotes, type ContextUsage, type DefaultContextGate } from '../agent';
+import { SessionGate, withDynamicNotes, type AgentEvent, type ContextUsage, type DefaultContextGate } from '../agent';
+import { InputCountPolicy, type InputToCount } from '../agent/input-confirmation';
+import type { MeterFloor } from '../agent/meter-floor';
 import { RulesFileLoader } from '../agent/rules-files';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { EstimateState } from '../context/confirmed-base';
@@ -37,13 +39,17 @@ export interface TurnsDeps {
   readonly sessions: Sessions;
   readonly records: Pick<SessionRecords, 'save'>;
   readonly models: ModelAccess;
-  readonly compactions: Pick<Compactions, 'gateHooks' | 'discardPrepared'>;
+  readonly compactions: Pick<Compactions, 'gateHooks' | 'discardPrepared' | 'running'>;
   readonly checkpoints: Pick<Checkpoints, 'beginTurn'>;
   readonly search: Pick<SessionSearch, 'source' | 'message'>;
   /** Token counts of the messages (the service owns its worker). */
   readonly ledger: TokenLedger;
   /** Resolves once the service opened the store and a session. */
   readonly ready: () => Promise<void>;
+  /** Publishes an event of the session (a figure the provider confirmed while idle). */
+  readonly report: (e: AgentEvent) => void;
+  /** What the meter shows: a figure measured during a turn never goes below the one shown (`meter-floor.ts`). */
+  readonly meter: Pick<MeterFloor, 'shown'>;
 }
 
 export class Turns {
@@ -54,9 +60,12 @@ export class Turns {
   private readonly estimates = new EstimateState();
   /** Rules files are read through one loader per workspace folder (it caches unchanged files). */
   private rules: { root: string; loader: RulesFileLoader } | undefined;
+  /** Exact input counts before sending, where the provider can count (a session's first request is counted). */
+  private readonly inputCounts: InputCountPolicy;
 
   constructor(private readonly deps: TurnsDeps) {
     const { env, models, compactions, ledger, storage } = deps;
+    this.inputCounts = new InputCountPolicy({ counter: () => models.inputCounter() });
     this.gates = new SessionGate((limits) =>
       makeGate(
         {
@@ -67,6 +76,7 @@ export class Turns {
           calibration: storage.calibration,
           estimates: this.estimates,
           policy: this.policy,
+          inputCounts: this.inputCounts,
         },
         limits,
       ),
@@ -88,6 +98,7 @@ export class Turns {
     if (!session.isRunning && sessions.title === UNTITLED) await sessions.retitle(promptTitle(text));
     if (!session.isRunning) {
       await models.releaseKey();
+      await models.discoverProviderModels();
       await models.discoverServerWindow();
       sessions.applyRollingWindow();
     }
@@ -134,6 +145,7 @@ export class Turns {
     await this.deps.ready();
     sessions.assertIdle('switching models');
     await models.choose(choice);
+    await models.discoverProviderModels();
     await models.discoverServerWindow().catch((e) => env.log.warn(`window discovery: ${errorMessage(e)}`));
     // Another model may get other tool definitions and notes: the meter counts what its next request carries.
     await this.expectNextRequest();
@@ -149,7 +161,7 @@ export class Turns {
   /** Current context usage as the gate measures it (for the meter between turns). */
   measure(): ContextUsage {
     this.deps.sessions.applyRollingWindow();
-    return this.gate(this.deps.models.limits()).measure(this.deps.sessions.messages);
+    return this.deps.meter.shown(this.gate(this.deps.models.limits()).measure(this.deps.sessions.messages));
   }
 
   /** The session's gate for these limits (a new one when they changed). */
@@ -160,6 +172,7 @@ export class Turns {
   /** The session is left: its gate (and the compaction hook it holds) goes with it. */
   leave(): void {
     this.gates.reset();
+    this.inputCounts.reset();
   }
 
   /**
@@ -179,9 +192,34 @@ export class Turns {
       );
       const system = await this.system();
       if (sessions.live?.isRunning) return;
-      this.gates.expect(withDynamicNotes(system, { deferral: tools.selection().note }), tools.definitionsForRequest());
+      const next = { system: withDynamicNotes(system, { deferral: tools.selection().note }), tools: tools.definitionsForRequest() };
+      this.gates.expect(next.system, next.tools);
+      void this.confirmIdle(next);
     } catch (err) {
       this.deps.env.log.warn(`Could not prepare the meter's system prompt and tools: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * In the background, while idle (a session opened, a model switched): with a key that needs no
+   * question, asks the provider to describe the model (its window, limits, capabilities) and to count
+   * what the next request will carry, so the header and the meter start from the provider's figures
+   * ("confirmed"). Never blocks the UI; never rejects; gives way to a turn that starts meanwhile.
+   */
+  private async confirmIdle(next: Pick<InputToCount, 'system' | 'tools'>): Promise<void> {
+    const { env, models, sessions, compactions } = this.deps;
+    try {
+      const idle = () => !sessions.live?.isRunning && !compactions.running;
+      await models.releaseKey({ quiet: true });
+      const before = this.gate(models.limits());
+      await models.discoverProviderModels();
+      if (!idle()) return;
+      // The provider's window and limits replace the table's: a new gate, and the meter shows them at once.
+      const gate = this.gate(models.limits());
+      const counted = await this.inputCounts.current?.confirmIdle({ messages: sessions.messages, ...next });
+      if ((counted || gate !== before) && idle()) this.deps.report({ type: 'context_usage', usage: gate.measure(sessions.messages) });
+    } catch (err) {
+      env.log.info(`Could not ask the provider about the next request: ${errorMessage(err)}`);
     }
   }
 

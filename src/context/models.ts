@@ -1,8 +1,11 @@
 /**
- * Built-in model table and the resolution of a model's limits.
- * Pure data and functions; never throws.
+ * Built-in model table and the resolution of a model's limits: per-model setting → what the provider
+ * reports (Models API, the editor, a local server) → the table (the offline fallback, dated) → a
+ * default the header names as assumed. Pure data and functions; never throws.
  */
 import { providerEntry, type CacheSupport, type ProviderId } from '../common/provider-catalogue';
+import type { EffortLevel, ModelCapabilities, ModelLifecycle, ProviderModelInfo, ThinkingStyle } from '../providers/model-info';
+import { capabilitiesOf } from './model-capabilities';
 import table from './model-table.json';
 import type { ContextSettings, ModelLimitOverride } from './settings';
 import type { ContentClass } from './text-composition';
@@ -34,12 +37,24 @@ export interface ModelInfo {
   maxOutput: number;
   family: TokenizerFamily;
   cache: CacheSupport;
-  /** The model reasons before answering (Anthropic extended thinking, OpenAI reasoning effort). */
+  /** The model reasons before answering (its `thinking` is not `none`). */
   reasoning: boolean;
+  /** How it takes thinking, the efforts it declares, whether thinking can be off. */
+  thinking: ThinkingStyle;
+  efforts: readonly EffortLevel[];
+  thinkingOff: boolean;
+  /** It accepts `temperature` / `top_p` / `top_k` (adaptive-only Claude models answer them with a 400). */
+  sampling: boolean;
   /** The model accepts image input (pasted or dropped into the composer). */
   images: boolean;
+  lifecycle: ModelLifecycle;
+  retiresAt?: string;
   price: ModelPrice;
 }
+
+/** A row as the JSON holds it: the defaults left out. */
+type TableRow = Omit<ModelInfo, 'reasoning' | 'efforts' | 'thinkingOff' | 'sampling' | 'lifecycle' | 'thinking' | 'family'> &
+  Partial<Pick<ModelInfo, 'efforts' | 'thinkingOff' | 'sampling' | 'lifecycle'>> & { thinking: string; family: string };
 
 /**
  * Claude tokens per o200k token by content class (`text-composition.ts`), used until the provider's
@@ -66,13 +81,27 @@ export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_BUFFER_FRACTION = 0.02;
 
 /** Current models (ids as the providers spell them; dated snapshots match by prefix). Checked by a unit test. */
-export const MODEL_TABLE: readonly ModelInfo[] = table.models as ModelInfo[];
+export const MODEL_TABLE: readonly ModelInfo[] = (table.models as TableRow[]).map((row) => ({
+  ...row,
+  family: row.family as TokenizerFamily,
+  thinking: row.thinking as ThinkingStyle,
+  reasoning: row.thinking !== 'none',
+  efforts: row.efforts ?? [],
+  // An OpenAI reasoning model turns reasoning off only where it declares effort `none`.
+  thinkingOff: row.thinkingOff ?? row.thinking !== 'effort',
+  sampling: row.sampling ?? true,
+  lifecycle: row.lifecycle ?? 'active',
+}));
+
+/** The day the table was last checked against the providers' pages (`model-table.json` `checked`). */
+export const MODEL_TABLE_CHECKED: string = table.checked;
 
 /**
  * Where the context window came from. `default` means the model is unknown and 128k was assumed;
- * `server` means a local server reported the context length it really uses.
+ * `server` means a local server (or the editor) reported the context length it really uses;
+ * `provider` means the provider's own model list (Anthropic's Models API) said it.
  */
-export type LimitSource = 'model-setting' | 'provider-setting' | 'table' | 'server' | 'default';
+export type LimitSource = 'model-setting' | 'provider-setting' | 'provider' | 'table' | 'server' | 'default';
 
 /** A context length a local server reported for the model (see providers/server-discovery). */
 export interface ServerReportedWindow {
@@ -93,8 +122,12 @@ export interface ModelLimits {
   cache: CacheSupport;
   /** Source of `contextWindow`. */
   source: LimitSource;
-  /** True when the model is in the built-in table. */
+  /** True when the provider described the model or it is in the built-in table. */
   known: boolean;
+  /** How it takes thinking, images and sampling parameters, and its context-management strategies. */
+  capabilities: ModelCapabilities;
+  lifecycle: ModelLifecycle;
+  retiresAt?: string;
   /** Adjustments made to keep the limits usable (e.g. a maxOutput larger than the window). */
   warnings: string[];
 }
@@ -128,11 +161,19 @@ export function familyFor(model: string, provider: ProviderId): TokenizerFamily 
  * budget applies). Models not in the table: OpenAI's o-series and gpt-5 families by their id.
  */
 export function supportsReasoning(model: string): boolean {
+  return thinkingStyleOf(model) !== 'none';
+}
+
+/** OpenAI ids of reasoning models not in the table (o-series, gpt-5 and later but their chat variants). */
+const REASONING_ID = /^(o\d|gpt-([5-9]|\d\d)(?![.\d]*-chat))/;
+
+/** How a model takes thinking by the table, else by its id (OpenAI reasoning ids: an effort). */
+export function thinkingStyleOf(model: string): ThinkingStyle {
   const row = findModel(model);
-  if (row) return row.reasoning;
+  if (row) return row.thinking;
   const id = model.trim().toLowerCase();
   const bare = id.includes('/') ? id.slice(id.lastIndexOf('/') + 1) : id;
-  return /^(o\d|gpt-5(?!-chat))/.test(bare);
+  return REASONING_ID.test(bare) ? 'effort' : 'none';
 }
 
 /**
@@ -166,6 +207,7 @@ export function resolveModelLimits(
   provider: ProviderId,
   settings?: Pick<ContextSettings, 'models' | 'providers' | 'bufferFraction'>,
   server?: ServerReportedWindow,
+  described?: ProviderModelInfo,
 ): ModelLimits {
   const row = findModel(model);
   const perModel: ModelLimitOverride = settings?.models?.[model] ?? {};
@@ -180,6 +222,9 @@ export function resolveModelLimits(
   } else if (positiveInt(perProvider.contextWindow)) {
     contextWindow = positiveInt(perProvider.contextWindow)!;
     source = 'provider-setting';
+  } else if (positiveInt(described?.contextWindow)) {
+    contextWindow = positiveInt(described?.contextWindow)!;
+    source = 'provider';
   } else if (row) {
     contextWindow = row.contextWindow;
     source = 'table';
@@ -198,7 +243,12 @@ export function resolveModelLimits(
     }
   }
 
-  let maxOutput = positiveInt(perModel.maxOutput) ?? positiveInt(perProvider.maxOutput) ?? row?.maxOutput ?? Math.floor(contextWindow / 4);
+  let maxOutput =
+    positiveInt(perModel.maxOutput) ??
+    positiveInt(perProvider.maxOutput) ??
+    positiveInt(described?.maxOutput) ??
+    row?.maxOutput ??
+    Math.floor(contextWindow / 4);
   // A reservation of half the window or more would leave no room for the conversation.
   const maxOutputCap = Math.max(1, Math.floor(contextWindow / 2));
   if (maxOutput > maxOutputCap) {
@@ -224,7 +274,10 @@ export function resolveModelLimits(
     family: row?.family ?? familyFor(model, provider),
     cache: row?.cache ?? providerEntry(provider).cache,
     source,
-    known: row !== undefined,
+    known: row !== undefined || described !== undefined,
+    capabilities: capabilitiesOf(model, provider, row, described),
+    lifecycle: described?.lifecycle ?? row?.lifecycle ?? 'active',
+    ...((described?.retiresAt ?? row?.retiresAt) ? { retiresAt: described?.retiresAt ?? row?.retiresAt } : {}),
     warnings,
   };
 }

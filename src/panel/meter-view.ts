@@ -37,11 +37,19 @@ const num = (n: number | null | undefined): number => (typeof n === 'number' && 
 
 const WINDOW_SOURCES: Record<BudgetViewModel['limitSource'], string> = {
   server: 'window reported by the server',
+  provider: 'window reported by the provider',
   'model-setting': 'window from settings (model)',
   'provider-setting': 'window from settings (provider)',
   table: 'window from the model table',
-  default: 'window assumed (unknown model)',
+  default: 'window unknown',
 };
+
+/** Where the window comes from; an unknown model's says what was assumed ("window unknown — assumed 128k"). */
+function windowSource(b: BudgetViewModel): string | null {
+  const source = WINDOW_SOURCES[b.limitSource] as string | undefined;
+  if (source === undefined) return null;
+  return b.limitSource === 'default' ? `${source} — assumed ${formatTokens(num(b.window))}` : source;
+}
 
 /** The meter for a budget with its component breakdown. */
 export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): MeterView {
@@ -65,7 +73,7 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
         ? `${b.deferred.count} ${b.deferred.count === 1 ? 'tool' : 'tools'} deferred (${formatTokens(b.deferred.savedTokens)} tokens saved)`
         : null,
     freedTokens: extras.lastCompaction?.freedTokens ?? num(b.lastCompactionFreed),
-    windowLabel: WINDOW_SOURCES[b.limitSource] ?? null,
+    windowLabel: windowSource(b),
     untilCompact: Number.isFinite(b.untilCompact) ? Math.max(0, b.untilCompact) : null,
     extras,
     details: meterDetails(b),
@@ -103,7 +111,7 @@ export function meterDetails(b: BudgetViewModel): Array<{ label: string; value: 
     },
     {
       label: 'Window',
-      value: `${formatTokens(window)} tokens for ${b.model || 'this model'}: ${WINDOW_SOURCES[b.limitSource] ?? 'window of unknown origin'}`,
+      value: `${formatTokens(window)} tokens for ${b.model || 'this model'}: ${windowSource(b) ?? 'window of unknown origin'}`,
     },
     { label: 'Estimate', value: estimateText(b) },
   );

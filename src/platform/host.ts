@@ -82,6 +82,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
 
   const actions = createHostActions({ session, approvals, results, diffs, secrets, log, panel: () => panel, remeasure, offerCompaction });
 
+  let shownWindow: number | undefined;
   const panel: ChatViewProvider = new ChatViewProvider({
     extensionUri: context.extensionUri,
     log,
@@ -110,7 +111,12 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   disposables.push(
     session.onDidEvent((e) => {
       panel.pushEvent(e);
-      if (e.type === 'context_usage') showUsage(e.usage);
+      if (e.type !== 'context_usage') return;
+      showUsage(e.usage);
+      // A window the provider reported (its model list arrived) changes the header's model facts too.
+      if (shownWindow !== undefined && e.usage.contextWindow !== shownWindow && !session.sessions.state().running)
+        void panel.postSnapshot();
+      shownWindow = e.usage.contextWindow;
     }),
   );
   // The status bar shows the stored session's figure as soon as the host is up, and the panel the

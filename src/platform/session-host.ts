@@ -53,7 +53,13 @@ export function vscodeEnvironment(deps: SessionHostDeps): HostEnvironment {
       log.warn(message);
       void vscode.window.showWarningMessage(`Headroom: ${message}`);
     },
-    releaseKey: (provider, baseUrl) => releaseApiKey({ provider, baseUrl, secrets: deps.secrets, ask: askToSendKey }),
+    releaseKey: (provider, baseUrl, options) =>
+      releaseApiKey({
+        provider,
+        baseUrl,
+        secrets: deps.secrets,
+        ask: options?.ask === false ? () => Promise.resolve(undefined) : askToSendKey,
+      }),
     approvals: deps.approvals,
     externalTools: createLmToolPort,
     languageModel: createVscodeLmPort,

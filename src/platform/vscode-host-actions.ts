@@ -10,6 +10,7 @@ import { pickModel } from '../commands/model-picker';
 import { saveDefaultModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { readProviderSettings } from '../config/settings';
 import { listServerModels } from '../providers/server-models';
+import { providerEntry } from '../common/provider-catalogue';
 import { errorMessage } from '../common/errors';
 import type { ChatViewProvider } from '../panel/chat-view-provider';
 import { CHAT_VIEW_ID } from '../panel/view-ids';
@@ -173,13 +174,18 @@ async function updateConfig(change: Parameters<HostActions['config']['update']>[
 async function selectModel(deps: HostActionDeps): Promise<void> {
   const { session } = deps;
   const limits = session.models.limits();
-  const serverUrl = readProviderSettings().baseUrl;
+  const { provider } = session.models.choice();
+  // A local server lists what it can serve; a vendor's list is read with its key, under the key's origin rules.
+  const serverUrl = providerEntry(provider).endpoint === 'server' ? readProviderSettings().baseUrl : undefined;
+  await session.init();
+  const { vendorModels, levelsFor } = await session.models.pickerModels();
   const choice = await pickModel({
     current: session.models.choice(),
     serverUrl,
-    // A local server lists what it can serve; a vendor API at a base URL (a proxy) may list nothing.
     serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
     serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
+    vendorModels,
+    levelsFor,
   });
   if (!choice) return;
   await session.turns.setModel(choice);

@@ -1,6 +1,7 @@
 import { errorMessage } from '../common/errors';
 import type { IdleTimeouts } from './idle-watchdog';
 import type { LmChatPort } from './lm-chat';
+import { withParameterFallback, type RefusedParameters } from './parameter-fallback';
 import type { Provider } from './provider';
 import type { RetryPolicy } from './retry';
 import type { ProviderId, ProviderRequest, StreamEvent } from './types';
@@ -21,6 +22,8 @@ export interface ProviderConfig {
   lm?: LmChatPort;
   /** Said by the `auth` error when there is no key, e.g. why a key was withheld (`releaseApiKey`). */
   missingKeyMessage?: string;
+  /** Parameters models refused (a 400 naming one): left out of later requests, and a refused request is sent again once without it. */
+  refused?: RefusedParameters;
 }
 
 /** What every adapter takes from the config. */
@@ -89,7 +92,7 @@ export function createProvider(config: ProviderConfig): Provider {
         };
         return;
       }
-      yield* adapter.stream(req, signal);
+      yield* (config.refused ? withParameterFallback(adapter, config.refused) : adapter).stream(req, signal);
     },
   };
 }
