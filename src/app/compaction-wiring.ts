@@ -8,6 +8,7 @@ import type { CompactInput } from '../agent/compact-hook';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
+import { snapshotCounts } from '../agent/store-persistence';
 import { errorMessage } from '../common/errors';
 import type { Provider } from '../providers/provider';
 import type { SessionCore } from './session-core';
@@ -77,8 +78,11 @@ function recordCompaction(core: SessionCore, r: ChainResult, input: CompactInput
   );
   // A cancelled pass is discarded by the runner: nothing of it is kept.
   if (!store || !id || store.readOnly || core.compactions.aborting) return;
-  core.persisting = core.persisting.then(() =>
-    store.sessions
+  const family = core.models.limits().family;
+  core.persisting = core.persisting.then(async () => {
+    // The worker's counts of the compacted view (memoized: mostly lookups), kept with the snapshot.
+    const counts = await Promise.all(r.messages.map((m) => core.ledger.countExact(m, family)));
+    return store.sessions
       .recordCompaction(id, {
         beforeTokens: r.beforeTokens,
         afterTokens: r.afterTokens,
@@ -88,13 +92,13 @@ function recordCompaction(core: SessionCore, r: ChainResult, input: CompactInput
         summary: r.summary,
         durationMs: r.durationMs,
         report: whatLeft(r, input, model),
-        snapshot: { messages: r.messages, tokens: r.afterTokens },
+        snapshot: { messages: r.messages, counts: snapshotCounts(r.messages, counts), tokens: r.afterTokens },
       })
       .then(
         () => undefined,
         (err) => core.warn(`The compaction could not be saved: ${errorMessage(err)}`),
-      ),
-  );
+      );
+  });
 }
 
 /** The view of what the pass did, as stored with its record (undefined if it cannot be assembled). */

@@ -23,7 +23,7 @@ export const UNMEASURED_BAND = 0.6;
 
 /**
  * Band assumed for a class before any sample. Until a class is calibrated its count may be far from
- * another provider's: the Claude estimate is o200k × a class factor of up to 1.85 (`CLAUDE_CLASS_FACTORS`)
+ * another provider's: the Claude figure is an upper bound of the public legacy tokenizer (`worker-count.ts`)
  * where the real ratio can be nearer 1.2, an over-read of ~40 %; local models' tokenizers differ as much.
  */
 export const PRIOR_BAND: Readonly<Record<Exclude<BandClass, 'unmeasured'>, number>> = {

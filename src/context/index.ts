@@ -11,11 +11,5 @@ export * from './turns';
 export * from './message-tokens';
 export * from './token-ledger';
 export * from './token-worker-client';
-export {
-  createBoundedCounter,
-  type BoundedCounter,
-  type BoundedCount,
-  type BoundedCounterOptions,
-  type BpeEncoder,
-} from './bounded-counter';
+export { createExactCounter, type ExactCounter, type BpeRanks } from './exact-counter';
 export { utf8Length, byteEstimate } from './utf8';

@@ -213,14 +213,15 @@ export class JournaledDb {
   }
 
   /**
-   * Rebuilds the file without its free pages (VACUUM) when more than half of it is free, e.g. after
-   * most rows moved out to sealed segments; the smaller image is exported soon. Returns whether it did.
+   * Rebuilds the file without its free pages (VACUUM) when at least `minFreeShare` of it is free, e.g.
+   * after most rows moved out to sealed segments or snapshot files; the smaller image is exported soon.
+   * Returns whether it did.
    */
-  reclaimSpace(): boolean {
+  reclaimSpace(minFreeShare = 0.5): boolean {
     if (this.readOnly || this.closed) return false;
     const free = Number(this.db.exec('PRAGMA freelist_count')[0]?.values[0]?.[0] ?? 0);
     const pages = Number(this.db.exec('PRAGMA page_count')[0]?.values[0]?.[0] ?? 0);
-    if (pages < 64 || free * 2 < pages) return false;
+    if (pages < 64 || free < pages * minFreeShare) return false;
     this.db.exec('VACUUM');
     this.markDirty();
     return true;
