@@ -1,0 +1,206 @@
+// figures: store_export_block_1k_ms store_export_block_10k_ms store_export_block_50k_ms open_compacted_50k_ms open_compacted_50k_rss_mb first_meter_estimated_50k
+/**
+ * A long session that compacted as a real one does: every ~130 messages a compaction whose snapshot is
+ * the summary so far and the last ~18 turns kept verbatim (~60 KB, each message with the count it was
+ * saved with), its record and "what left" report — 6, 77 and 386 compactions at 1k, 10k and 50k
+ * messages, all recorded through the store's public API. Measures, per size:
+ *   store_export_block_<n>_ms   the longest synchronous export of the session database on the host
+ *                               (sql.js `export()` of the live database as it is after the compactions
+ *                               and the turns that follow; worst of 15; ≤ 20 ms), with the event loop's
+ *                               worst lateness while those turns were persisted beside it (a shared
+ *                               machine's scheduling shows up there too)
+ *   open_compacted_50k_ms / _rss_mb   opening it in a fresh process as the panel does (≤ 300 ms, ≤ 60 MB)
+ *   first_meter_estimated_50k   messages of the reopened context view without a stored count (must be 0:
+ *                               the first meter is exact, nothing is recounted)
+ * with the live database's size and the snapshot files' total beside each figure. Built in a temp folder
+ * under os.tmpdir() and removed afterwards.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { errorStack } from '../src/common/errors';
+import { messageHash } from '../src/context/message-tokens';
+import { TokenLedger } from '../src/context/token-ledger';
+import type { Message } from '../src/providers/types';
+import { openStore } from '../src/store';
+import { loadSqlJs } from '../src/store/sqljs';
+import { buildSession, turn, WASM } from './store-session-fixture';
+import { median, r3, report } from './util';
+
+const MB = 1024 * 1024;
+const MESSAGES_PER_COMPACTION = 130;
+const KEPT_TURNS = 18;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Records `count` compactions spread over the session's `messages` messages, oldest first. */
+async function compact(root: string, id: string, messages: number, count: number): Promise<void> {
+  const store = await openStore({ root, wasmPath: WASM });
+  for (let k = 0; k < count; k++) {
+    const throughSeq = Math.round(((k + 1) * messages) / (count + 1));
+    const lastTurn = Math.floor(throughSeq / 3);
+    const summary: Message = {
+      role: 'user',
+      content: [{ type: 'text', text: `Summary of the conversation so far (${k}). ${'decision and fact '.repeat(300)}` }],
+      timestamp: Date.now(),
+    };
+    const kept = Array.from({ length: KEPT_TURNS }, (_, j) => turn(lastTurn - KEPT_TURNS + j)).flat();
+    const view = [summary, ...kept];
+    const counts = view.map((m) => ({
+      hash: messageHash(m),
+      family: 'claude',
+      tokens: Math.ceil(JSON.stringify(m).length / 3),
+      exact: true,
+    }));
+    await store.sessions.recordCompaction(id, {
+      beforeTokens: 150_000,
+      afterTokens: 45_000,
+      beforeMessages: view.length + MESSAGES_PER_COMPACTION,
+      afterMessages: view.length,
+      strategies: ['clear_results', 'summary'],
+      summary: `summary ${k}`,
+      firstKeptSeq: Math.max(1, throughSeq - KEPT_TURNS * 3 + 1),
+      durationMs: 1800,
+      report: {
+        v: 1,
+        trigger: 'auto',
+        kept: `${KEPT_TURNS} turns`,
+        details: { cleared: Array.from({ length: 12 }, (_, i) => `res_${String(i).padStart(16, '0')}`) },
+      },
+      snapshot: { messages: view, counts, tokens: 45_000, throughSeq },
+    });
+  }
+  await store.sessions.settle();
+  await store.close();
+}
+
+/** How long exporting this database takes (the synchronous part of every save), `n` times. */
+async function exportTimes(file: string, n: number): Promise<number[]> {
+  const SQL = await loadSqlJs(WASM);
+  const db = new SQL.Database(readFileSync(file));
+  const times: number[] = [];
+  try {
+    for (let k = 0; k < n; k++) {
+      global.gc?.();
+      const t0 = performance.now();
+      db.export();
+      times.push(performance.now() - t0);
+    }
+  } finally {
+    db.close();
+  }
+  return times;
+}
+
+function sizes(root: string, id: string): { dbMb: number; snapshotMb: number } {
+  const dir = join(root, 'sessions');
+  const snapshotMb = readdirSync(dir)
+    .filter((f) => f.startsWith(`${id}.snap-`))
+    .reduce((s, f) => s + statSync(join(dir, f)).size, 0);
+  return { dbMb: r3(statSync(join(dir, `${id}.sqlite`)).size / MB), snapshotMb: r3(snapshotMb / MB) };
+}
+
+async function exportBlock(messages: number, label: string): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), `headroom-bench-cmp-${label}-`));
+  try {
+    const compactions = Math.round(messages / MESSAGES_PER_COMPACTION);
+    const id = await buildSession(root, messages, { compacted: false });
+    await compact(root, id, messages, compactions);
+    if (label === '50k') {
+      openInChild(root, id, compactions);
+      await firstMeter(root, id);
+    }
+    const store = await openStore({ root, wasmPath: WASM });
+    const view = await store.sessions.contextView(id);
+    await store.flush();
+    const blocks: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      global.gc?.();
+      const delay = monitorEventLoopDelay({ resolution: 1 });
+      delay.enable();
+      for (let i = 0; i < 20; i++) {
+        await store.sessions.appendTurn(id, turn(200_000 + round * 100 + i), { tokens: [80, 200, 900], tokenFamily: 'claude' });
+        await sleep(50); // turns are seconds apart; the debounced exports run in between and count
+      }
+      await store.flush();
+      delay.disable();
+      blocks.push(Math.max(0, delay.max / 1e6 - 1));
+    }
+    await store.close();
+    const exports = await exportTimes(join(root, 'sessions', `${id}.sqlite`), 15);
+    report({
+      bench: `store_export_block_${label}_ms`,
+      value: r3(Math.max(...exports)),
+      unit: 'ms',
+      target: 20,
+      better: 'lower',
+      medianExportMs: r3(median(exports)),
+      eventLoopWorstMs: blocks.map(r3),
+      messages,
+      compactions,
+      contextMessages: view.messages.length,
+      ...sizes(root, id),
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Opens the compacted session in a fresh process (its own memory), and checks the first meter is exact. */
+function openInChild(root: string, id: string, compactions: number): void {
+  const runs: Array<{ ms: number; rssMb: number }> = [];
+  for (let k = 0; k < 3; k++) {
+    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(__dirname, 'store-open-child.ts'), root, id], {
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`open child failed: ${r.stderr}`);
+    runs.push(JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number; rssMb: number });
+  }
+  report({
+    bench: 'open_compacted_50k_ms',
+    value: r3(median(runs.map((r) => r.ms))),
+    unit: 'ms',
+    target: 300,
+    better: 'lower',
+    compactions,
+    runs: runs.map((r) => r3(r.ms)),
+  });
+  report({
+    bench: 'open_compacted_50k_rss_mb',
+    value: r3(median(runs.map((r) => r.rssMb))),
+    unit: 'MB',
+    target: 60,
+    better: 'lower',
+    compactions,
+  });
+}
+
+async function firstMeter(root: string, id: string): Promise<void> {
+  const store = await openStore({ root, wasmPath: WASM });
+  const view = await store.sessions.contextView(id);
+  const ledger = new TokenLedger(); // no tokenizer: a count missing from the store stays an estimate
+  ledger.seed(view.counts);
+  const total = ledger.total(view.messages, 'claude');
+  await store.close();
+  report({
+    bench: 'first_meter_estimated_50k',
+    value: total.pending,
+    unit: 'messages',
+    target: 0,
+    better: 'lower',
+    contextMessages: view.messages.length,
+    tokens: total.tokens,
+  });
+}
+
+async function main(): Promise<void> {
+  await exportBlock(1_000, '1k');
+  await exportBlock(10_000, '10k');
+  await exportBlock(50_000, '50k');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(errorStack(err) + '\n');
+  process.exit(1);
+});
