@@ -21,59 +21,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { errorStack } from '../src/common/errors';
-import { messageHash } from '../src/context/message-tokens';
 import { TokenLedger } from '../src/context/token-ledger';
-import type { Message } from '../src/providers/types';
 import { openStore } from '../src/store';
 import { loadSqlJs } from '../src/store/sqljs';
-import { buildSession, turn, WASM } from './store-session-fixture';
+import { buildCompactedSession, MESSAGES_PER_COMPACTION } from './store-compacted-fixture';
+import { turn, WASM } from './store-session-fixture';
 import { median, r3, report } from './util';
 
 const MB = 1024 * 1024;
-const MESSAGES_PER_COMPACTION = 130;
-const KEPT_TURNS = 18;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Records `count` compactions spread over the session's `messages` messages, oldest first. */
-async function compact(root: string, id: string, messages: number, count: number): Promise<void> {
-  const store = await openStore({ root, wasmPath: WASM });
-  for (let k = 0; k < count; k++) {
-    const throughSeq = Math.round(((k + 1) * messages) / (count + 1));
-    const lastTurn = Math.floor(throughSeq / 3);
-    const summary: Message = {
-      role: 'user',
-      content: [{ type: 'text', text: `Summary of the conversation so far (${k}). ${'decision and fact '.repeat(300)}` }],
-      timestamp: Date.now(),
-    };
-    const kept = Array.from({ length: KEPT_TURNS }, (_, j) => turn(lastTurn - KEPT_TURNS + j)).flat();
-    const view = [summary, ...kept];
-    const counts = view.map((m) => ({
-      hash: messageHash(m),
-      family: 'claude',
-      tokens: Math.ceil(JSON.stringify(m).length / 3),
-      exact: true,
-    }));
-    await store.sessions.recordCompaction(id, {
-      beforeTokens: 150_000,
-      afterTokens: 45_000,
-      beforeMessages: view.length + MESSAGES_PER_COMPACTION,
-      afterMessages: view.length,
-      strategies: ['clear_results', 'summary'],
-      summary: `summary ${k}`,
-      firstKeptSeq: Math.max(1, throughSeq - KEPT_TURNS * 3 + 1),
-      durationMs: 1800,
-      report: {
-        v: 1,
-        trigger: 'auto',
-        kept: `${KEPT_TURNS} turns`,
-        details: { cleared: Array.from({ length: 12 }, (_, i) => `res_${String(i).padStart(16, '0')}`) },
-      },
-      snapshot: { messages: view, counts, tokens: 45_000, throughSeq },
-    });
-  }
-  await store.sessions.settle();
-  await store.close();
-}
 
 /** How long exporting this database takes (the synchronous part of every save), `n` times. */
 async function exportTimes(file: string, n: number): Promise<number[]> {
@@ -105,8 +61,7 @@ async function exportBlock(messages: number, label: string): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), `headroom-bench-cmp-${label}-`));
   try {
     const compactions = Math.round(messages / MESSAGES_PER_COMPACTION);
-    const id = await buildSession(root, messages, { compacted: false });
-    await compact(root, id, messages, compactions);
+    const id = await buildCompactedSession(root, messages, compactions);
     if (label === '50k') {
       openInChild(root, id, compactions);
       await firstMeter(root, id);

@@ -20,6 +20,8 @@ export interface CharTable {
   entry: Uint8Array;
   /** Per family (`COST_FAMILIES` order): tokens of the character alone minus one (0–3), 2 bits per code point. */
   cost: readonly Uint8Array[];
+  /** The same costs per code point, all families in one byte (2 bits each, `COST_FAMILIES` order): one read a character. */
+  costs: Uint8Array;
 }
 
 let decoded: CharTable | undefined;
@@ -36,7 +38,13 @@ export function charTable(): CharTable {
     at += count;
   }
   const cost = COST_FAMILIES.map((f) => new Uint8Array(Buffer.from(table.cost[f], 'base64')));
-  decoded = { entry, cost };
+  const costs = new Uint8Array(65536);
+  for (let cp = 0; cp < 65536; cp++) {
+    let v = 0;
+    for (let k = 0; k < cost.length; k++) v |= ((cost[k][cp >> 2] >> ((cp & 3) * 2)) & 3) << (2 * k);
+    costs[cp] = v;
+  }
+  decoded = { entry, cost, costs };
   return decoded;
 }
 

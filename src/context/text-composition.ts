@@ -13,7 +13,7 @@
  * tokens per family, with weights fitted so the estimate stays at or above the exact count of every
  * 4 KiB slice of the real-text corpus (`test/fixtures/corpus`). Pure; linear; never throws.
  */
-import { CAT_LETTER, CAT_MARK, CAT_NUMBER, charTable, costOf, COST_FAMILIES } from './char-table';
+import { CAT_LETTER, CAT_MARK, CAT_NUMBER, charTable, COST_FAMILIES } from './char-table';
 import { SCRIPT_GROUPS } from './script-groups';
 
 /** What a text mostly is: decides which calibration factor applies. */
@@ -131,7 +131,12 @@ export function composition(text: string): Composition {
     const cat = (e >> 4) & 3;
     const base = groupBase(group === 0 ? SCRIPT_GROUPS - 1 : group);
     f[base + G_CHARS]++;
-    for (let k = 0; k < COST_FAMILIES.length; k++) f[base + G_RARE + k] += costOf(t, k, c);
+    const costs = t.costs[c];
+    if (costs !== 0) {
+      f[base + G_RARE] += costs & 3;
+      f[base + G_RARE + 1] += (costs >> 2) & 3;
+      f[base + G_RARE + 2] += costs >> 4;
+    }
     if (cat === CAT_LETTER || cat === CAT_MARK || cat === CAT_NUMBER) {
       if (runGroup !== group) f[base + G_RUNS]++;
       if (cat === CAT_MARK) {
