@@ -76,6 +76,14 @@ export function groupBase(group: number): number {
   return ASCII_FEATURES + (group - 1) * GROUP_FEATURES;
 }
 
+// Module-level copies: the loop reads them per character, and an imported binding can be a getter.
+const LETTER = CAT_LETTER;
+const MARK = CAT_MARK;
+const NUMBER = CAT_NUMBER;
+
+/** `groupBase` of each group (group 0, outside every block, counts as the last group). */
+const GROUP_BASE = Int32Array.from({ length: 16 }, (_, g) => groupBase(g === 0 || g >= SCRIPT_GROUPS ? SCRIPT_GROUPS - 1 : g));
+
 /** A text's composition: the counts of what its tokens come from (see the F_ and G_ indexes). */
 export interface Composition {
   counts: Float64Array;
@@ -87,6 +95,8 @@ export interface Composition {
  */
 export function composition(text: string): Composition {
   const t = charTable();
+  const entries = t.entry;
+  const costTable = t.costs;
   const f = new Float64Array(FEATURES);
   const n = text.length;
   // The group of the script run in progress (0: none), and whether its last character was a letter.
@@ -108,7 +118,7 @@ export function composition(text: string): Composition {
         if (j - i > 1) {
           f[F_PUNCT_RUN]++;
           f[F_PUNCT_CHARS] += j - i;
-        } else if (j < n && (i === 0 || text.charCodeAt(i - 1) !== 0x20) && startsWord(t.entry, text.charCodeAt(j))) f[F_PUNCT_WORD]++;
+        } else if (j < n && (i === 0 || text.charCodeAt(i - 1) !== 0x20) && startsWord(entries, text.charCodeAt(j))) f[F_PUNCT_WORD]++;
         else f[F_PUNCT]++;
         i = j;
       }
@@ -126,25 +136,25 @@ export function composition(text: string): Composition {
       }
       continue;
     }
-    const e = t.entry[c];
+    const e = entries[c];
     const group = e & 15;
     const cat = (e >> 4) & 3;
-    const base = groupBase(group === 0 ? SCRIPT_GROUPS - 1 : group);
+    const base = GROUP_BASE[group];
     f[base + G_CHARS]++;
-    const costs = t.costs[c];
+    const costs = costTable[c];
     if (costs !== 0) {
       f[base + G_RARE] += costs & 3;
       f[base + G_RARE + 1] += (costs >> 2) & 3;
       f[base + G_RARE + 2] += costs >> 4;
     }
-    if (cat === CAT_LETTER || cat === CAT_MARK || cat === CAT_NUMBER) {
+    if (cat === LETTER || cat === MARK || cat === NUMBER) {
       if (runGroup !== group) f[base + G_RUNS]++;
-      if (cat === CAT_MARK) {
+      if (cat === MARK) {
         f[base + G_MARKS]++;
         if (lastWasLetter) f[base + G_MARK_RUNS]++;
       }
       runGroup = group;
-      lastWasLetter = cat !== CAT_MARK;
+      lastWasLetter = cat !== MARK;
     } else runGroup = 0;
     i++;
   }
@@ -247,7 +257,7 @@ function spaceRun(text: string, i: number, f: Float64Array): number {
 function startsWord(entry: Uint8Array, code: number): boolean {
   if (code < 0x80) return isLetter(code);
   if (code >= 0xd800 && code <= 0xdfff) return false;
-  return ((entry[code] >> 4) & 3) === CAT_LETTER;
+  return ((entry[code] >> 4) & 3) === LETTER;
 }
 
 function isDigit(code: number): boolean {

@@ -6,7 +6,8 @@ import { writeFileAtomic } from './atomic-file';
 import { applyInTransaction, metaSeq, migrate, userVersion, type Applier, type Migration } from './db-apply';
 import { loadImage, quarantine } from './db-image';
 import { Journal, readJournal, type JournalRecord } from './journal';
-import { writeError, writeFailureOf, type StoreFs } from './store-fs';
+import { lockLostError, problemKindOf } from './journal-errors';
+import { writeError, type StoreFs } from './store-fs';
 import type { StoreProblem } from './problems';
 
 export type { Applier, Migration } from './db-apply';
@@ -341,16 +342,4 @@ export class JournaledDb {
       this.stats.running--;
     }
   }
-}
-
-function problemKindOf(err: unknown): StoreProblem['kind'] {
-  const failure = writeFailureOf(err);
-  return failure === 'io' ? 'export_failed' : failure;
-}
-
-function lockLostError(): HeadroomError {
-  return new HeadroomError(
-    'storage',
-    'Headroom storage is read-only: another VS Code window took over this workspace. The change was not saved.',
-  );
 }
