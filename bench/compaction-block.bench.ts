@@ -24,9 +24,9 @@ const TEXTS = [
   'code-javascript.txt',
   'log-apache.txt',
   'json-gemoji.txt',
-  'cjk-ja-vite-docs.txt',
+  'ja-vite-docs.txt',
   'log-auth.txt',
-  'cyrillic-ru-vue-docs.txt',
+  'ru-vue-docs.txt',
   'minified-jquery.txt',
   'base64-png.txt',
 ].map((f) => readFileSync(join(CORPUS, f), 'utf8'));

@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { median, measureMaxBlock, r3, report } from './util';
 import { loadEncoding } from '../src/context/encoder';
+import { countInFamily } from '../src/context/worker-count';
 import { ContextBudget } from '../src/context/budget';
 import { Calibration } from '../src/context/calibration';
 import { admit, preflight } from '../src/context/guard';
@@ -183,7 +184,7 @@ async function main(): Promise<void> {
   const limits = resolveModelLimits('claude-sonnet-4-5', 'anthropic');
   const family = limits.family;
   const history = session(200_000);
-  const exactText = (t: string) => ({ ...counter.count(t), source: 'tokenizer' as const });
+  const exactText = (t: string) => countInFamily(t, family, counter);
   const ledger = new TokenLedger(silentCounter);
   ledger.seed(history.map((m) => countMessageWith(m, family, exactText)));
   const cal = new Calibration();

@@ -12,6 +12,7 @@ import { Emitter, type Event } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { compactionReport, storedCompaction, type StoredCompaction } from '../context/compaction';
 import type { ModelLimits } from '../context/models';
+import type { TokenLedger } from '../context/token-ledger';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import type { Message } from '../providers/types';
 import { compactionRecord, sessionChain } from './compaction-wiring';
@@ -39,6 +40,8 @@ export interface CompactionsDeps {
   readonly sessions: Pick<Sessions, 'id' | 'live' | 'messages' | 'assertIdle' | 'writable' | 'open' | 'changed'>;
   readonly records: Pick<SessionRecords, 'ledgerBlock' | 'recentlyChanged' | 'addCompaction'>;
   readonly models: ModelAccess;
+  /** The session's token counts (the snapshot of each compaction keeps them). */
+  readonly ledger: Pick<TokenLedger, 'countExact'>;
   gate(limits: ModelLimits): ManualGate;
   /** Receives `compaction_start` / `compaction_end` of every pass. */
   report(event: AgentEvent): void;
@@ -220,11 +223,15 @@ export class Compactions extends Disposable {
       `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
     );
     if (!store || !id || store.readOnly || this.runner.aborting) return;
-    this.persisting = this.persisting.then(() =>
-      store.sessions.recordCompaction(id, compactionRecord(r, input, model)).then(
-        () => undefined,
-        (err) => env.warn(`The compaction could not be saved: ${errorMessage(err)}`),
-      ),
-    );
+    const family = this.deps.models.limits().family;
+    this.persisting = this.persisting.then(async () => {
+      try {
+        // The worker's counts of the compacted view (memoized: mostly lookups), kept with the snapshot.
+        const counts = await Promise.all(r.messages.map((m) => this.deps.ledger.countExact(m, family)));
+        await store.sessions.recordCompaction(id, compactionRecord(r, input, model, counts));
+      } catch (err) {
+        env.warn(`The compaction could not be saved: ${errorMessage(err)}`);
+      }
+    });
   }
 }

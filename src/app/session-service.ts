@@ -90,7 +90,7 @@ export class SessionService extends Disposable {
     ));
     const search = (this.search = new SessionSearch(storage, sessions, ready));
     const compactions = (this.compactions = this._register(
-      new Compactions({ env, storage, sessions, records, models, report, ready, gate: (limits) => this.turns.gate(limits) }),
+      new Compactions({ env, storage, sessions, records, models, ledger, report, ready, gate: (limits) => this.turns.gate(limits) }),
     ));
     const checkpoints = (this.checkpoints = new Checkpoints(env, sessions, storage, models));
     this.pins = new PinsAndSnapshots(env, storage, sessions, models, ready);

@@ -12,7 +12,7 @@ import type { ContentClass } from './text-composition';
 
 /**
  * How a model's tokens are counted. `o200k` and `cl100k` are exact BPE encodings; `claude` is an
- * estimate (o200k count × the class's `CLAUDE_CLASS_FACTORS`), corrected later by calibration.
+ * upper bound of the public Claude tokenizer (`worker-count.ts`), corrected later by calibration.
  */
 export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude';
 
@@ -57,24 +57,24 @@ type TableRow = Omit<ModelInfo, 'reasoning' | 'efforts' | 'thinkingOff' | 'sampl
   Partial<Pick<ModelInfo, 'efforts' | 'thinkingOff' | 'sampling' | 'lifecycle'>> & { thinking: string; family: string };
 
 /**
- * Claude tokens per o200k token by content class (`text-composition.ts`), used until the provider's
- * usage calibrates the class (one factor of 1.15, Claude's mean on English prose, under-counted other
- * text by up to 32 %). Each is at or above the public (legacy) Claude tokenizer,
- * `@anthropic-ai/tokenizer`, on every 4 KiB slice of that class in the real-text corpus
- * (`test/fixtures/corpus`), with ~2 % headroom rounded up to 0.05, and never below the worst ratios
- * measured on 31.8 MB of public text (Japanese 1.60, shell output 1.69, minified JS 1.49,
- * Go 1.51, Chinese 1.46). Measured worst / mean ratio on the corpus: prose 1.39 / 1.14 (French),
- * code 1.71 / 1.14 (`find` output: paths), structured 1.39 / 1.11 (minified JS), dense 1.33 / 1.06,
- * cjk 1.41 / 1.30, script 1.79 / 1.62 (Russian), emoji 1.32 / 1.07.
- * Test: `context-claude-estimate.test.ts`; bench: `count_claude_worst_undercount`.
+ * The most Claude tokens per o200k token a text of each content class (`safe-estimate.ts`) takes, for
+ * the worker's Claude figure (`worker-count.ts`: the exact o200k count times this, until the provider's
+ * usage calibrates the class). Each is the worst ratio of the public
+ * (legacy) Claude tokenizer, `@anthropic-ai/tokenizer`, to exact o200k over every 4 KiB slice of that
+ * class in the real-text corpus (`test/fixtures/corpus`), rounded up to 0.05, and never below the worst
+ * ratios measured before on 31.8 MB of public text (Japanese 1.60, shell output 1.69, minified JS 1.49,
+ * Go 1.51, Chinese 1.46). The corpus's worst: prose 1.71 (`find` output: paths), code 1.58, structured
+ * 1.45, dense 1.42, cjk 1.84 (Korean), script 4.93 (Khmer: the legacy tokenizer spends a token or more a
+ * character where o200k has whole words; Hindi and Arabic 2–3.5), emoji 1.32.
+ * Test: `context-safe-estimate.test.ts` (the worker's Claude figure on every slice and file).
  */
 export const CLAUDE_CLASS_FACTORS: Readonly<Record<ContentClass, number>> = {
-  prose: 1.45,
+  prose: 1.75,
   code: 1.75,
   structured: 1.7,
   dense: 1.7,
-  cjk: 1.65,
-  script: 1.85,
+  cjk: 1.9,
+  script: 5,
   emoji: 1.6,
 };
 export const DEFAULT_CONTEXT_WINDOW = 128_000;

@@ -68,4 +68,15 @@ describe('context calibration: per model and per content class', () => {
     assert.equal(gate.tokensOf(cjk), cjkBefore, 'CJK is not');
     ledger.dispose();
   });
+
+  it("a minority class never calibrated does not push its over-count onto the dominant class's factor", () => {
+    // Prose is counted 1.75 × what the provider counts, so is the code beside it (not yet calibrated):
+    // the provider reports 4,000 for 7,000 estimated. Prose learns 4/7, not (4,000 − 2,100 × 1) / 4,900.
+    const cal = new Calibration();
+    cal.observeClasses('m', { prose: 4_900, code: 2_100 }, usage(4_000));
+    const f = cal.factorFor('m', 'prose');
+    assert.ok(Math.abs(f - 4_000 / 7_000) < 0.01, `prose factor ${f}`);
+    assert.equal(cal.isCalibrated('m', 'code'), false, 'code learned nothing');
+    assert.ok(cal.factorFor('m', 'code') >= 1, "and is not lowered by prose's factor");
+  });
 });
