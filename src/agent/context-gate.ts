@@ -236,7 +236,14 @@ class DefaultGate implements DefaultContextGate {
     const u = reply.usage;
     this.accounting.learn(request, u);
     if (request.tools.length)
-      this.lastPrefix = { model: request.model, contextWindow: this.limits.contextWindow, system: request.system, tools: request.tools };
+      this.lastPrefix = {
+        model: request.model,
+        contextWindow: this.limits.contextWindow,
+        system: request.system,
+        tools: request.tools,
+        reasoningBudget: request.reasoningBudget,
+        toolChoice: request.toolChoice,
+      };
     const prompt = u.input + u.cacheRead + u.cacheWrite;
     if (prompt > 0) this.lastCacheShare = u.cacheRead / prompt;
   }

@@ -12,7 +12,7 @@ describe("cache-preserving summaries: the summary request reuses the agent's exa
     h = undefined;
   });
 
-  it('sends system, tools and the conversation as last sent plus one instruction, tools disabled, mostly served from the cache', async () => {
+  it("sends system, tools and the conversation as last sent plus one instruction, with the agent's tool choice and thinking, mostly served from the cache", async () => {
     const chain = createCompactionChain({
       results: createMemoryResultPort(),
       get summarizer() {
@@ -20,7 +20,9 @@ describe("cache-preserving summaries: the summary request reuses the agent's exa
       },
     });
     h = await createHarness({ window: 40_000, gate: { compact: (input, signal) => chain.hook(input, signal) } });
-    h.config.request = { cacheTail: true };
+    // Thinking on: a summary request that dropped it (or set tool_choice) would invalidate the message cache.
+    h.config.request = { cacheTail: true, reasoningBudget: 2048 };
+    h.config.maxOutputTokens = Math.max(h.config.maxOutputTokens, 4096);
     let summaryAt = -1;
     for (let i = 0; i < 30 && summaryAt < 0; i++) {
       h.server.script.push((req) => {
@@ -41,7 +43,9 @@ describe("cache-preserving summaries: the summary request reuses the agent's exa
     const previous = h.server.requests[summaryAt - 1];
     assert.deepEqual(summary.tools, previous.tools, 'same tools');
     assert.deepEqual(summary.body.system, previous.body.system, 'same system');
-    assert.deepEqual(summary.body.tool_choice, { type: 'none' }, 'tool use disabled');
+    assert.ok(previous.body.thinking, 'the agent thinks');
+    assert.deepEqual(summary.body.thinking, previous.body.thinking, 'same thinking parameters');
+    assert.deepEqual(summary.body.tool_choice, previous.body.tool_choice, 'same tool choice');
     const u = summary.usage!;
     const share = u.cacheRead / (u.input + u.cacheRead + u.cacheWrite);
     assert.ok(share >= 0.8, `cache-read share of the summary request ${share.toFixed(2)}`);

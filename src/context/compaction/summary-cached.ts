@@ -1,8 +1,9 @@
 /**
- * The cache-preserving summary request (issue 14): the agent's exact prefix — its system sections,
- * tool definitions and the conversation as last sent — followed by one instruction message, with tool
- * use disabled. The provider's prompt cache then serves almost all of the input, instead of the whole
- * conversation being sent again uncached as a quoted transcript. Pure; never throws.
+ * The cache-preserving summary request: the agent's exact prefix — its system sections, tool
+ * definitions and the conversation as last sent — followed by one instruction message, with the
+ * agent's own tool choice and thinking parameters. The provider's prompt cache then serves almost all
+ * of the input, instead of the whole conversation being sent again uncached as a quoted transcript.
+ * Pure; never throws.
  */
 import type { Message, ProviderRequest, SystemSection, ToolDefinition } from '../../providers/types';
 import { SUMMARY_SECTIONS } from './summary-request';
@@ -14,6 +15,14 @@ export interface AgentPrefix {
   contextWindow?: number;
   system: readonly SystemSection[];
   tools: readonly ToolDefinition[];
+  /**
+   * The agent's thinking and tool-choice parameters. Anthropic's prompt cache keeps the message level only while `tool_choice` and
+   * the thinking parameters stay the same
+   * (https://platform.claude.com/docs/en/build-with-claude/prompt-caching#what-invalidates-the-cache),
+   * so the summary request repeats them.
+   */
+  reasoningBudget?: number;
+  toolChoice?: ProviderRequest['toolChoice'];
 }
 
 export interface CachedSummaryOptions {
@@ -52,9 +61,13 @@ export function buildCachedSummaryRequest(
     system: [...prefix.system],
     messages: [...view, { role: 'user', content: [{ type: 'text', text: out.join('\n') }], timestamp: Date.now() }],
     tools: [...prefix.tools],
-    toolChoice: 'none',
+    // The agent's own tool choice and thinking, so the cached conversation is read, not written again;
+    // the instruction above asks for text only, and a reply without text fails over to the next step.
+    ...(prefix.toolChoice ? { toolChoice: prefix.toolChoice } : {}),
+    ...(prefix.reasoningBudget ? { reasoningBudget: prefix.reasoningBudget } : {}),
     cacheTail: true,
-    maxOutputTokens: options.maxOutputTokens ?? 2000,
+    // Thinking is output inside max_tokens: the summary's room plus the budget, so the adapters derive the same parameter.
+    maxOutputTokens: (options.maxOutputTokens ?? 2000) + (prefix.reasoningBudget ?? 0),
   };
 }
 
