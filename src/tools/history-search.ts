@@ -1,5 +1,5 @@
 /**
- * One search over the whole transcript (issue 14): every message of every role, and the full text of
+ * One search over the whole transcript: every message of every role, and the full text of
  * every stored tool result, whether it is still in the context or not. Each hit names a ref id that
  * `read_result` opens: `msg_<seq>` for a transcript message, the result's own `res_…` id for stored
  * output. Pure; never throws.

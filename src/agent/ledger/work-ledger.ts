@@ -1,5 +1,5 @@
 /**
- * The work ledger (issue 14): what the agent did, kept by code rather than by the summarizer's
+ * The work ledger: what the agent did, kept by code rather than by the summarizer's
  * goodwill — files read / created / modified, commands with exit codes, errors seen, the plan and
  * decisions. It is updated as the turn runs, stored with the session, and carried verbatim into the
  * context after every compaction. Bounded: when a list grows past its limit the oldest entries roll up

@@ -1,5 +1,5 @@
 /**
- * Chain step c (DESIGN §3): the deterministic fallback that needs no model. The oldest turns are
+ * Chain step c: the deterministic fallback that needs no model. The oldest turns are
  * dropped at safe boundaries (`dropOldestTurns`) behind a history message that carries the earlier
  * summary, the pins and every user instruction of what was dropped, so a fallback forgets no
  * instruction. Always possible, even with a full window. Pure; never throws.
