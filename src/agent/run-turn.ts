@@ -10,6 +10,7 @@
  */
 import { errorMessage, type ErrorKind } from '../common/errors';
 import { newId } from '../common/ids';
+import { requestShape } from '../context/cache-truth';
 import type { AssistantMessage, Message, ProviderRequest, ToolCallPart, UserMessage } from '../providers/types';
 import type { AgentEvent, AgentEventSink, TurnEndReason } from './events';
 import { executeToolCalls, unrunResults } from './execute-tools';
@@ -274,7 +275,8 @@ function buildRequest(
 
 /** Reports the request's usage and feeds it to calibration. */
 function observe(config: TurnConfig, request: ProviderRequest, reply: AssistantMessage, emit: (e: AgentEvent) => void): void {
-  if (reply.stopReason !== 'error' && reply.stopReason !== 'aborted') emit({ type: 'usage', model: reply.model, usage: reply.usage });
+  if (reply.stopReason !== 'error' && reply.stopReason !== 'aborted')
+    emit({ type: 'usage', model: reply.model, usage: reply.usage, shape: requestShape(request, reply.timestamp) });
   try {
     config.gate.observe?.(request, reply);
   } catch {

@@ -8,6 +8,7 @@ import { statusAt } from '../context/compaction/context-status';
 import type { GuardStatus } from '../context/guard';
 import type { SpendState } from '../agent/spend-recorder';
 import { formatPercent, formatTokens } from '../protocol/format';
+import { cacheDetails } from './cache-view';
 import { meterCostLabel } from './cost-text';
 import type { MeterSegment, MeterView } from '../protocol/view-models';
 
@@ -76,7 +77,7 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
     windowLabel: windowSource(b),
     untilCompact: Number.isFinite(b.untilCompact) ? Math.max(0, b.untilCompact) : null,
     extras,
-    details: meterDetails(b),
+    details: [...meterDetails(b), ...cacheDetails(extras.cost)],
   });
 }
 
@@ -152,6 +153,7 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
     windowLabel: null,
     untilCompact: null,
     extras: withStatus,
+    details: cacheDetails(extras.cost),
   });
 }
 
