@@ -25,6 +25,7 @@ import { ResultDocuments } from './result-documents';
 import { vscodeSecretStore } from './secret-store';
 import { SessionHost } from './session-host';
 import { ContextStatusBar } from './status-bar';
+import { watchContextKeys } from './context-keys';
 import { createHostActions } from './vscode-host-actions';
 import { readContextSettings } from '../config/context-settings';
 
@@ -112,6 +113,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       panel.pushEvent(e);
       if (e.type === 'context_usage') showUsage(e.usage);
     }),
+    ...watchContextKeys(session, approvals),
   );
   // The status bar shows the stored session's figure as soon as the host is up, and the panel the
   // resumed session's newest page (older pages come in as the user scrolls up).

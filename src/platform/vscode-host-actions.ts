@@ -142,6 +142,10 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     approvals: {
       approve: (id, decision) => void approvals.respond(id, decision),
       showDiff: (id) => approvals.showDiff(id),
+      answerOldest: (decision) => {
+        const oldest = approvals.list()[0];
+        return oldest ? approvals.respond(oldest.id, decision) : false;
+      },
     },
     config: {
       update: updateConfig,
