@@ -42,7 +42,9 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
       { class: `hr-tool hr-tool-${item.status}`, open: ctx.expanded.has(item.id), 'data-testid': 'tool-card' },
       h(
         'summary',
-        { 'aria-label': `Tool ${item.name} ${item.summary}: ${STATUS_TEXT[item.status]}` },
+        {},
+        // The visible words are the accessible name (WCAG 2.5.3); "Tool" is said, not shown.
+        h('span', { class: 'hr-sr-only' }, 'Tool '),
         h('span', { class: 'hr-tool-status', 'aria-hidden': 'true' }, STATUS_ICON[item.status]),
         h('span', { class: 'hr-tool-name' }, item.name),
         item.summary ? h('span', { class: 'hr-tool-summary' }, item.summary) : null,
@@ -145,7 +147,7 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
             r.kind === 'edit'
               ? action(
                   'View diff',
-                  'Show the proposed change in a diff editor',
+                  'View diff: the proposed change in a diff editor',
                   () => send({ type: 'approval/diff', id: item.id }),
                   'hr-secondary',
                 )

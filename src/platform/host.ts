@@ -25,6 +25,7 @@ import { ResultDocuments } from './result-documents';
 import { vscodeSecretStore } from './secret-store';
 import { SessionHost } from './session-host';
 import { ContextStatusBar } from './status-bar';
+import { watchContextKeys } from './context-keys';
 import { createHostActions } from './vscode-host-actions';
 import { readContextSettings } from '../config/context-settings';
 
@@ -118,6 +119,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
         void panel.postSnapshot();
       shownWindow = e.usage.contextWindow;
     }),
+    ...watchContextKeys(session, approvals),
   );
   // The status bar shows the stored session's figure as soon as the host is up, and the panel the
   // resumed session's newest page (older pages come in as the user scrolls up).

@@ -62,16 +62,15 @@ export function createHostActions(deps: HostActionDeps): HostActions {
 
   /**
    * After anything that replaces the context view: the meter, the transcript and the history. A
-   * restore or an undo keeps the chat (the panel marks what left the context); opening, starting or
-   * deleting a session, or a clear, replaces it (the session's cost follows the session: `onDidChangeSpend`).
+   * restore, an undo or a clear keeps the chat (the panel marks what left the context); opening,
+   * starting or deleting a session replaces it (the session's cost follows the session: `onDidChangeSpend`).
    */
   const reload = async (how: 'session' | 'clear' | 'restore' | 'undo' = 'session') => {
     // The meter first: loading the transcript re-sends the whole panel, meter included.
     const usage = deps.remeasure();
     const panel = deps.panel();
     panel.setUndoAvailable(compactions.canUndo);
-    if (how === 'restore' || how === 'undo') await panel.continueTranscript(sessions.messages, how);
-    else if (how === 'clear') await panel.loadTranscript(sessions.messages);
+    if (how === 'restore' || how === 'undo' || how === 'clear') await panel.continueTranscript(sessions.messages, how);
     else await panel.loadTranscript(sessions.messages, await compactions.history());
     deps.offerCompaction(usage);
     await panel.refreshHistory();
@@ -101,6 +100,7 @@ export function createHostActions(deps: HostActionDeps): HostActions {
         await reload();
       },
       clear: async () => {
+        if (!(await confirmClear())) return;
         await sessions.clear();
         await reload('clear');
       },
@@ -143,6 +143,10 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     approvals: {
       approve: (id, decision) => void approvals.respond(id, decision),
       showDiff: (id) => approvals.showDiff(id),
+      answerOldest: (decision) => {
+        const oldest = approvals.list()[0];
+        return oldest ? approvals.respond(oldest.id, decision) : false;
+      },
     },
     config: {
       update: updateConfig,
@@ -248,4 +252,21 @@ function promptActions(deps: HostActionDeps): PromptActions {
 /** An editor tab title for a stored result: "run_command output · 35.9 KB". */
 function resultTitle(meta: ResultMeta | undefined): string | undefined {
   return meta ? `${meta.toolName} output · ${formatBytes(meta.byteSize)}` : undefined;
+}
+
+/**
+ * Clear asks once, whoever asked for it (the panel's button, /clear, the palette): the model forgets the
+ * whole conversation at once, and only a snapshot restore brings it back.
+ */
+async function confirmClear(): Promise<boolean> {
+  const clear = vscode.l10n.t('Clear');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Clear the context?'),
+    {
+      modal: true,
+      detail: vscode.l10n.t('The model starts fresh from the next message. The conversation stays on screen and in History.'),
+    },
+    clear,
+  );
+  return choice === clear;
 }

@@ -27,7 +27,7 @@ describe('Headroom in a real VS Code (code-server + Chromium)', () => {
     const { page, webviewProblems } = await openWorkbench('Default Dark Modern');
     try {
       const frame = await openHeadroomView(page);
-      await frame.getByRole('button', { name: 'Set the API key' }).click();
+      await frame.getByRole('button', { name: 'Set API Key…' }).click();
       await page.locator('.quick-input-widget', { hasText: 'Set API Key' }).waitFor({ timeout: 20_000 });
       await page.keyboard.press('Escape');
       assert.deepEqual(webviewProblems, []);

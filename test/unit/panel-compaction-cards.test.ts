@@ -155,6 +155,22 @@ describe('panel: compaction is visible', () => {
     );
   });
 
+  it('Clear keeps the chat and puts a divider under it that says the context was cleared', () => {
+    const s = setup();
+    threeTurns(s);
+    const before = s.items().map((i) => i.id);
+    s.p.continueWith([], 'clear');
+    const after = s.items();
+    assert.deepEqual(
+      after.slice(0, before.length).map((i) => i.id),
+      before,
+      'every message stays on screen',
+    );
+    const last = after.at(-1);
+    assert.equal(last?.kind, 'divider');
+    assert.match(last?.kind === 'divider' ? last.text : '', new RegExp(`^${DIVIDER_TEXT} · context cleared`));
+  });
+
   it('Undo keeps the chat: the card says "Undone" and its divider goes', () => {
     const s = setup();
     s.p.setUndoAvailable(true);
