@@ -19,15 +19,12 @@ export async function searchWithFallback(
   realRoot: string,
   pattern: string,
   options: SearchTextOptions,
-  /** Called after each file (the pattern worker reports it as progress). */
-  progress: () => void = () => undefined,
 ): Promise<SearchOutcome> {
   const re = searchRegex(pattern, options.caseSensitive ?? false);
   const matchesGlob = options.glob ? globMatcher(options.glob) : () => true;
   const matches: TextMatch[] = [];
   let scanned = 0;
   for await (const rel of walkFiles(root, { respectGitignore: true, realRoot, signal: options.signal })) {
-    progress();
     if (!matchesGlob(rel)) continue;
     if (++scanned > FALLBACK_MAX_FILES) return { matches, truncated: true };
     const real = await fs.realpath(path.join(root, rel)).catch(() => undefined);

@@ -10,7 +10,7 @@ import { runShellCommand } from './command-runner';
 import { isInside, outsideError, resolveInside, resolveWriteTarget } from './path-guard';
 import type { FileStat, WorkspacePort } from './ports';
 import { decodeUtf8Prefix, readRegularFile } from './safe-file';
-import { PATTERN_TIMEOUT_MS, runPatternJob } from './pattern-runner';
+import { PatternBudget, runPatternJob, WALK_TIMEOUT_MS } from './pattern-runner';
 import { searchWithRipgrep } from './text-search';
 
 export interface NodeWorkspaceOptions {
@@ -22,7 +22,10 @@ export interface NodeWorkspaceOptions {
    * left out of a command's environment.
    */
   commandEnvAllowList?: readonly string[];
-  /** Longest a listing or a search without ripgrep may go without progress (they evaluate model-supplied patterns). Default `PATTERN_TIMEOUT_MS`. */
+  /**
+   * Wall-clock budget of one listing, or one search without ripgrep: the walk and the model's pattern
+   * together, however many files it visits. Default `WALK_TIMEOUT_MS`.
+   */
   patternTimeoutMs?: number;
 }
 
@@ -44,7 +47,7 @@ async function writeNoFollow(abs: string, content: string): Promise<void> {
 
 export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptions = {}): WorkspacePort {
   const root = path.resolve(rootDir);
-  const patternTimeoutMs = options.patternTimeoutMs ?? PATTERN_TIMEOUT_MS;
+  const patternTimeoutMs = options.patternTimeoutMs ?? WALK_TIMEOUT_MS;
   let realRootPromise: Promise<string> | undefined;
   const realRoot = () => (realRootPromise ??= fs.realpath(root).catch(() => root));
   const resolvePath = async (p: string) => resolveInside(root, await realRoot(), p);
@@ -81,7 +84,8 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
 
     async listFiles(glob, { respectGitignore, limit, signal }) {
       const job = { type: 'list-files', root, realRoot: await realRoot(), glob, respectGitignore, limit } as const;
-      return runPatternJob(job, { timeoutMs: patternTimeoutMs, signal, what: `Listing files matching the glob "${glob}"` });
+      const budget = new PatternBudget(patternTimeoutMs);
+      return runPatternJob(job, { budget, signal, what: `Listing files matching the glob "${glob}"` });
     },
 
     async searchText(pattern, opts) {
@@ -90,7 +94,8 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       }
       const { glob, maxResults, caseSensitive, signal } = opts;
       const job = { type: 'search-files', root, realRoot: await realRoot(), pattern, glob, maxResults, caseSensitive } as const;
-      return runPatternJob(job, { timeoutMs: patternTimeoutMs, signal, what: `Searching for /${pattern}/${glob ? ` in "${glob}"` : ''}` });
+      const budget = new PatternBudget(patternTimeoutMs);
+      return runPatternJob(job, { budget, signal, what: `Searching for /${pattern}/${glob ? ` in "${glob}"` : ''}` });
     },
 
     async resolveWriteTarget(p) {

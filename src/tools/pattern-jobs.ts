@@ -2,7 +2,7 @@
  * The work that evaluates model-supplied patterns (globs, regular expressions, and the repository's
  * .gitignore rules met on the way), as plain data in and out so it can run in the pattern worker.
  * A regex such as `(a+)+$` or a glob such as `**a**a**a…b` can backtrack for minutes; in the worker
- * a time bound stops it (`pattern-runner.ts`) and the extension host's thread never runs it.
+ * the call's budget stops it (`pattern-runner.ts`) and the extension host's thread never runs it.
  */
 import { walkFiles } from './file-walk';
 import { globMatcher } from './glob';
@@ -23,12 +23,8 @@ export interface PatternJobResults {
 
 export type PatternJobResult<J extends PatternJob> = PatternJobResults[J['type']];
 
-/**
- * Runs one job in the calling thread. Only the pattern worker (and tests of the semantics) call it.
- * `progress` is called after each file of a walk: a job that keeps calling it is alive, one stuck in
- * a pattern does not.
- */
-export async function runJobHere(job: PatternJob, progress: () => void = () => undefined): Promise<PatternJobResults[PatternJob['type']]> {
+/** Runs one job in the calling thread. Only the pattern worker (and tests of the semantics) call it. */
+export async function runJobHere(job: PatternJob): Promise<PatternJobResults[PatternJob['type']]> {
   switch (job.type) {
     case 'grep-chunk':
       return grepChunk(job.content, job.options, job.scan, job.last);
@@ -36,7 +32,6 @@ export async function runJobHere(job: PatternJob, progress: () => void = () => u
       const matches = globMatcher(job.glob);
       const files: string[] = [];
       for await (const rel of walkFiles(job.root, { respectGitignore: job.respectGitignore, realRoot: job.realRoot })) {
-        progress();
         if (!matches(rel)) continue;
         if (files.length >= job.limit) return { files, truncated: true };
         files.push(rel);
@@ -44,12 +39,10 @@ export async function runJobHere(job: PatternJob, progress: () => void = () => u
       return { files, truncated: false };
     }
     case 'search-files':
-      return searchWithFallback(
-        job.root,
-        job.realRoot,
-        job.pattern,
-        { glob: job.glob, maxResults: job.maxResults, caseSensitive: job.caseSensitive },
-        progress,
-      );
+      return searchWithFallback(job.root, job.realRoot, job.pattern, {
+        glob: job.glob,
+        maxResults: job.maxResults,
+        caseSensitive: job.caseSensitive,
+      });
   }
 }

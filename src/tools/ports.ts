@@ -123,11 +123,12 @@ export interface ResultPage {
 
 /**
  * Where offloaded tool output is kept (the result store). `put` resolves to the ref id the model
- * will pass to `read_result`; `page` resolves to undefined for an unknown ref id.
+ * will pass to `read_result`; `page` resolves to undefined for an unknown ref id. A grep page stops
+ * (rejects, kind 'aborted') when `signal` aborts.
  */
 export interface ResultPort {
   put(entry: { toolName: string; toolCallId: string; content: string }): Promise<string>;
-  page(refId: string, options: ResultPageOptions): Promise<ResultPage | undefined>;
+  page(refId: string, options: ResultPageOptions, signal?: AbortSignal): Promise<ResultPage | undefined>;
 }
 
 /** What the user is asked to approve. Edits carry the full old and proposed content for a diff view. */
