@@ -12,6 +12,7 @@ import type { UserMessage } from '../providers/types';
 import { admitResult } from '../tools/admission';
 import { MentionIndex } from '../tools/mentions/mention-index';
 import { resolveMentions, type MentionSources } from '../tools/mentions/resolve-mentions';
+import { secretAllowList } from '../tools/secret-files';
 import type { SessionCore } from './session-core';
 
 /**
@@ -49,6 +50,7 @@ export async function mentionMessage(core: SessionCore, message: UserMessage, me
     entries: () => (root ? mentionIndex(root).search('', Number.MAX_SAFE_INTEGER) : Promise.resolve([])),
     selection: () => (editor ? editor.selection() : Promise.resolve(undefined)),
     problems: () => (editor ? editor.problems() : Promise.resolve([])),
+    secretsAllowed: secretAllowList(core.env.settings.secretFilesAllow()),
   };
   const resolved = await resolveMentions(mentions, sources);
   const settings = core.models.contextSettings();

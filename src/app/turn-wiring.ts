@@ -130,7 +130,9 @@ export async function systemSections(core: SessionCore): Promise<SystemSection[]
   if (folder) {
     const root = folder.root;
     if (core.rulesLoader?.root !== root) {
-      const loader = new RulesFileLoader({ workspace: createNodeWorkspace(root), onProblem: (m) => core.env.log.warn(m) });
+      // The port's read refuses a rules file that is (or links to) a secret, like every other read.
+      const workspace = createNodeWorkspace(root, { secretFilesAllow: core.env.settings.secretFilesAllow() });
+      const loader = new RulesFileLoader({ workspace, onProblem: (m) => core.env.log.warn(m) });
       core.rulesLoader = { root, loader };
     }
     rules = await core.rulesLoader.loader.load();

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { readCommandEnvAllowList } from '../config/settings';
+import { readCommandEnvAllowList, readSecretFilesAllow } from '../config/settings';
 import { scrubEnvironment } from '../tools/command-env';
 import { createNodeWorkspace } from '../tools/node-workspace';
 import { findRipgrep } from '../tools/ripgrep-path';
@@ -15,7 +15,7 @@ export function createVscodeWorkspace(folder: vscode.WorkspaceFolder, log: vscod
   const rgPath = findRipgrep(vscode.env.appRoot);
   if (!rgPath) log.warn(`ripgrep not found under ${vscode.env.appRoot}; search_text uses the built-in fallback`);
   const commandEnvAllowList = readCommandEnvAllowList();
-  const base = createNodeWorkspace(folder.uri.fsPath, { rgPath, commandEnvAllowList });
+  const base = createNodeWorkspace(folder.uri.fsPath, { rgPath, commandEnvAllowList, secretFilesAllow: readSecretFilesAllow() });
   logScrubbedOnce(log, scrubEnvironment(process.env, commandEnvAllowList).removed);
   return {
     ...base,

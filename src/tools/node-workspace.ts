@@ -7,10 +7,11 @@ import * as path from 'node:path';
 import { HeadroomError } from '../common/errors';
 import { scrubEnvironment } from './command-env';
 import { runShellCommand } from './command-runner';
-import { isInside, outsideError, resolveInside, resolveWriteTarget } from './path-guard';
+import { isInside, outsideError, resolveInside, resolveWriteTarget, toRelative } from './path-guard';
 import type { FileStat, WorkspacePort } from './ports';
 import { decodeUtf8Prefix, readRegularFile } from './safe-file';
 import { PatternBudget, runPatternJob, WALK_TIMEOUT_MS } from './pattern-runner';
+import { secretAllowList, secretReason, SecretFileError } from './secret-files';
 import { searchWithRipgrep } from './text-search';
 
 export interface NodeWorkspaceOptions {
@@ -22,6 +23,8 @@ export interface NodeWorkspaceOptions {
    * left out of a command's environment.
    */
   commandEnvAllowList?: readonly string[];
+  /** Files the user allows although they look like secrets (setting `headroom.secretFiles.allow`, globs). */
+  secretFilesAllow?: readonly string[];
   /**
    * Wall-clock budget of one listing, or one search without ripgrep: the walk and the model's pattern
    * together, however many files it visits. Default `WALK_TIMEOUT_MS`.
@@ -51,6 +54,8 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
   let realRootPromise: Promise<string> | undefined;
   const realRoot = () => (realRootPromise ??= fs.realpath(root).catch(() => root));
   const resolvePath = async (p: string) => resolveInside(root, await realRoot(), p);
+  const secretsAllowed = secretAllowList(options.secretFilesAllow);
+  const secretFilter = { globs: options.secretFilesAllow ?? [], allowed: secretsAllowed };
 
   const notFound = (p: string) =>
     new HeadroomError('not_found', `File not found: "${p}". Use list_files or search_text to find the right path.`);
@@ -64,6 +69,11 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       const real = await fs.realpath(abs).catch(() => undefined);
       if (!real) throw notFound(p);
       if (!isInside(await realRoot(), real)) throw outsideError(p, 'a symbolic link points outside');
+      const rel = toRelative(root, abs);
+      const realRel = toRelative(await realRoot(), real);
+      const secret = secretReason(rel, realRel, secretsAllowed);
+      if (secret && readOptions?.allowSecret !== 'any' && readOptions?.allowSecret !== real)
+        throw new SecretFileError(rel, realRel, real, secret);
       const st = await fs.stat(real).catch(() => undefined);
       if (st?.isDirectory())
         throw new HeadroomError('invalid_tool_input', `"${p}" is a folder, not a file. Use list_files to see its contents.`);
@@ -90,10 +100,19 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
 
     async searchText(pattern, opts) {
       if (options.rgPath && existsSync(options.rgPath)) {
-        return searchWithRipgrep(options.rgPath, root, pattern, opts);
+        return searchWithRipgrep(options.rgPath, root, pattern, opts, secretFilter);
       }
       const { glob, maxResults, caseSensitive, signal } = opts;
-      const job = { type: 'search-files', root, realRoot: await realRoot(), pattern, glob, maxResults, caseSensitive } as const;
+      const job = {
+        type: 'search-files',
+        root,
+        realRoot: await realRoot(),
+        pattern,
+        glob,
+        maxResults,
+        caseSensitive,
+        secretFilesAllow: options.secretFilesAllow ?? [],
+      } as const;
       const budget = new PatternBudget(patternTimeoutMs);
       return runPatternJob(job, { budget, signal, what: `Searching for /${pattern}/${glob ? ` in "${glob}"` : ''}` });
     },

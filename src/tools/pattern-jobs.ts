@@ -13,7 +13,17 @@ import { searchWithFallback } from './fallback-search';
 export type PatternJob =
   | { type: 'grep-chunk'; content: Uint8Array; options: ResultPageOptions; scan: GrepScan; last: boolean }
   | { type: 'list-files'; root: string; realRoot: string; glob: string; respectGitignore: boolean; limit: number }
-  | { type: 'search-files'; root: string; realRoot: string; pattern: string; glob?: string; maxResults: number; caseSensitive?: boolean };
+  | {
+      type: 'search-files';
+      root: string;
+      realRoot: string;
+      pattern: string;
+      glob?: string;
+      maxResults: number;
+      caseSensitive?: boolean;
+      /** The user's exceptions to the secret-file policy (globs). */
+      secretFilesAllow?: readonly string[];
+    };
 
 export interface PatternJobResults {
   'grep-chunk': GrepScan;
@@ -39,10 +49,12 @@ export async function runJobHere(job: PatternJob): Promise<PatternJobResults[Pat
       return { files, truncated: false };
     }
     case 'search-files':
-      return searchWithFallback(job.root, job.realRoot, job.pattern, {
-        glob: job.glob,
-        maxResults: job.maxResults,
-        caseSensitive: job.caseSensitive,
-      });
+      return searchWithFallback(
+        job.root,
+        job.realRoot,
+        job.pattern,
+        { glob: job.glob, maxResults: job.maxResults, caseSensitive: job.caseSensitive },
+        job.secretFilesAllow,
+      );
   }
 }
