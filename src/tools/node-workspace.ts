@@ -5,7 +5,8 @@
 import { constants, existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { HeadroomError } from '../common/errors';
-import { scrubEnvironment } from './command-env';
+import { commandEnvironment } from './command-env';
+import { commandLauncher } from './command-launcher';
 import { runShellCommand } from './command-runner';
 import { isInside, outsideError, resolveInside, resolveWriteTarget, toRelative } from './path-guard';
 import type { FileStat, WorkspacePort } from './ports';
@@ -18,9 +19,9 @@ export interface NodeWorkspaceOptions {
   /** A ripgrep binary; used when it exists, else the pure-JS search runs. */
   rgPath?: string;
   /**
-   * Variables passed to commands even though their names look like secrets (setting
-   * `headroom.commandEnvAllowList`). Everything else that looks like a key, token or password is
-   * left out of a command's environment.
+   * Variables passed to commands besides the path, home, locale and terminal ones (setting
+   * `headroom.commandEnvAllowList`: names, or prefixes ending in `*`). Nothing else of the host's
+   * environment reaches a command.
    */
   commandEnvAllowList?: readonly string[];
   /** Files the user allows although they look like secrets (setting `headroom.secretFiles.allow`, globs). */
@@ -137,8 +138,10 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       const dir = await resolvePath(cwd ?? '.');
       const st = await fs.stat(dir).catch(() => undefined);
       if (!st?.isDirectory()) throw new HeadroomError('invalid_tool_input', `Working folder "${cwd}" does not exist in the workspace.`);
-      const { env } = scrubEnvironment(process.env, options.commandEnvAllowList);
-      return runShellCommand(command, { cwd: dir, timeoutMs, signal, onOutput, env });
+      const { env } = commandEnvironment(process.env, options.commandEnvAllowList);
+      // Isolated from the host's processes where the system allows it (their /proc/<pid>/environ).
+      const launcher = await commandLauncher();
+      return runShellCommand(command, { cwd: dir, timeoutMs, signal, onOutput, env, launcher });
     },
   };
 }
