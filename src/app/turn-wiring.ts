@@ -114,14 +114,12 @@ export function historySource(core: SessionCore): HistorySource {
   const store = core.store;
   const sessionId = core.summary?.id;
   const results = core.resultPort();
-  const readResult = async (refId: string) => {
-    const page = await results.page(refId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    return page?.text;
-  };
+  // Stored results are searched a window at a time, never read whole.
+  const page = (refId: string, offset: number, limit: number) => results.page(refId, { offset, limit });
   if (!store || !sessionId) {
-    return { transcript: () => Promise.resolve(core.messages.map((message, i) => ({ seq: i + 1, turn: 0, message }))), readResult };
+    return { transcript: () => Promise.resolve(core.messages.map((message, i) => ({ seq: i + 1, turn: 0, message }))), page };
   }
-  return { transcript: () => store.sessions.transcript(sessionId), readResult };
+  return { transcript: () => store.sessions.transcript(sessionId), page };
 }
 
 export async function systemSections(core: SessionCore): Promise<SystemSection[]> {
