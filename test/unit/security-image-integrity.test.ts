@@ -140,14 +140,14 @@ describe('security: a refused image does not poison the session', function () {
     assert.equal(checkImage(png).ok, true);
     const errors: string[] = [];
     service.onDidEvent((e) => e.type === 'error' && errors.push(e.message));
-    await service.prompt('what is this?', [{ mediaType: 'image/png', data: png.toString('base64') }]);
+    await service.turns.prompt('what is this?', [{ mediaType: 'image/png', data: png.toString('base64') }]);
     const statuses = world.server.requests.map((r) => r.status);
     assert.deepEqual(statuses, [400, 200], 'refused once, then sent again without the image');
-    assert.equal(service.messages.at(-1)?.role, 'assistant');
+    assert.equal(service.sessions.messages.at(-1)?.role, 'assistant');
     assert.match(errors.join('\n'), /could not read an image.*Could not process image.*A note took its place/);
-    const [prompt] = service.messages;
+    const [prompt] = service.sessions.messages;
     assert.match(JSON.stringify(prompt.content), /An image was here\. The provider could not read it/);
-    await service.prompt('and now?');
+    await service.turns.prompt('and now?');
     assert.equal(world.server.requests.at(-1)!.status, 200, 'the next turn is not refused');
   });
 });
