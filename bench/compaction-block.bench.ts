@@ -1,5 +1,5 @@
 /**
- * How long compacting a huge history blocks the extension host (issue 18). A realistic session of
+ * How long compacting a huge history blocks the extension host. A realistic session of
  * ~1M tokens in view (mixed prose, code, logs, JSON, CJK and base64 from the real-text corpus, tool calls
  * with their results, some already offloaded) is compacted by the real chain, with the gate's own
  * counter (memoized, as after the meter measured the view) and an in-process fake summarizer that

@@ -1,8 +1,8 @@
 /**
- * Context engine benchmarks (issue 3, DESIGN §7). Prints one JSON line per figure:
+ * Context engine benchmarks. Prints one JSON line per figure:
  *   encoder_load_ms       cold load of the o200k ranks (reported; happens in the worker, off the host thread)
  *   count_10kb_nows_ms    bounded count of whitespace-free runs, worst kind (repeated char, lowercase run,
- *   count_100kb_nows_ms     base64, minified line), median per kind. Targets: 1 MB ≤ 300 ms (issue 3);
+ *   count_100kb_nows_ms     base64, minified line), median per kind. Targets: 1 MB ≤ 300 ms;
  *   count_1mb_nows_ms       10 KB ≤ 50 and 100 KB ≤ 150 ms guard against regressions of the exact region
  *                           (random base64 is js-tiktoken's slowest ordinary input, ~1.5–2 ms per KB; above
  *                           the work budget the cost stays flat instead of growing)

@@ -1,6 +1,6 @@
 // figures: count_worst_undercount count_claude_worst_undercount
 /**
- * Count bench (issue 16): how far below the exact o200k count the estimates Headroom shows and gates
+ * Count bench: how far below the exact o200k count the estimates Headroom shows and gates
  * on can fall, per content class of real public text (4 KiB slices of `test/fixtures/corpus`, plus any
  * `<class>-*.txt` files in `$HEADROOM_CORPUS` when set — e.g. a larger local corpus). Two estimates are
  * measured: the safe estimate used before the token worker answers (`estimateText`), and the bounded

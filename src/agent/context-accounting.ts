@@ -1,6 +1,6 @@
 /**
- * The context's accounting, per component and per content class, with the provider-confirmed base
- * (DESIGN §3): what the gate projects and the meter shows. Each system section and message is counted
+ * The context's accounting, per component and per content class, with the provider-confirmed base:
+ * what the gate projects and the meter shows. Each system section and message is counted
  * where it lives (context/prompt-components); every count is calibrated by the factor of its content
  * class (`Calibration.factorFor`: a factor learned on prose never lowers code, CJK or base64); after a response the provider's figure for that request is the base and only what was added
  * since is estimated, with a band from the errors observed so far. Pure (no vscode); never throws if

@@ -40,7 +40,7 @@ export interface ContextGateOptions {
    * room for the growth until the compact threshold. Must not throw (guarded).
    */
   prepare?: (input: CompactInput) => void;
-  /** Share of the effective window a compaction aims for (default `DEFAULT_COMPACT_TARGET_SHARE`, DESIGN §7). */
+  /** Share of the effective window a compaction aims for (default `DEFAULT_COMPACT_TARGET_SHARE`). */
   compactTarget?: number;
   /** How long a request waits for tokenizer counts before going on with byte estimates (default 2000 ms)… */
   exactCountTimeoutMs?: number;

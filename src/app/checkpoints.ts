@@ -1,5 +1,5 @@
 /**
- * Per-turn checkpoints (issue 19 item 9): before a turn's first write to a file, its prior content is
+ * Per-turn checkpoints: before a turn's first write to a file, its prior content is
  * kept (`TurnCheckpoint`, fed by `checkpointingWorkspace` around the tools' workspace port); a restore
  * (`restoreFiles`) puts every file back as it was before the turn, asking first about files the person
  * changed since. Records are stored with the session by `checkpoint-store.ts`. Pure (no vscode).

@@ -1,5 +1,5 @@
 /**
- * Calibration of token estimates against what the provider reports (DESIGN §3), per model AND per
+ * Calibration of token estimates against what the provider reports, per model AND per
  * content class. A factor is `reported / estimated`, bounded to [MIN_FACTOR, MAX_FACTOR] and smoothed
  * (the first sample is taken as is, later ones by an exponential moving average). Never NaN, zero or
  * negative; never throws. Serializable so the store can persist it.

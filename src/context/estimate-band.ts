@@ -1,5 +1,5 @@
 /**
- * The error band of the meter's estimate, from observed errors (DESIGN §3 "estimated ±x %"). For each
+ * The error band of the meter's estimate, from observed errors. For each
  * model and content class it keeps the relative errors of recent estimates against what the provider
  * then reported, and states the band as the largest of them with a margin, so the band shown contains
  * the errors seen, not their average. Before a class has been seen, a prior for that class stands

@@ -1,5 +1,5 @@
 /**
- * Built-in model table and the resolution of a model's limits (DESIGN §3 "Window resolution").
+ * Built-in model table and the resolution of a model's limits.
  * Pure data and functions; never throws.
  */
 import { providerEntry, type CacheSupport, type ProviderId } from '../common/provider-catalogue';
@@ -47,7 +47,7 @@ export interface ModelInfo {
  * text by up to 32 %). Each is at or above the public (legacy) Claude tokenizer,
  * `@anthropic-ai/tokenizer`, on every 4 KiB slice of that class in the real-text corpus
  * (`test/fixtures/corpus`), with ~2 % headroom rounded up to 0.05, and never below the worst ratios
- * issue 16 measured on 31.8 MB of public text (Japanese 1.60, shell output 1.69, minified JS 1.49,
+ * measured on 31.8 MB of public text (Japanese 1.60, shell output 1.69, minified JS 1.49,
  * Go 1.51, Chinese 1.46). Measured worst / mean ratio on the corpus: prose 1.39 / 1.14 (French),
  * code 1.71 / 1.14 (`find` output: paths), structured 1.39 / 1.11 (minified JS), dense 1.33 / 1.06,
  * cjk 1.41 / 1.30, script 1.79 / 1.62 (Russian), emoji 1.32 / 1.07.

@@ -99,7 +99,7 @@ export const NoticeItem = z.object({
 export const ContextLine = z.object({ role: z.enum(['user', 'assistant', 'tool', 'summary']), text: z.string() });
 export type ContextLine = z.infer<typeof ContextLine>;
 
-/** What one compaction did to the context (issue 14 item 6): what stayed, what was summarized, stored or dropped. */
+/** What one compaction did to the context: what stayed, what was summarized, stored or dropped. */
 export const CompactionDetails = z.object({
   /** Messages still in the context verbatim, oldest first (at most 50 listed; `keptCount` is the total). */
   kept: z.array(ContextLine).max(50),

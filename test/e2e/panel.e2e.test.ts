@@ -9,7 +9,7 @@ describe('Headroom in a real VS Code (code-server + Chromium)', () => {
     try {
       const frame = await openHeadroomView(page);
       await frame.locator('[data-testid=meter]').waitFor();
-      // Before the host's first measurement the meter says so; once the session is measured (issue 17: at
+      // Before the host's first measurement the meter says so; once the session is measured (at
       // once when it opens) it names the model's window. Either is a rendered snapshot.
       assert.match(await frame.locator('[data-testid=meter-label]').innerText(), /Context: no request yet| \/ [\d.]+k? \(\d+ %\)/);
       assert.match(await frame.locator('[data-testid=session-line]').innerText(), /· 0 in context\b/);

@@ -10,7 +10,7 @@ import { inProcessCounter } from '../fixtures/context/in-process-counter';
 const usage = (input: number) => ({ input, output: 10, cacheRead: 0, cacheWrite: 0 });
 
 describe('context calibration: per model and per content class', () => {
-  it('a factor learned on English never lowers the estimate of CJK text (the 114 % request of issue 16)', () => {
+  it('a factor learned on English never lowers the estimate of CJK text (the 114 % request measured on a CJK session)', () => {
     const cal = new Calibration();
     // English requests that the provider counts 30 % lower than we do.
     for (let i = 0; i < 4; i++) cal.observeClasses('m', { prose: 10_000 }, usage(7_000));

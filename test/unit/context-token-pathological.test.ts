@@ -37,7 +37,7 @@ describe('context token counting: pathological inputs', () => {
       const big = counter.count(make(1024 * 1024));
       assert.ok(big.tokens >= Math.ceil(big.bytes / 4), `${label}: floor`);
       const ratio = big.bpe / big.bytes / (small.bpe / small.bytes);
-      // A sampled count is an upper bound (issue 16): it may run a little high, never low.
+      // A sampled count is an upper bound: it may run a little high, never low.
       assert.ok(ratio > 0.97 && ratio < 1.2, `${label}: tokens per byte drift ${ratio}`);
     }
   });

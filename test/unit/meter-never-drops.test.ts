@@ -4,7 +4,7 @@ import type { HostToWebview, MeterView } from '../../src/protocol/messages';
 import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environment';
 
 /**
- * Issue 19: while a turn runs, the meter dropped the system prompt and the tool definitions ("21 /
+ * While a turn runs, the meter dropped the system prompt and the tool definitions ("21 /
  * 200k" during the first answer, 36.9k while streaming against 46.1k idle). Wired as the host wires
  * it: the idle meter from the service's measurement, the turn's meters from its events.
  */

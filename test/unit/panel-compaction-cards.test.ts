@@ -63,7 +63,7 @@ function summarized(view: Message[]): CompactionChange {
   };
 }
 
-describe('panel: compaction is visible (issue 19 items 2–3)', () => {
+describe('panel: compaction is visible', () => {
   it('shows "Compacting… (summarizing N messages)" while it runs, and says so in turn/state', () => {
     const s = setup();
     s.run({ type: 'compaction_start', trigger: 'manual', summarizing: 42 });
@@ -191,7 +191,7 @@ describe('panel: compaction is visible (issue 19 items 2–3)', () => {
   });
 });
 
-describe('panel: the compaction view — what left the context (issue 14 item 6)', () => {
+describe('panel: the compaction view — what left the context', () => {
   it('lists what stayed verbatim, what was summarized (with the summary) and the stored results with their ref ids', () => {
     const read = call('c1', 'read_file', { path: 'src/a.ts' });
     const before: Message[] = [

@@ -9,7 +9,7 @@ import { request, run, user } from '../fixtures/fake-provider/factories';
 import type { OverflowServer } from '../fixtures/fake-provider/server-wordings';
 
 /**
- * Issue 12, item 13: every server's context-overflow response, sent over HTTP in its real shape and
+ * Every server's context-overflow response, sent over HTTP in its real shape and
  * read by the real SDK adapters, ends as `context_overflow` (so Headroom compacts and retries) with the
  * server's own words in the message.
  */

@@ -8,7 +8,7 @@ import { startFakeProvider, type FakeFault, type FakeProvider } from '../fixture
 import { instantRetry, request, run, user } from '../fixtures/fake-provider/factories';
 
 /**
- * Issue 12, item 8: a stream that stays open without data (silence, headers only, keep-alive pings)
+ * A stream that stays open without data (silence, headers only, keep-alive pings)
  * ends with a retryable `network` error instead of hanging the turn until the user presses Stop.
  * The SDK tests use short idle timeouts; they synchronise on the stream's end, never on sleeps.
  */

@@ -1,5 +1,5 @@
 /**
- * The compaction chain (DESIGN §3, issue 7): the thin I/O around the pure planners in
+ * The compaction chain: the thin I/O around the pure planners in
  * `context/compaction`, one per session. Each pass is a `CompactionPass` (clear old tool results →
  * LLM summary → drop the oldest turns, each step only while the view is still over its target); the
  * chain keeps what outlives a pass: the loop breaker, the summary prepared in the background, the

@@ -1,5 +1,5 @@
 /**
- * One pass of the compaction chain (DESIGN §3), each step only while the view is still over its target:
+ * One pass of the compaction chain, each step only while the view is still over its target:
  *   a) clear old tool results (never-offloaded ones are stored first, so `read_result` reaches them);
  *   b) an LLM summary (`summary-step.ts`; skipped without a summarizer, or when it would not fit or fails);
  *   c) the deterministic fallback: drop the oldest turns behind a history message that keeps the earlier

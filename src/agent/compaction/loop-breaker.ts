@@ -1,5 +1,5 @@
 /**
- * The compaction loop breaker (DESIGN §3): an automatic pass that frees less than 5 % of the window,
+ * The compaction loop breaker: an automatic pass that frees less than 5 % of the window,
  * or 3 failed automatic passes in a row, pause automatic compaction for the session with a reason the
  * panel shows. Manual compaction always runs, and a manual pass that reaches its target resumes
  * automatic compaction. Never throws.

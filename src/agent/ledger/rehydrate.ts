@@ -1,5 +1,5 @@
 /**
- * Re-hydration after compaction (issue 14): the current content of the files the session changed most
+ * Re-hydration after compaction: the current content of the files the session changed most
  * recently, within a token budget, so the model does not have to read its own work again. A file too
  * large for what is left of the budget is given as an outline (its size and declaration lines with
  * their numbers). Files are read at compaction time: this is their content now, not as first written.

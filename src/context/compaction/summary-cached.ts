@@ -1,5 +1,5 @@
 /**
- * The cache-preserving summary request (issue 14): the agent's exact prefix — its system sections,
+ * The cache-preserving summary request: the agent's exact prefix — its system sections,
  * tool definitions and the conversation as last sent — followed by one instruction message, with tool
  * use disabled. The provider's prompt cache then serves almost all of the input, instead of the whole
  * conversation being sent again uncached as a quoted transcript. Pure; never throws.
