@@ -91,15 +91,23 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
               h('code', {}, r.command),
               h('span', { class: 'hr-muted' }, r.cwd && r.cwd !== '.' ? ` in ${r.cwd}` : ' in the workspace folder'),
             )
-          : h(
-              'div',
-              {},
-              h('strong', {}, 'Call '),
-              h('code', {}, item.toolName),
-              h('span', { class: 'hr-muted' }, ` from ${r.origin}`),
-              h('pre', {}, h('code', {}, r.input)),
-            );
-    const noun = r.kind === 'edit' ? 'the edit' : r.kind === 'command' ? 'the command' : 'the tool call';
+          : r.kind === 'secret'
+            ? h(
+                'div',
+                {},
+                h('strong', {}, 'Read '),
+                h('code', {}, r.path),
+                h('span', { class: 'hr-muted' }, ` — ${r.reason}. Its content would be sent to the model.`),
+              )
+            : h(
+                'div',
+                {},
+                h('strong', {}, 'Call '),
+                h('code', {}, item.toolName),
+                h('span', { class: 'hr-muted' }, ` from ${r.origin}`),
+                h('pre', {}, h('code', {}, r.input)),
+              );
+    const noun = r.kind === 'edit' ? 'the edit' : r.kind === 'command' ? 'the command' : r.kind === 'secret' ? 'the read' : 'the tool call';
     const pending = item.state === 'pending';
     const reason = h('input', {
       class: 'hr-text hr-reject-reason',
@@ -140,7 +148,9 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
                 ? `Allow for this session: every ${item.toolName} edit`
                 : r.kind === 'command'
                   ? `Allow for this session: this exact command`
-                  : `Allow for this session: every ${item.toolName} call`,
+                  : r.kind === 'secret'
+                    ? `Allow for this session: reading ${r.target}`
+                    : `Allow for this session: every ${item.toolName} call`,
               () => send({ type: 'approval/respond', id: item.id, approved: true, forSession: true }),
               'hr-secondary',
             ),

@@ -9,12 +9,15 @@
  * if even that would not fit); runTurn never throws.
  */
 import { errorMessage, type ErrorKind } from '../common/errors';
+import { singleLine } from '../common/single-line';
 import { newId } from '../common/ids';
 import { requestShape } from '../context/cache-truth';
 import type { AssistantMessage, Message, ProviderRequest, ToolCallPart, UserMessage } from '../providers/types';
 import type { AgentEvent, AgentEventSink, TurnEndReason } from './events';
 import { executeToolCalls, unrunResults } from './execute-tools';
 import { storableReply } from './storable-reply';
+import { isImageRefusal } from '../providers/image-refusals';
+import { withoutRefusedImages } from './refused-images';
 import { streamResponse } from './stream-response';
 import { withDynamicNotes } from './system-notes';
 import type { PreflightDecision, PreflightReason, TurnConfig, TurnContext, TurnResult } from './turn-config';
@@ -215,8 +218,28 @@ async function sendRequest(
       observe(config, request, reply, emit);
     }
   }
+  // A refused image would fail every later request too: it leaves the view as a note, and the
+  // request goes again (the newest image first, then every image left).
+  for (let round = 0; round < 2 && isRefusal(reply) && !signal.aborted; round++) {
+    const mended = withoutRefusedImages(ctx.messages, reply.error?.message ?? '', round > 0);
+    if (mended.replaced === 0) break;
+    ctx.messages = mended.messages;
+    emit({
+      type: 'error',
+      kind: 'invalid_request',
+      message:
+        `The provider could not read ${mended.replaced === 1 ? 'an image' : `${mended.replaced} images`} of this conversation ` +
+        `(${singleLine(reply.error?.message ?? '').slice(0, 200)}). A note took its place in the context and the request went again.`,
+    });
+    request = { ...request, messages: [...ctx.messages] };
+    reply = await streamResponse(config.provider, request, signal, emit);
+    observe(config, request, reply, emit);
+  }
   return reply;
 }
+
+const isRefusal = (reply: AssistantMessage) =>
+  reply.stopReason === 'error' && reply.error !== undefined && isImageRefusal(reply.error.message);
 
 /**
  * Releases the tools activated during this turn back to the deferral rule and checks (without

@@ -32,6 +32,8 @@ export interface HostSettings {
   maxIterations(): number;
   /** External tools (names or globs) that run without asking. */
   externalToolsAllow(): string[];
+  /** Workspace files (globs) that may reach the model although they look like secrets. */
+  secretFilesAllow(): string[];
 }
 
 /** The workspace folder the agent works on. */

@@ -254,7 +254,9 @@ export class Turns {
     if (folder) {
       const root = folder.root;
       if (this.rules?.root !== root) {
-        this.rules = { root, loader: new RulesFileLoader({ workspace: createNodeWorkspace(root), onProblem: (m) => env.log.warn(m) }) };
+        // The port's read refuses a rules file that is (or links to) a secret, like every other read.
+        const workspace = createNodeWorkspace(root, { secretFilesAllow: env.settings.secretFilesAllow() });
+        this.rules = { root, loader: new RulesFileLoader({ workspace, onProblem: (m) => env.log.warn(m) }) };
       }
       rules = await this.rules.loader.load();
     }

@@ -4,6 +4,7 @@ import { THINKING_BUDGETS, type ThinkingLevel } from '../context/thinking';
 import type { ProviderModelInfo } from '../providers/model-info';
 import { providerEntry, type ProviderId } from '../common/provider-catalogue';
 import { formatTokens } from '../protocol/format';
+import { withoutIcons } from '../common/single-line';
 
 const providerLabel = (p: ProviderId) => providerEntry(p).label;
 
@@ -48,7 +49,9 @@ export async function pickModel(input: ModelPickerInput): Promise<ModelChoice | 
       group = option.provider;
       items.push({ label: providerLabel(group), kind: vscode.QuickPickItemKind.Separator });
     }
-    items.push({ label: option.current ? `$(check) ${option.label}` : option.label, description: option.description, option });
+    // Ids come from a server: no icons, no line breaks (only our own `$(check)` marks the current one).
+    const label = withoutIcons(option.label);
+    items.push({ label: option.current ? `$(check) ${label}` : label, description: withoutIcons(option.description), option });
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
   items.push({ label: vscode.l10n.t('$(edit) Other model id…'), description: providerLabel(input.current.provider), other: true });
@@ -95,7 +98,7 @@ async function pickThinking(
         : vscode.l10n.t('Effort {0}: the model decides how much to think, inside its output limit', l);
   const items = levels.map((l) => ({ label: l === current ? `$(check) ${l}` : l, description: describe(l), level: l }));
   const picked = await pickOne(items, {
-    title: vscode.l10n.t('Headroom: Thinking for {0}', choice.model),
+    title: vscode.l10n.t('Headroom: Thinking for {0}', withoutIcons(choice.model)),
     placeholder: vscode.l10n.t('How much the model may reason'),
     active: items.find((i) => i.level === current),
   });

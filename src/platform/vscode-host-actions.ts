@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ContextUsage } from '../agent/events';
 import type { CheckpointActions, HostActions, PromptActions } from '../app/host-actions';
+import { restrictedActions } from '../app/restricted-actions';
 import { pickModel } from '../commands/model-picker';
 import { saveDefaultModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { readProviderSettings } from '../config/settings';
@@ -76,91 +77,95 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     await panel.refreshHistory();
   };
 
-  return {
-    prompt: promptActions(deps),
-    sessions: {
-      create: async () => {
-        await sessions.create();
-        approvals.policy.resetSession();
-        await reload();
+  // Restricted Mode refuses what writes or sends here, once for the panel and the palette alike.
+  return restrictedActions(
+    {
+      prompt: promptActions(deps),
+      sessions: {
+        create: async () => {
+          await sessions.create();
+          approvals.policy.resetSession();
+          await reload();
+        },
+        list: () => sessions.history(),
+        open: async (id) => {
+          await sessions.open(id);
+          approvals.policy.resetSession();
+          await reload();
+        },
+        rename: async (id, title) => {
+          await sessions.rename(id, title);
+          await deps.panel().refreshHistory();
+          await deps.panel().refreshSessionInfo();
+        },
+        delete: async (id) => {
+          await sessions.delete(id);
+          await reload();
+        },
+        clear: async () => {
+          if (!(await confirmClear())) return;
+          await sessions.clear();
+          await reload('clear');
+        },
       },
-      list: () => sessions.history(),
-      open: async (id) => {
-        await sessions.open(id);
-        approvals.policy.resetSession();
-        await reload();
+      context: {
+        compact: async (focus) => {
+          const report = await compactions.compact(focus);
+          if (!report) {
+            // A cancelled compaction says so in the chat; only "nothing to do" needs a word here.
+            if (!compactions.lastCancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
+            return;
+          }
+          // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
+          deps.remeasure();
+          deps.panel().showCompaction(report);
+        },
+        cancelCompaction: () => void compactions.cancel(),
+        undoCompaction: async () => {
+          await compactions.undo();
+          await reload('undo');
+        },
+        saveSnapshot: async (name) => {
+          await session.pins.saveSnapshot(name);
+          await deps.panel().refreshHistory();
+        },
+        restoreSnapshot: async (id) => {
+          await session.pins.restoreSnapshot(id);
+          await reload('restore');
+        },
+        messages: () => sessions.messages,
+        measure: () => session.turns.measure(),
       },
-      rename: async (id, title) => {
-        await sessions.rename(id, title);
-        await deps.panel().refreshHistory();
-        await deps.panel().refreshSessionInfo();
+      pins: session.pins,
+      checkpoints: checkpointActions(deps),
+      results: {
+        open: (refId) => results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId))),
+        searchHistory: (query) => session.search.searchHistory(query),
+        storedResults: () => session.search.storedResults(),
       },
-      delete: async (id) => {
-        await sessions.delete(id);
-        await reload();
+      approvals: {
+        approve: (id, decision) => void approvals.respond(id, decision),
+        showDiff: (id) => approvals.showDiff(id),
+        answerOldest: (decision) => {
+          const oldest = approvals.list()[0];
+          return oldest ? approvals.respond(oldest.id, decision) : false;
+        },
       },
-      clear: async () => {
-        if (!(await confirmClear())) return;
-        await sessions.clear();
-        await reload('clear');
+      config: {
+        update: updateConfig,
+        testConnection: () => session.turns.testConnection(),
+        setApiKey: () => setApiKey(deps.secrets, deps.log),
+        selectModel: () => selectModel(deps),
+        runCommand: async (name) => {
+          await vscode.commands.executeCommand(
+            name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,
+            name === 'openSettings' ? 'headroom' : undefined,
+          );
+        },
       },
     },
-    context: {
-      compact: async (focus) => {
-        const report = await compactions.compact(focus);
-        if (!report) {
-          // A cancelled compaction says so in the chat; only "nothing to do" needs a word here.
-          if (!compactions.lastCancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
-          return;
-        }
-        // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
-        deps.remeasure();
-        deps.panel().showCompaction(report);
-      },
-      cancelCompaction: () => void compactions.cancel(),
-      undoCompaction: async () => {
-        await compactions.undo();
-        await reload('undo');
-      },
-      saveSnapshot: async (name) => {
-        await session.pins.saveSnapshot(name);
-        await deps.panel().refreshHistory();
-      },
-      restoreSnapshot: async (id) => {
-        await session.pins.restoreSnapshot(id);
-        await reload('restore');
-      },
-      messages: () => sessions.messages,
-      measure: () => session.turns.measure(),
-    },
-    pins: session.pins,
-    checkpoints: checkpointActions(deps),
-    results: {
-      open: (refId) => results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId))),
-      searchHistory: (query) => session.search.searchHistory(query),
-      storedResults: () => session.search.storedResults(),
-    },
-    approvals: {
-      approve: (id, decision) => void approvals.respond(id, decision),
-      showDiff: (id) => approvals.showDiff(id),
-      answerOldest: (decision) => {
-        const oldest = approvals.list()[0];
-        return oldest ? approvals.respond(oldest.id, decision) : false;
-      },
-    },
-    config: {
-      update: updateConfig,
-      testConnection: () => session.turns.testConnection(),
-      setApiKey: () => setApiKey(deps.secrets, deps.log),
-      selectModel: () => selectModel(deps),
-      runCommand: async (name) => {
-        await vscode.commands.executeCommand(
-          name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,
-          name === 'openSettings' ? 'headroom' : undefined,
-        );
-      },
-    },
-  };
+    () => vscode.workspace.isTrusted,
+  );
 }
 
 /** The first-run view's provider and base URL, saved to user settings (a bad URL is refused with the reason). */

@@ -62,6 +62,8 @@ export const ApprovalRequestView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('command'), command: z.string(), cwd: z.string() }),
   /** A call to an external tool (extension or MCP server): who provides it and the input it gets. */
   z.object({ kind: z.literal('tool'), origin: z.string(), input: z.string() }),
+  /** Reading a file that looks like a secret: the path asked, the real file, and why it looks like one. */
+  z.object({ kind: z.literal('secret'), path: z.string(), target: z.string(), reason: z.string() }),
 ]);
 export const ApprovalItem = z.object({
   kind: z.literal('approval'),

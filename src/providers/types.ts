@@ -95,6 +95,8 @@ export interface ProviderError {
   message: string;
   status?: number;
   retryAfterMs?: number;
+  /** False: never retried whatever its kind (e.g. the request's idle budget is spent). */
+  retryable?: false;
 }
 
 /**

@@ -50,10 +50,10 @@ describe('provider: idle timeout watchdog', () => {
     w.dispose();
   });
 
-  it('defaults: a minute to start and between events; local compatible servers get three minutes to load a model', () => {
+  it('defaults: a minute to start and between events; local compatible servers get the whole two-minute idle budget to load a model', () => {
     assert.deepEqual(defaultIdleTimeouts('anthropic'), { firstEventMs: 60_000, betweenEventsMs: 60_000 });
     assert.deepEqual(defaultIdleTimeouts('openai'), { firstEventMs: 60_000, betweenEventsMs: 60_000 });
-    assert.deepEqual(defaultIdleTimeouts('openai-compatible'), { firstEventMs: 180_000, betweenEventsMs: 60_000 });
+    assert.deepEqual(defaultIdleTimeouts('openai-compatible'), { firstEventMs: 120_000, betweenEventsMs: 60_000 });
   });
 
   it('says when the provider never started, and stays quiet when the caller aborted', () => {

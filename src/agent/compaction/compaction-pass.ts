@@ -21,6 +21,8 @@ export class CompactionPass {
   private readonly clearedRefIds: string[] = [];
   private cost: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   private summary: string | undefined;
+  /** Why the summary this pass asked for is missing (its first note), for the history message. */
+  private summaryFailure: string | undefined;
 
   private constructor(
     private readonly chain: ChainServices,
@@ -101,7 +103,10 @@ export class CompactionPass {
     const r = await new SummaryStep(this.chain, summarizer, this.scope).run(this.view);
     this.notes.push(...r.notes);
     this.clearedRefIds.push(...r.refIds);
-    if (!r.applied) return;
+    if (!r.applied) {
+      this.summaryFailure = r.notes[0];
+      return;
+    }
     this.view = r.applied.messages;
     this.summary = r.applied.summary;
     this.cost = r.cost;
@@ -112,7 +117,15 @@ export class CompactionPass {
   private async dropOldestTurns(): Promise<void> {
     const { pins, target, tokensOf, ledger } = this.scope;
     const instructionsShare = this.chain.options.instructionsShare ?? DEFAULT_INSTRUCTIONS_SHARE;
-    const dropped = dropWithHistory(this.view, { pins, target, tokensOf, instructionsShare, now: this.chain.now, ledger });
+    const dropped = dropWithHistory(this.view, {
+      pins,
+      target,
+      tokensOf,
+      instructionsShare,
+      now: this.chain.now,
+      ledger,
+      summaryFailure: this.summaryFailure,
+    });
     if (!dropped) return;
     const stored = await this.chain.archive.storeAll(dropped.gone);
     this.notes.push(...stored.failures);

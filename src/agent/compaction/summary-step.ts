@@ -175,7 +175,7 @@ export class SummaryStep {
   private behindHistory(gone: Message[], kept: Message[], summary: string, summarized: readonly Message[] = gone): Message[] {
     const { pins, target, tokensOf, ledger } = this.scope;
     const instructionsShare = this.chain.options.instructionsShare ?? DEFAULT_INSTRUCTIONS_SHARE;
-    const parts = historyPartsFor(gone, kept, { pins, target, summary, tokensOf, instructionsShare, ledger });
+    const parts = historyPartsFor(gone, kept, { pins, target, summary, tokensOf, instructionsShare, ledger, freshSummary: true });
     return [historyMessage(parts, summarized[summarized.length - 1]?.timestamp ?? this.chain.now()), ...kept];
   }
 

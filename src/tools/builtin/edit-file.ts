@@ -48,7 +48,8 @@ export const editFileTool = defineTool({
     if (st.type !== 'file') return { isError: true, content: `"${requested}" is not a file.` };
     // The real target (links resolved, dangling or outside links refused) is what is shown and written.
     const path = await ctx.workspace.resolveWriteTarget(requested);
-    const oldContent = await ctx.workspace.readFile(path);
+    // The old content goes to the diff the user sees, never to the model: a secret may be edited.
+    const oldContent = await ctx.workspace.readFile(path, { allowSecret: 'any' });
     let search = old_text;
     let replacement = new_text;
     // Models write \n; keep a CRLF file CRLF.

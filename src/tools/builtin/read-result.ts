@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
-import type { ResultPage, ToolExecContext } from '../ports';
+import type { ResultPage, ResultPageOptions, ToolExecContext } from '../ports';
 import { modelNumber } from '../../common/model-numbers';
 
 /** Default page: with its header it stays under the 4 KiB offload threshold. */
@@ -32,7 +32,7 @@ export const readResultTool = defineTool({
   timeoutMs: 30_000,
   neverOffload: true,
   async execute(input, ctx) {
-    let page = await ctx.results.page(input.ref_id, input);
+    let page = await ctx.results.page(input.ref_id, pageOptions(input), ctx.signal);
     if (!page) {
       return {
         isError: true,
@@ -51,7 +51,7 @@ export const readResultTool = defineTool({
       const shown = Math.max(1, Buffer.byteLength(page.text, 'utf8'));
       limit = Math.floor(Math.min(limit, shown) * (remaining / tokens) * 0.9);
       if (limit < READ_RESULT_MIN_FIT_BYTES) break;
-      page = (await ctx.results.page(input.ref_id, { ...input, limit })) ?? page;
+      page = (await ctx.results.page(input.ref_id, pageOptions({ ...input, limit }), ctx.signal)) ?? page;
       out = render(input, page, { asked: input.limit });
       tokens = budget.resultTokens(out, 'read_result');
     }
@@ -61,6 +61,11 @@ export const readResultTool = defineTool({
     return out;
   },
 });
+
+/** Only the paging fields: they are posted to the pattern worker. */
+function pageOptions({ offset, limit, grep }: PageRequest): ResultPageOptions {
+  return grep === undefined ? { offset, limit } : { offset, limit, grep };
+}
 
 /** Not even a short page fits: compaction runs before the next request, and the model is told to read on after it. */
 function noRoom(input: PageRequest, remaining: number, ctx: ToolExecContext): string {

@@ -25,7 +25,8 @@ export const writeFileTool = defineTool({
     const path = await ctx.workspace.resolveWriteTarget(requested);
     const st = await ctx.workspace.stat(path);
     if (st && st.type !== 'file') return { isError: true, content: `"${path}" exists and is not a file; choose another path.` };
-    const oldContent = st ? await ctx.workspace.readFile(path) : undefined;
+    // The old content goes to the diff the user sees, never to the model: a secret may be overwritten.
+    const oldContent = st ? await ctx.workspace.readFile(path, { allowSecret: 'any' }) : undefined;
     if (oldContent === content) return `${path} already has exactly this content; nothing was written.`;
     const decision = await askApproval(ctx, {
       kind: 'edit',
