@@ -11,7 +11,6 @@ import { ContextBudget, type BudgetComponents } from '../context/budget';
 import { Calibration } from '../context/calibration';
 import { EstimateState } from '../context/confirmed-base';
 import { admit, awarenessNote, preflight, type GuardOptions, type PreflightResult } from '../context/guard';
-import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD } from '../context/message-tokens';
 import type { ModelLimits, TokenizerFamily } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
@@ -28,7 +27,7 @@ import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDef
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { HeadroomPort } from '../tools/ports';
 import { dropOldestTurnsHook, type CompactHook, type CompactInput, type CompactOutput } from './compact-hook';
-import { createContextAccounting, sumOf, type ContextAccounting } from './context-accounting';
+import { createContextAccounting, fixedOf, sumOf, type ContextAccounting, type GateReports } from './context-accounting';
 import type { ContextUsage } from './events';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
 
@@ -59,6 +58,8 @@ export interface ContextGateOptions {
   estimates?: EstimateState;
   /** Deferral state for the meter. */
   deferred?: () => { count: number; savedTokens: number };
+  /** Whether each reported figure may be used, and who hears of one in doubt (see `GateReports`). */
+  reports?: GateReports;
   onTrace?: GuardOptions['onTrace'];
 }
 
@@ -115,6 +116,8 @@ class DefaultGate implements DefaultContextGate {
   private lastPrefix: AgentPrefix | undefined;
   private used = 0;
   private requested: { focus?: string } | undefined;
+  /** The last figure looked truncated: the next request compacts first, as after an overflow. */
+  private suspected = false;
 
   constructor(private readonly options: ContextGateOptions) {
     this.limits = options.limits;
@@ -130,6 +133,7 @@ class DefaultGate implements DefaultContextGate {
       ledger: this.ledger,
       calibration: this.calibration,
       estimates: this.estimates,
+      reports: options.reports,
     });
     this.tokensOf = this.accounting.tokensOf;
     this.estimateOf = this.accounting.estimateOf;
@@ -160,6 +164,8 @@ class DefaultGate implements DefaultContextGate {
     try {
       this.lastSystem = input.system;
       this.lastTools = input.tools;
+      if (input.reason === 'request' && this.suspected) input = { ...input, reason: 'overflow' };
+      this.suspected = false;
       await this.countExactly(input);
       const components = this.accounting.account(input.messages, input.system, input.tools).components;
       let checked: Checked = { messages: input.messages, components, result: this.check(components, false) };
@@ -190,7 +196,11 @@ class DefaultGate implements DefaultContextGate {
   admit(sizes: ResultSizes, view: readonly Message[]): AdmitDecision {
     try {
       const r = this.check(this.componentsOf(view), false);
-      return admit({ bytes: sizes.bytes, tokens: this.resultTokens(sizes.text, sizes.toolName) }, r.projection, this.guardOptions).decision;
+      return admit(
+        { bytes: sizes.bytes, tokens: this.accounting.resultTokens(sizes.text, sizes.toolName) },
+        r.projection,
+        this.guardOptions,
+      ).decision;
     } catch {
       return 'offload';
     }
@@ -209,7 +219,7 @@ class DefaultGate implements DefaultContextGate {
       },
       resultTokens: (text, toolName) => {
         try {
-          return this.resultTokens(text, toolName);
+          return this.accounting.resultTokens(text, toolName);
         } catch {
           return Infinity;
         }
@@ -249,7 +259,7 @@ class DefaultGate implements DefaultContextGate {
   observe(request: ProviderRequest, reply: AssistantMessage): void {
     if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
     const u = reply.usage;
-    this.accounting.learn(request, u);
+    if (this.accounting.learn(request, u)?.truncation) this.suspected = true;
     if (request.tools.length)
       this.lastPrefix = { model: request.model, contextWindow: this.limits.contextWindow, system: request.system, tools: request.tools };
     const prompt = u.input + u.cacheRead + u.cacheWrite;
@@ -334,14 +344,6 @@ class DefaultGate implements DefaultContextGate {
     return this.accounting.account(view, this.lastSystem, this.lastTools).components;
   }
 
-  /** A tool result's tokens as the request will count them until its exact count arrives (safe estimate, its class's factor). */
-  private resultTokens(text: string, toolName: string): number {
-    const estimate = estimateText(text);
-    const name = estimateText(toolName);
-    const raw = familyTokens(estimate, this.family) + familyTokens(name, this.family) + TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD;
-    return Math.ceil(raw * this.calibration.factorFor(this.limits.model, estimate.contentClass));
-  }
-
   /** The compaction target (`context/compaction/target.ts`) for the components of a request. */
   private targetFor(c: BudgetComponents, trigger: CompactionTrigger): number {
     return compactionTarget({
@@ -382,11 +384,6 @@ class DefaultGate implements DefaultContextGate {
     if (estimated >= this.thresholds.compact * this.limits.effectiveWindow)
       await settlesWithin(all, this.options.exactCountMaxWaitMs ?? 30_000);
   }
-}
-
-/** Tokens sent with every request besides the conversation. */
-function fixedOf(c: BudgetComponents): number {
-  return c.system + c.tools + c.rules + c.deferredTools;
 }
 
 function safe<T>(fn: (() => T) | undefined): T | undefined {

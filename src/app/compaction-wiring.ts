@@ -5,6 +5,7 @@
  * (record + the compacted view as the resume snapshot). Pure (no vscode).
  */
 import type { CompactInput } from '../agent/compact-hook';
+import type { ContextUsage } from '../agent/events';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
@@ -63,6 +64,18 @@ export function compactionChain(core: SessionCore): CompactionChain {
     },
   });
   return core.chain;
+}
+
+/**
+ * Lifts a pause of automatic compaction whose cause is gone (another window, or a context back below
+ * the note threshold) and tells the panel. Called with the meter's figure after the window was asked
+ * for and after each turn.
+ */
+export function liftResolvedPause(core: SessionCore, usage: ContextUsage): void {
+  const quietBelow = core.models.contextSettings().thresholds.note;
+  if (!core.chain?.liftPause({ effectiveWindow: usage.effectiveWindow, ratio: usage.ratio, quietBelow })) return;
+  core.env.log.info('automatic compaction resumed: the context window or the context changed since it was paused');
+  core.pauseChanges.fire(null);
 }
 
 /**

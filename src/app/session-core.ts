@@ -16,6 +16,7 @@ import { SessionModel } from '../agent/session-model';
 import { SpendRecorder, type SpendState } from '../agent/spend-recorder';
 import { Calibration } from '../context/calibration';
 import { EstimateState } from '../context/confirmed-base';
+import { UsageEvidence } from '../context/usage-evidence';
 import type { ModelLimits } from '../context/models';
 import type { TokenLedger } from '../context/token-ledger';
 import type { Message } from '../providers/types';
@@ -45,6 +46,8 @@ export class SessionCore extends Disposable {
   calibration = new Calibration();
   /** The confirmed base and observed estimate errors, kept across the gates of a session. */
   readonly estimates = new EstimateState();
+  /** Whether each reported usage figure may be used (the last one used, per model). */
+  readonly evidence = new UsageEvidence();
   readonly policy = new DeferralPolicy();
   readonly models: ModelAccess;
   /** The current session's model (stored with it; the settings give the default). */

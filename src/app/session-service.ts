@@ -29,6 +29,7 @@ import type { Message } from '../providers/types';
 import type { ResultMeta, SessionSummary, SnapshotInfo } from '../store';
 import type { HostEnvironment } from './host-environment';
 import * as checkpoints from './checkpoint-actions';
+import { liftResolvedPause } from './compaction-wiring';
 import { compactNow } from './manual-compaction';
 import { promptMessage, type PromptImage } from './prompt-message';
 import type { ConnectionResult } from '../providers/connection-test';
@@ -128,6 +129,7 @@ export class SessionService extends Disposable {
       await core.models.releaseKey();
       await core.models.discoverServerWindow();
       sessions.applyRollingWindow(core);
+      liftResolvedPause(core, this.measure());
     }
     // The mentions are read now, against the view the prompt joins (after the rolling window).
     const done = session.prompt(await mentionMessage(core, message, mentions));
@@ -136,6 +138,7 @@ export class SessionService extends Disposable {
     // The turn's records (work ledger, spend) are saved before this resolves: nothing is written after it.
     await Promise.all([core.recorder.save(), core.spend.save()]);
     await saveCalibration(core);
+    if (!session.isRunning) liftResolvedPause(core, this.measure());
     core.fireState();
   }
 
@@ -342,6 +345,7 @@ export class SessionService extends Disposable {
     await this.core.models.discoverServerWindow().catch((e) => this.core.env.log.warn(`window discovery: ${errorMessage(e)}`));
     // Another model may get other tool definitions and notes: the meter counts what its next request carries.
     await expectNextRequest(this.core);
+    liftResolvedPause(this.core, this.measure());
     this.core.fireState();
   }
 

@@ -7,6 +7,7 @@ import { createContextGate, scheduledCompactPort, withDynamicNotes, type Default
 import { compactOutput } from '../agent/compaction';
 import { RulesFileLoader } from '../agent/rules-files';
 import type { ModelLimits } from '../context/models';
+import { isSmallWindow } from '../context/small-window';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
 import { errorMessage, HeadroomError } from '../common/errors';
 import type { SystemSection } from '../providers/types';
@@ -33,6 +34,7 @@ export function makeGate(core: SessionCore, limits: ModelLimits): DefaultContext
     ledger: core.ledger,
     calibration: core.calibration,
     estimates: core.estimates,
+    reports: { evidence: core.evidence, server: () => core.models.serverTraits(), onDoubt: (d) => core.models.usageDoubted(d) },
     thresholds: settings.thresholds,
     deferred: () => {
       const s = core.policy.select();
@@ -85,6 +87,7 @@ function toolRegistry(core: SessionCore, gate: DefaultContextGate, limits: Model
     policy: core.policy,
   });
   tools.setEffectiveWindow(limits.effectiveWindow);
+  tools.setSmallWindow(isSmallWindow(limits.contextWindow));
   return tools;
 }
 
@@ -135,7 +138,7 @@ export async function systemSections(core: SessionCore): Promise<SystemSection[]
     }
     rules = await core.rulesLoader.loader.load();
   }
-  return buildSystemSections({ rules, workspaceName: core.env.workspaceName() });
+  return buildSystemSections({ rules, workspaceName: core.env.workspaceName(), small: isSmallWindow(core.models.limits().contextWindow) });
 }
 
 /**

@@ -21,6 +21,11 @@ export interface ProviderConfig {
   lm?: LmChatPort;
   /** Said by the `auth` error when there is no key, e.g. why a key was withheld (`releaseApiKey`). */
   missingKeyMessage?: string;
+  /**
+   * 'openai-compatible' only: the server is Ollama (discovery said so), so requests go to its native
+   * chat API with this context (`ollama-chat.ts`); `numCtx` undefined: the server's own choice.
+   */
+  ollama?: { numCtx?: number };
 }
 
 /** What every adapter takes from the config. */
@@ -35,7 +40,12 @@ const ADAPTERS: { readonly [P in ProviderId]: (common: CommonOptions, config: Pr
   anthropic: (common) => import('./anthropic').then((m) => new m.AnthropicProvider(common)),
   openai: (common, config) =>
     import('./openai-responses').then((m) => new m.OpenAIResponsesProvider({ ...common, reasons: config.reasons })),
-  'openai-compatible': (common) => import('./openai').then((m) => new m.OpenAIProvider({ provider: 'openai-compatible', ...common })),
+  'openai-compatible': (common, config) =>
+    config.ollama && common.baseUrl
+      ? import('./ollama-chat').then(
+          (m) => new m.OllamaChatProvider({ ...common, baseUrl: common.baseUrl!, numCtx: config.ollama?.numCtx }),
+        )
+      : import('./openai').then((m) => new m.OpenAIProvider({ provider: 'openai-compatible', ...common })),
   'vscode-lm': (_common, config) => {
     const lm = config.lm;
     if (!lm) return Promise.reject(new Error('VS Code language models are only available inside VS Code.'));

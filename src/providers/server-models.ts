@@ -3,7 +3,7 @@
  * LM Studio, llama.cpp and vLLM all serve. Pure apart from the injected `fetch`; never throws.
  */
 import { z } from 'zod';
-import { getJson, serverRoot, type FetchLike } from './server-discovery';
+import { getJson, serverRoot, type FetchLike } from './server-window';
 
 const ModelList = z.object({ data: z.array(z.object({ id: z.string().min(1).max(300) })).max(2_000) });
 
