@@ -48,8 +48,6 @@ export interface Accounting {
 }
 
 export const sumOf = (c: BudgetComponents): number => COMPONENT_NAMES.reduce((s, n) => s + c[n], 0);
-/** Tokens sent with every request besides the conversation. */
-export const fixedOf = (c: BudgetComponents): number => c.system + c.tools + c.rules + c.deferredTools;
 const add = (classes: ClassTokens, cls: BandClass, tokens: number) => (classes[cls] = (classes[cls] ?? 0) + Math.max(0, tokens));
 
 export interface ContextAccounting {

@@ -1,52 +1,62 @@
 /**
- * The current session's compaction chain and its persistence: one chain per session (it holds the
- * loop breaker and the background summary), wired to the summarizer, the result store, pins, the
- * stored history, the work ledger and rehydration; each compaction it reports is recorded in order
- * (record + the compacted view as the resume snapshot). Pure (no vscode).
+ * How a session's compaction chain is built and what its records hold: the chain (it holds the loop
+ * breaker and the background summary) wired to the summarizer, the result store, pins, the stored
+ * history, the work ledger and rehydration; each compaction it reports becomes a record with what it
+ * did to the context and the compacted view as the resume snapshot. The state (the chain, the
+ * summary count, the order of writes) is `compactions.ts`'s. Pure (no vscode).
  */
 import type { CompactInput } from '../agent/compact-hook';
-import type { ContextUsage } from '../agent/events';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
-import { errorMessage } from '../common/errors';
 import type { Provider } from '../providers/provider';
-import type { SessionCore } from './session-core';
+import type { CompactionInput, HeadroomStore } from '../store';
+import type { ResultPort } from '../tools';
+import type { HostEnvironment } from './host-environment';
+import type { ModelAccess } from './model-access';
+import type { SessionRecords } from './session-records';
 
-/** The session's compaction chain (one per session: it holds the loop breaker and background work). */
-export function compactionChain(core: SessionCore): CompactionChain {
-  if (core.chain) return core.chain;
-  const store = core.store;
-  const sessionId = core.summary?.id;
-  const settings = core.env.settings.compaction();
+/** What the chain of one session is wired to. */
+export interface ChainParts {
+  readonly env: HostEnvironment;
+  readonly models: ModelAccess;
+  readonly records: Pick<SessionRecords, 'ledgerBlock' | 'recentlyChanged'>;
+  readonly store: HeadroomStore | undefined;
+  readonly sessionId: string | undefined;
+  readonly results: ResultPort;
+  /** Summary passes of the session so far (for the periodic re-summarization). */
+  readonly summaryCount: number;
+  onSummaryCount(count: number): void;
+  /** A pass finished (`model`: the summarizer's). */
+  onReport(r: ChainResult, input: CompactInput, model: string): void;
+  onPause(reason: string): void;
+}
+
+/** A session's compaction chain (one per session: it holds the loop breaker and background work). */
+export function sessionChain(parts: ChainParts): CompactionChain {
+  const { env, models, store, sessionId } = parts;
+  const settings = env.settings.compaction();
   const summarizer: Provider = {
-    id: core.models.target().provider,
+    id: models.target().provider,
     stream: (req, signal) => {
-      const { provider, baseUrl, model } = core.models.target();
-      return core.models.providerFor(provider, baseUrl, model).stream(req, signal);
+      const { provider, baseUrl, model } = models.target();
+      return models.providerFor(provider, baseUrl, model).stream(req, signal);
     },
   };
-  core.chain = createCompactionChain({
+  return createCompactionChain({
     summarizer,
-    summarizerModel: settings.summarizerModel || core.models.target().model,
-    results: core.resultPort(),
+    summarizerModel: settings.summarizerModel || models.target().model,
+    results: parts.results,
     keepTurns: settings.keepTurns,
     resummarizeEvery: settings.resummarizeEvery,
-    summaryCount: core.summaryCount,
-    onSummaryCount: (n) => {
-      core.summaryCount = n;
-      if (store && sessionId && !store.readOnly) {
-        store.sessions
-          .setState(sessionId, 'summary_count', String(n))
-          .catch((e) => core.env.log.warn(`summary counter not saved: ${errorMessage(e)}`));
-      }
-    },
-    ledger: () => core.ledgerBlock(),
+    summaryCount: parts.summaryCount,
+    onSummaryCount: (n) => parts.onSummaryCount(n),
+    ledger: () => parts.records.ledgerBlock(),
     rehydrate: async (budgetTokens) => {
-      const folder = core.env.folder();
+      const folder = env.folder();
       if (!folder) return undefined;
       const workspace = folder.workspace();
-      return rehydrationBlock({ paths: core.recorder.ledger.recentlyChanged(), read: (p) => workspace.readFile(p), budgetTokens });
+      return rehydrationBlock({ paths: parts.records.recentlyChanged(), read: (p) => workspace.readFile(p), budgetTokens });
     },
     pins: async () => (store && sessionId ? (await store.sessions.pins(sessionId)).map((p) => p.text) : []),
     history:
@@ -57,57 +67,27 @@ export function compactionChain(core: SessionCore): CompactionChain {
             return (await store.sessions.transcript(sessionId, { fromSeq: from })).map((e) => e.message);
           }
         : undefined,
-    onReport: (r, input) => recordCompaction(core, r, input, settings.summarizerModel || core.models.target().model),
+    onReport: (r, input) => parts.onReport(r, input, settings.summarizerModel || models.target().model),
     onPause: (p) => {
-      core.env.log.warn(`automatic compaction paused: ${p.reason}`);
-      core.pauseChanges.fire(p.reason);
+      env.log.warn(`automatic compaction paused: ${p.reason}`);
+      parts.onPause(p.reason);
     },
   });
-  return core.chain;
 }
 
-/**
- * Lifts a pause of automatic compaction whose cause is gone (another window, or a context back below
- * the note threshold) and tells the panel. Called with the meter's figure after the window was asked
- * for and after each turn.
- */
-export function liftResolvedPause(core: SessionCore, usage: ContextUsage): void {
-  const quietBelow = core.models.contextSettings().thresholds.note;
-  if (!core.chain?.liftPause({ effectiveWindow: usage.effectiveWindow, ratio: usage.ratio, quietBelow })) return;
-  core.env.log.info('automatic compaction resumed: the context window or the context changed since it was paused');
-  core.pauseChanges.fire(null);
-}
-
-/**
- * Persists a compaction, in order: the record with what it did to the context (the "what left" view a
- * reopened session shows) and the compacted view as the resume snapshot.
- */
-function recordCompaction(core: SessionCore, r: ChainResult, input: CompactInput, model: string): void {
-  const store = core.store;
-  const id = core.summary?.id;
-  core.env.log.info(
-    `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
-  );
-  // A cancelled pass is discarded by the runner: nothing of it is kept.
-  if (!store || !id || store.readOnly || core.compactions.aborting) return;
-  core.persisting = core.persisting.then(() =>
-    store.sessions
-      .recordCompaction(id, {
-        beforeTokens: r.beforeTokens,
-        afterTokens: r.afterTokens,
-        beforeMessages: r.beforeMessages,
-        afterMessages: r.afterMessages,
-        strategies: r.strategies,
-        summary: r.summary,
-        durationMs: r.durationMs,
-        report: whatLeft(r, input, model),
-        snapshot: { messages: r.messages, tokens: r.afterTokens },
-      })
-      .then(
-        () => undefined,
-        (err) => core.warn(`The compaction could not be saved: ${errorMessage(err)}`),
-      ),
-  );
+/** The record a compaction is stored as: what it did to the context (the "what left" view a reopened session shows) and the compacted view as the resume snapshot. */
+export function compactionRecord(r: ChainResult, input: CompactInput, model: string): CompactionInput {
+  return {
+    beforeTokens: r.beforeTokens,
+    afterTokens: r.afterTokens,
+    beforeMessages: r.beforeMessages,
+    afterMessages: r.afterMessages,
+    strategies: r.strategies,
+    summary: r.summary,
+    durationMs: r.durationMs,
+    report: whatLeft(r, input, model),
+    snapshot: { messages: r.messages, tokens: r.afterTokens },
+  };
 }
 
 /** The view of what the pass did, as stored with its record (undefined if it cannot be assembled). */

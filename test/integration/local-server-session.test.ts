@@ -76,15 +76,15 @@ describe('a local server that loads late and cuts without a word, in a real VS C
       server.script.length = 0;
       const step = model(k);
       for (let i = 0; i < 10; i++) server.script.push(step);
-      await host.session.prompt(`Turn ${k}: read guide-zh.md.`);
+      await host.session.turns.prompt(`Turn ${k}: read guide-zh.md.`);
     };
     try {
-      await host.session.newSession();
+      await host.session.sessions.create();
       await turn(0);
-      assert.equal(host.session.measure().contextWindow, 4096, 'not loaded yet: a small window, not the 131,072 maximum');
+      assert.equal(host.session.turns.measure().contextWindow, 4096, 'not loaded yet: a small window, not the 131,072 maximum');
       assert.ok(server.requests.every((r) => r.contextLength === 8192 && !r.silentlyTruncatedTokens));
       await turn(1);
-      assert.equal(host.session.measure().contextWindow, 8192, 'loaded: the context LM Studio loaded it with');
+      assert.equal(host.session.turns.measure().contextWindow, 8192, 'loaded: the context LM Studio loaded it with');
       assert.equal(header.at(-1), '8.2k', `the header follows the meter's window: ${header.join(' → ')}`);
 
       const before = server.requests.length;
@@ -95,7 +95,7 @@ describe('a local server that loads late and cuts without a word, in a real VS C
         'LM Studio did cut a request (reloaded behind Headroom’s back)',
       );
       await turn(3);
-      assert.equal(host.session.measure().contextWindow, 2048, 'asked again, LM Studio said its new context');
+      assert.equal(host.session.turns.measure().contextWindow, 2048, 'asked again, LM Studio said its new context');
       assert.equal(header.at(-1), '2k', `the header follows the meter's window: ${header.join(' → ')}`);
       const told = warned.filter((w) => /may be cutting the conversation/.test(w));
       assert.equal(told.length, 1, `told once: ${warned.join(' | ')}`);

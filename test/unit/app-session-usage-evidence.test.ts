@@ -18,13 +18,13 @@ describe('session service: an absurd usage figure', function () {
       const events: AgentEvent[] = [];
       service.onDidEvent((e) => events.push(e));
       world.server.script.push({ text: 'fine', rawUsage: { input_tokens: reported } });
-      await service.prompt('hello');
+      await service.turns.prompt('hello');
       const sent = world.server.requests[0].inputTokens;
-      const meter = service.measure();
+      const meter = service.turns.measure();
       assert.ok(meter.used < 3 * sent, `the meter shows ${meter.used} for a prompt of ${sent}`);
       assert.equal(meter.budget?.confirmedTokens ?? 0, 0, 'the figure is not the confirmed base');
       world.server.script.push({ text: 'again' });
-      await service.prompt('next');
+      await service.turns.prompt('next');
       assert.deepEqual(
         events.filter((e) => e.type === 'compaction'),
         [],
@@ -33,7 +33,7 @@ describe('session service: an absurd usage figure', function () {
       assert.ok(env.logLines.some((l) => /usage figure not used \(far-above\)/.test(l)));
       assert.deepEqual(env.warnings, [], 'a vendor does not cut conversations: nobody is told so');
       // The next, sane figure is used again.
-      assert.ok((service.measure().budget?.confirmedTokens ?? 0) > 0, env.logLines.join('\n'));
+      assert.ok((service.turns.measure().budget?.confirmedTokens ?? 0) > 0, env.logLines.join('\n'));
     });
   }
 });

@@ -25,8 +25,8 @@ describe('session service: a small window keeps room for the conversation', func
     world = await open({ 'README.md': '# project\n' });
     const { service } = await world.open();
     world.server.script.push({ text: 'ok' });
-    await service.prompt('hi');
-    const limits = service.limits();
+    await service.turns.prompt('hi');
+    const limits = service.models.limits();
     assert.equal(limits.contextWindow, 4096);
     const sent = world.server.requests[0];
     const fixed = sent.inputTokens; // system prompt, tools and a two-letter prompt, by the server's tokenizer
@@ -43,7 +43,7 @@ describe('session service: a small window keeps room for the conversation', func
     world = await open({ 'AGENTS.md': `# Rules\n${'- Keep functions small and tested.\n'.repeat(200)}` });
     const { service } = await world.open();
     world.server.script.push({ text: 'ok' });
-    await service.prompt('hi');
+    await service.turns.prompt('hi');
     assert.match(JSON.stringify(world.server.requests[0].body.messages), /AGENTS\.md cut at 1024 of \d+ bytes/);
   });
 });

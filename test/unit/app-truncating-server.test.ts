@@ -48,10 +48,10 @@ describe('session service: a server that cuts the conversation without a word', 
       world!.server.script.length = 0;
       const step = model(k, onFirstRound);
       for (let i = 0; i < 10; i++) world!.server.script.push(step);
-      await service.prompt(`Turn ${k}: read guide-zh.md again.`);
+      await service.turns.prompt(`Turn ${k}: read guide-zh.md again.`);
     };
     await turn(0);
-    assert.equal(service.measure().contextWindow, 8192);
+    assert.equal(service.turns.measure().contextWindow, 8192);
     const before = world.server.requests.length;
     // Another client reloads the model at 2,048 in the middle of a turn, after Headroom asked for the window.
     await turn(1, () => world!.server.local!.loadByOtherClient(MODEL, 2048));
@@ -61,13 +61,13 @@ describe('session service: a server that cuts the conversation without a word', 
       events.some((e) => e.type === 'compaction' && e.report.trigger === 'overflow'),
       'the next request compacted first, as after an overflow',
     );
-    assert.ok(service.measure().used > cut[0].evaluatedTokens! / 2, 'the truncated figure did not become the meter');
+    assert.ok(service.turns.measure().used > cut[0].evaluatedTokens! / 2, 'the truncated figure did not become the meter');
     const told = env.warnings.filter((w) =>
       /may be cutting the conversation: it reported [\d.,k]+ tokens for a prompt of ~[\d.,k]+/.test(w),
     );
     assert.equal(told.length, 1, env.warnings.join('\n'));
     await turn(2);
-    assert.equal(service.measure().contextWindow, 2048, 'asked again, the server said its new window');
+    assert.equal(service.turns.measure().contextWindow, 2048, 'asked again, the server said its new window');
     assert.equal(env.warnings.filter((w) => /may be cutting/.test(w)).length, 1, 'told once');
     const after = world.server.requests.slice(world.server.requests.length - 2);
     assert.deepEqual(
