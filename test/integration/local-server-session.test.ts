@@ -7,7 +7,7 @@ import { startFakeProvider, type FakeProvider, type FakeStep, type RecordedReque
 import { activateHeadroom, resetProviderSettings } from './helpers';
 
 const MODEL = 'mistral-7b-instruct';
-const GUIDE = Array.from({ length: 300 }, (_, i) => `第${i}节：上下文窗口不会溢出，压缩会保留用户的每一条指令。`).join('\n');
+const GUIDE = Array.from({ length: 80 }, (_, i) => `第${i}节：上下文窗口不会溢出，压缩会保留用户的每一条指令。`).join('\n');
 
 /** Turn `k`: read the guide, read what was stored of it, answer; a summary request gets a summary. */
 function model(k: number): FakeStep {
@@ -19,7 +19,7 @@ function model(k: number): FakeStep {
     if (round === 1) return { text: 'Reading.', toolCalls: [{ id: `lc${k}`, name: 'read_file', arguments: { path: 'guide-zh.md' } }] };
     const ref = [...JSON.stringify(req.body.messages).matchAll(/(res_[0-9a-f]{6,})/g)].at(-1)?.[1];
     if (round === 2 && ref)
-      return { text: 'Paging.', toolCalls: [{ id: `lp${k}`, name: 'read_result', arguments: { ref_id: ref, offset: 0, limit: 32_000 } }] };
+      return { text: 'Paging.', toolCalls: [{ id: `lp${k}`, name: 'read_result', arguments: { ref_id: ref, offset: 0, limit: 12_000 } }] };
     return { text: `Turn ${k}: the guide is about context windows.` };
   };
 }
@@ -88,7 +88,8 @@ describe('a local server that loads late and cuts without a word, in a real VS C
       assert.equal(header.at(-1), '8.2k', `the header follows the meter's window: ${header.join(' → ')}`);
 
       const before = server.requests.length;
-      server.local!.loadByOtherClient(MODEL, 2048);
+      // Another client reloads the model at 2,048 after Headroom asked for the window, before its request.
+      server.local!.atNextChat(() => server.local!.loadByOtherClient(MODEL, 2048));
       await turn(2);
       assert.ok(
         server.requests.slice(before).some((r) => (r.silentlyTruncatedTokens ?? 0) > 0),

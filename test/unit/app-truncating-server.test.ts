@@ -7,17 +7,16 @@ const MODEL = 'mistral-7b-instruct';
 const GUIDE = Array.from({ length: 80 }, (_, i) => `第${i}节：上下文窗口不会溢出，压缩会保留用户的每一条指令。`).join('\n');
 
 /** Reads the guide, reads what was stored of it, answers; a request without tools (or with the compaction instruction) is a summary. */
-function model(k: number, onFirstRound?: () => void): FakeStep {
+function model(k: number): FakeStep {
   let round = 0;
   return (req: RecordedRequest) => {
     if (req.tools.length === 0 || JSON.stringify(req.body.messages).includes('context compaction'))
       return { text: `Summary of turns up to ${k}.` };
     round++;
-    if (round === 1) onFirstRound?.();
     if (round === 1) return { text: 'Reading.', toolCalls: [{ id: `c${k}`, name: 'read_file', arguments: { path: 'guide-zh.md' } }] };
     const ref = [...JSON.stringify(req.body.messages).matchAll(/(res_[0-9a-f]{6,})/g)].at(-1)?.[1];
     if (round === 2 && ref)
-      return { text: 'Paging.', toolCalls: [{ id: `p${k}`, name: 'read_result', arguments: { ref_id: ref, offset: 0, limit: 32_000 } }] };
+      return { text: 'Paging.', toolCalls: [{ id: `p${k}`, name: 'read_result', arguments: { ref_id: ref, offset: 0, limit: 12_000 } }] };
     return { text: `Turn ${k}: the guide is about context windows.` };
   };
 }
@@ -44,17 +43,18 @@ describe('session service: a server that cuts the conversation without a word', 
     const { service, env } = await world.open();
     const events: AgentEvent[] = [];
     service.onDidEvent((e) => events.push(e));
-    const turn = async (k: number, onFirstRound?: () => void) => {
+    const turn = async (k: number) => {
       world!.server.script.length = 0;
-      const step = model(k, onFirstRound);
+      const step = model(k);
       for (let i = 0; i < 10; i++) world!.server.script.push(step);
       await service.turns.prompt(`Turn ${k}: read guide-zh.md again.`);
     };
     await turn(0);
     assert.equal(service.turns.measure().contextWindow, 8192);
     const before = world.server.requests.length;
-    // Another client reloads the model at 2,048 in the middle of a turn, after Headroom asked for the window.
-    await turn(1, () => world!.server.local!.loadByOtherClient(MODEL, 2048));
+    // Another client reloads the model at 2,048 after Headroom asked for the window, before its request.
+    world.server.local!.atNextChat(() => world!.server.local!.loadByOtherClient(MODEL, 2048));
+    await turn(1);
     const cut = world.server.requests.slice(before).filter((r) => (r.silentlyTruncatedTokens ?? 0) > 0);
     assert.ok(cut.length >= 1, world.server.requests.map((r) => `${r.inputTokens}/${r.contextLength}/${r.evaluatedTokens}`).join(' '));
     assert.ok(
