@@ -54,8 +54,7 @@ async function session(world: FakeWorld, model: string, models: unknown = {}): P
 
 async function main(): Promise<void> {
   const world = await createFakeWorld(Object.fromEntries(FILES.map((f) => [`${f}.txt`, corpus(f)])), {
-    lineup: TODAYS_LINEUP,
-    tokenizer: 'harsh',
+    server: { window: 200_000, apiKey: 'test-key', lineup: TODAYS_LINEUP, tokenizer: 'harsh' },
   });
   try {
     const large = await session(world, 'claude-sonnet-5-5');

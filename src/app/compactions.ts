@@ -4,7 +4,7 @@
  * every pass, manual compaction (button, command, `/compact focus`), undo of the newest one, and the
  * stored compactions a reopened session shows. Its state changes only through these verbs. Pure (no vscode).
  */
-import type { AgentEvent, CompactionReport, ContextGateOptions, DefaultContextGate } from '../agent';
+import type { AgentEvent, CompactionReport, ContextGateOptions, ContextUsage, DefaultContextGate } from '../agent';
 import type { CompactInput } from '../agent/compact-hook';
 import { compactOutput, CompactionRunner, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { Disposable } from '../common/disposable';
@@ -168,6 +168,18 @@ export class Compactions extends Disposable {
       compact: (input, signal) => this.runner.run(input, signal, (s) => chain.run(input, s)).then((r) => r && compactOutput(r)),
       prepare: (input) => chain.prepare(input),
     };
+  }
+
+  /**
+   * Lifts a pause of automatic compaction whose cause is gone (another window, or a context back below
+   * the note threshold) and tells the panel. Called with the meter's figure after the window was asked
+   * for and after each turn.
+   */
+  liftResolvedPause(usage: ContextUsage): void {
+    const quietBelow = this.deps.models.contextSettings().thresholds.note;
+    if (!this.chainNow?.liftPause({ effectiveWindow: usage.effectiveWindow, ratio: usage.ratio, quietBelow })) return;
+    this.deps.env.log.info('automatic compaction resumed: the context window or the context changed since it was paused');
+    this.pauseChanges.fire(null);
   }
 
   /** A summary prepared in the background no longer fits the context (cleared, edited). */

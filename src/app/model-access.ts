@@ -6,6 +6,7 @@
  */
 import { SessionModel } from '../agent/session-model';
 import { DEFAULT_PROVIDER, providerEntry } from '../common/provider-catalogue';
+import type { UsageDoubt } from '../agent/context-accounting';
 import { resolveModelLimits, supportsReasoning, type ServerReportedWindow } from '../context/models';
 import type { ModelChoice } from '../context/model-choice';
 import type { ContextSettings } from '../context/settings';
@@ -19,8 +20,10 @@ import type { InputCounter } from '../providers/input-count';
 import { createInputCounter } from '../providers/input-counters';
 import { keyForTarget, type ReleasedKey } from '../providers/key-release';
 import type { Provider } from '../providers/provider';
-import { ServerWindowCache } from '../providers/server-discovery';
 import type { ProviderModelInfo } from '../providers/model-info';
+import { ServerWindowCache, type ServerWindow } from '../providers/server-discovery';
+import type { ServerTraits } from '../context/usage-evidence';
+import { formatTokens } from '../protocol/format';
 import type { ProviderId } from '../providers/types';
 import type { HostEnvironment } from './host-environment';
 import { ProviderModels, type ModelTarget } from './provider-models';
@@ -46,6 +49,8 @@ export class ModelAccess {
   private reportedSettingsErrors = '';
   private reportedServerNote = '';
   private readonly serverWindows = new ServerWindowCache((url, init) => fetch(url, init));
+  /** Models whose server was already said to be cutting the conversation (said once each). */
+  private readonly truncationTold = new Set<string>();
   /** The input limit VS Code reported, for the model it was asked about. */
   private lmWindow: { model: string; window: ServerReportedWindow } | undefined;
   /** What the vendor's API says about its models (Anthropic's Models API), per origin and key. */
@@ -119,9 +124,13 @@ export class ModelAccess {
     return counter && { countInput: (req, signal) => counter.countInput(this.refused.apply(req), signal) };
   }
 
-  /** A provider for the current settings, with the released key only if it was released for them. */
+  /**
+   * A provider for the current settings, with the released key only if it was released for them. An
+   * Ollama server is spoken to through its native API, asking for the window Headroom budgets to.
+   */
   providerFor(provider: ProviderId, baseUrl: string | undefined, model: string): Provider {
     const key = keyForTarget(this.released, provider, baseUrl);
+    const server = this.server(provider, baseUrl, model);
     return createProvider({
       provider,
       baseUrl,
@@ -130,7 +139,48 @@ export class ModelAccess {
       reasons: supportsReasoning,
       lm: endpointOf(provider) === 'vscode' ? this.env.languageModel(model) : undefined,
       refused: this.refused,
+      ollama: server?.kind === 'ollama' ? { numCtx: this.ollamaNumCtx(provider, model, server) } : undefined,
     });
+  }
+
+  /**
+   * The `num_ctx` to send Ollama: the window budgeted to, whenever Ollama will run with it (the loaded
+   * context, the Modelfile's, the old default, or the user's setting); undefined for the first request
+   * of a model not loaded yet, so Ollama picks its own default (read back before the next turn).
+   */
+  private ollamaNumCtx(provider: ProviderId, model: string, server: ServerWindow): number | undefined {
+    const limits = resolveModelLimits(model, provider, this.contextSettings(), { ...server, adjustable: true });
+    const fromSetting = limits.source === 'model-setting' || limits.source === 'provider-setting';
+    return server.ollama?.numCtxKnown || fromSetting ? limits.contextWindow : undefined;
+  }
+
+  /** What the server at the configured base URL said about `model` (OpenAI-compatible servers only). */
+  private server(provider: ProviderId, baseUrl: string | undefined, model: string): ServerWindow | undefined {
+    return endpointOf(provider) === 'server' && baseUrl ? this.serverWindows.peek(baseUrl, model) : undefined;
+  }
+
+  /** What the gate needs to judge the usage figures of the server answering now (local servers only). */
+  serverTraits(): ServerTraits | undefined {
+    const { provider, model, baseUrl } = this.target();
+    const w = this.server(provider, baseUrl, model);
+    return w ? { truncates: w.truncates, uncachedUsage: w.ollama?.uncachedUsage === true } : undefined;
+  }
+
+  /**
+   * A usage figure the gate did not use: logged; when the server may be cutting the conversation, its
+   * window is asked for again before the next turn and the user is told, once per model.
+   */
+  usageDoubted(d: UsageDoubt): void {
+    this.env.log.warn(`usage figure not used (${d.doubt}): ${d.reported} tokens reported for ~${d.estimated} counted by ${d.model}`);
+    if (!d.truncation) return;
+    const { baseUrl } = this.target();
+    if (baseUrl) this.serverWindows.forget(baseUrl, d.model);
+    if (this.truncationTold.has(d.model)) return;
+    this.truncationTold.add(d.model);
+    this.env.warn(
+      `The server may be cutting the conversation: it reported ${formatTokens(d.reported)} tokens for a prompt of ~${formatTokens(d.estimated)}. ` +
+        'Headroom compacts before the next request and asks the server for its context again.',
+    );
   }
 
   /**
@@ -168,12 +218,12 @@ export class ModelAccess {
   limits(): ThinkingLimits {
     const { provider, model, baseUrl, thinking } = this.target();
     const endpoint = endpointOf(provider);
-    const server =
-      endpoint === 'server' && baseUrl
-        ? this.serverWindows.peek(baseUrl, model)
-        : endpoint === 'vscode' && this.lmWindow?.model === model
-          ? this.lmWindow.window
-          : undefined;
+    const found = this.server(provider, baseUrl, model);
+    const server = found
+      ? { ...found, adjustable: found.kind === 'ollama' }
+      : endpoint === 'vscode' && this.lmWindow?.model === model
+        ? this.lmWindow.window
+        : undefined;
     const described = this.providerModels.describe(this.modelTarget(), model);
     return withThinking(resolveModelLimits(model, provider, this.contextSettings(), server, described), thinking);
   }

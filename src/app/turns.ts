@@ -14,7 +14,9 @@ import { EstimateState } from '../context/confirmed-base';
 import type { ModelChoice } from '../context/model-choice';
 import type { ModelLimits } from '../context/models';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
+import { isSmallWindow } from '../context/small-window';
 import type { TokenLedger } from '../context/token-ledger';
+import { UsageEvidence } from '../context/usage-evidence';
 import type { Mention, MentionOption } from '../protocol/mentions';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import type { ConnectionResult } from '../providers/connection-test';
@@ -39,7 +41,7 @@ export interface TurnsDeps {
   readonly sessions: Sessions;
   readonly records: Pick<SessionRecords, 'save'>;
   readonly models: ModelAccess;
-  readonly compactions: Pick<Compactions, 'gateHooks' | 'discardPrepared' | 'running'>;
+  readonly compactions: Pick<Compactions, 'gateHooks' | 'discardPrepared' | 'running' | 'liftResolvedPause'>;
   readonly checkpoints: Pick<Checkpoints, 'beginTurn'>;
   readonly search: Pick<SessionSearch, 'source' | 'message'>;
   /** Token counts of the messages (the service owns its worker). */
@@ -58,6 +60,8 @@ export class Turns {
   private readonly policy = new DeferralPolicy();
   /** The confirmed base and observed estimate errors, kept across the gates of a session. */
   private readonly estimates = new EstimateState();
+  /** Whether each reported usage figure may be used (the last one used, per model). */
+  private readonly evidence = new UsageEvidence();
   /** Rules files are read through one loader per workspace folder (it caches unchanged files). */
   private rules: { root: string; loader: RulesFileLoader } | undefined;
   /** Exact input counts before sending, where the provider can count (a session's first request is counted). */
@@ -75,6 +79,7 @@ export class Turns {
           ledger,
           calibration: storage.calibration,
           estimates: this.estimates,
+          evidence: this.evidence,
           policy: this.policy,
           inputCounts: this.inputCounts,
         },
@@ -101,6 +106,7 @@ export class Turns {
       await models.discoverProviderModels();
       await models.discoverServerWindow();
       sessions.applyRollingWindow();
+      this.deps.compactions.liftResolvedPause(this.measure());
     }
     // The mentions are read now, against the view the prompt joins (after the rolling window).
     const parts = {
@@ -116,6 +122,7 @@ export class Turns {
     // The turn's records (work ledger, spend) are saved before this resolves: nothing is written after it.
     await this.deps.records.save();
     await this.deps.storage.saveCalibration();
+    if (!session.isRunning) this.deps.compactions.liftResolvedPause(this.measure());
     sessions.changed();
   }
 
@@ -149,6 +156,7 @@ export class Turns {
     await models.discoverServerWindow().catch((e) => env.log.warn(`window discovery: ${errorMessage(e)}`));
     // Another model may get other tool definitions and notes: the meter counts what its next request carries.
     await this.expectNextRequest();
+    this.deps.compactions.liftResolvedPause(this.measure());
     sessions.changed();
   }
 
@@ -173,6 +181,7 @@ export class Turns {
   leave(): void {
     this.gates.reset();
     this.inputCounts.reset();
+    this.evidence.reset();
   }
 
   /**
@@ -260,6 +269,10 @@ export class Turns {
       }
       rules = await this.rules.loader.load();
     }
-    return buildSystemSections({ rules, workspaceName: env.workspaceName() });
+    return buildSystemSections({
+      rules,
+      workspaceName: env.workspaceName(),
+      small: isSmallWindow(this.deps.models.limits().contextWindow),
+    });
   }
 }

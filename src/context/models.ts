@@ -108,6 +108,8 @@ export interface ServerReportedWindow {
   contextWindow: number;
   /** Who reported it, for messages (e.g. 'ollama'). */
   kind: string;
+  /** The server runs with the window each request asks for (Ollama's `num_ctx`): a setting is not capped by the report. */
+  adjustable?: boolean;
 }
 
 /** A model's resolved limits. `effectiveWindow = contextWindow − maxOutput − buffer` (always ≥ 1). */
@@ -230,8 +232,9 @@ export function resolveModelLimits(
     source = 'table';
   }
   const reported = positiveInt(server?.contextWindow);
-  if (server && reported) {
-    const fromSetting = source === 'model-setting' || source === 'provider-setting';
+  const fromSetting = source === 'model-setting' || source === 'provider-setting';
+  // A server that runs with the window each request asks for (Ollama's num_ctx) takes a setting as it is.
+  if (server && reported && !(fromSetting && server.adjustable)) {
     if (fromSetting && contextWindow > reported) {
       warnings.push(
         `contextWindow ${contextWindow} is larger than the ${reported} tokens the ${server.kind} server uses; using ${reported}`,

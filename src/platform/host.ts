@@ -59,10 +59,12 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   disposables.push(statusBar);
   const showUsage = (usage: ContextUsage) => statusBar.update(usage);
 
+  const followWindow = headerFollowsWindow(() => void panel.postSnapshot());
   /** Measures against the configured model's window now and updates the meter and the status bar. */
   const remeasure = () => {
     const usage = session.turns.measure();
     showUsage(usage);
+    followWindow(usage.contextWindow);
     if (usage.budget) panel.pushBudget(usage.budget);
     return usage;
   };
@@ -83,7 +85,6 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
 
   const actions = createHostActions({ session, approvals, results, diffs, secrets, log, panel: () => panel, remeasure, offerCompaction });
 
-  let shownWindow: number | undefined;
   const panel: ChatViewProvider = new ChatViewProvider({
     extensionUri: context.extensionUri,
     log,
@@ -112,12 +113,10 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   disposables.push(
     session.onDidEvent((e) => {
       panel.pushEvent(e);
-      if (e.type !== 'context_usage') return;
-      showUsage(e.usage);
-      // A window the provider reported (its model list arrived) changes the header's model facts too.
-      if (shownWindow !== undefined && e.usage.contextWindow !== shownWindow && !session.sessions.state().running)
-        void panel.postSnapshot();
-      shownWindow = e.usage.contextWindow;
+      if (e.type === 'context_usage') {
+        showUsage(e.usage);
+        followWindow(e.usage.contextWindow);
+      }
     }),
     ...watchContextKeys(session, approvals),
   );
@@ -162,5 +161,17 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     dispose: () => {
       for (const d of disposables.splice(0).reverse()) d.dispose();
     },
+  };
+}
+
+/**
+ * The header names the window the meter measures against: when the meter's window changes (a server
+ * said another one, the model was switched), the header is sent again (`repost`).
+ */
+function headerFollowsWindow(repost: () => void): (window: number) => void {
+  let shown: number | undefined;
+  return (window) => {
+    if (shown !== undefined && window !== shown) repost();
+    shown = window;
   };
 }

@@ -11,6 +11,7 @@ export async function registerSuites(): Promise<void> {
   await import('./agent-edit-approval.test');
   await import('./compaction-session.test');
   await import('./small-window-session.test');
+  await import('./local-server-session.test');
   await import('./meter-components.test');
   await import('./context-fidelity.test');
   await import('./vscode-lm-provider.test');

@@ -23,8 +23,7 @@ describe("today's models, as the provider describes them: a session through the 
   let world: FakeWorld;
   before(async () => {
     world = await createFakeWorld(Object.fromEntries(FILES.map((f) => [`${f}.txt`, corpus(f)])), {
-      lineup: TODAYS_LINEUP,
-      tokenizer: 'harsh',
+      server: { window: 200_000, apiKey: 'test-key', lineup: TODAYS_LINEUP, tokenizer: 'harsh' },
     });
   });
   after(async () => world?.close());

@@ -82,6 +82,7 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
       produced: result !== undefined,
       reachedTarget: result?.reachedTarget ?? false,
       freedShare: result ? result.freedShare : 0,
+      effectiveWindow: input.effectiveWindow,
     });
     if (result) {
       const report = result;
@@ -141,6 +142,8 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
   readonly resume = (): void => {
     this.breaker.resume();
   };
+
+  readonly liftPause = (now: Parameters<LoopBreaker['liftIf']>[0]): boolean => this.breaker.liftIf(now);
 }
 
 /** Calls a listener; whatever it throws is swallowed, because a listener must not break compaction. */

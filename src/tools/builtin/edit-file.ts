@@ -34,6 +34,7 @@ export const editFileTool = defineTool({
   description:
     'Replace one exact piece of text in an existing file. old_text must match the file exactly (whitespace and indentation ' +
     'included) and occur exactly once; include enough surrounding lines to make it unique. The user reviews a diff and must approve.',
+  brief: 'Replace old_text (exact, occurring once) with new_text in a file; the user approves.',
   input: z.object({
     path: z.string().min(1).describe('File path relative to the workspace root'),
     old_text: z.string().min(1).describe('Exact text to replace; must occur exactly once in the file'),

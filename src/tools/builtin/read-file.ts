@@ -16,6 +16,7 @@ export const readFileTool = defineTool({
     'Read a text file in the workspace, with line numbers. Give start_line/end_line (1-based, inclusive) to read part of ' +
     `a long file; without them the first ${READ_FILE_DEFAULT_LINES} lines are returned. A file that looks like a secret ` +
     '(.env, keys, credentials) is read only when the user approves.',
+  brief: 'Read a workspace file with line numbers; start_line/end_line read part of it.',
   input: z.object({
     path: z.string().min(1).describe('File path relative to the workspace root'),
     start_line: z.number().int().min(1).optional().describe('First line to read (1-based)'),

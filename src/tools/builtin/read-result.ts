@@ -23,6 +23,7 @@ export const readResultTool = defineTool({
     'starting at byte `offset`. With grep (a regular expression, case-insensitive), returns matching lines with line numbers; ' +
     'offset then counts matches. Each answer says where the next page starts; a page may be shorter than asked when the ' +
     'context has less room, and then says so.',
+  brief: 'Read a stored tool result by ref_id: limit bytes from offset, or the lines matching grep.',
   input: z.object({
     ref_id: z.string().min(1).describe('The ref_id from the stored-result stub'),
     offset: z.number().int().min(0).default(0).describe('Byte offset (or, with grep, index of the first match) to start at'),

@@ -12,6 +12,8 @@ export const writeFileTool = defineTool({
   description:
     'Create a file, or replace the whole content of an existing one. The user reviews a diff and must approve. ' +
     'For changes to part of an existing file prefer edit_file.',
+  brief: 'Create a file or replace its whole content; the user approves.',
+  deferWhenSmall: true,
   input: z.object({
     path: z.string().min(1).describe('File path relative to the workspace root'),
     content: z.string().describe('The complete new content of the file'),
