@@ -227,6 +227,8 @@ const STATUS_TEXT: Record<ChatItemOf<'tool'>['status'], string> = {
   waiting: 'waiting for you',
   done: 'done',
   error: 'failed',
+  rejected: 'rejected by you',
+  stopped: 'stopped by you',
   cancelled: 'cancelled',
 };
 const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = {
@@ -235,6 +237,8 @@ const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = {
   waiting: '⏸',
   done: '✓',
   error: '✕',
+  rejected: '⊘',
+  stopped: '■',
   cancelled: '–',
 };
 const APPROVAL_TEXT: Record<ChatItemOf<'approval'>['state'], string> = {

@@ -184,9 +184,11 @@ export class LiveTurn {
         if (a?.kind === 'assistant') this.host.op({ op: 'update', item: { ...a, streaming: false } });
         this.assistantId = undefined;
       }
+      // A call still open when the user stopped the turn was stopped by them; otherwise the turn ended before it ran.
+      const status = e.reason === 'aborted' ? 'stopped' : 'cancelled';
       for (const item of this.host.items) {
         if (item.kind === 'tool' && (item.status === 'running' || item.status === 'preparing' || item.status === 'waiting'))
-          this.host.op({ op: 'update', item: { ...item, status: 'cancelled' } });
+          this.host.op({ op: 'update', item: { ...item, status } });
       }
       this.toolStarted.clear();
       this.waiting.clear();

@@ -39,7 +39,8 @@ export const AssistantItem = z.object({
   stopNote: z.string().optional(),
 });
 /** `waiting`: an approval for this call waits for the user (that time is not in `durationMs`). */
-export const ToolStatus = z.enum(['preparing', 'running', 'waiting', 'done', 'error', 'cancelled']);
+/** `rejected` / `stopped`: the user's decision, not a failure (`error`); `cancelled`: the turn ended before it ran. */
+export const ToolStatus = z.enum(['preparing', 'running', 'waiting', 'done', 'error', 'rejected', 'stopped', 'cancelled']);
 export const ToolItem = z.object({
   kind: z.literal('tool'),
   /** The tool call id. */
