@@ -9,6 +9,8 @@ import type { CompactInput } from '../agent/compact-hook';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
+import { snapshotCounts } from '../agent/store-persistence';
+import type { MessageCount } from '../context/message-tokens';
 import type { Provider } from '../providers/provider';
 import type { CompactionInput, HeadroomStore } from '../store';
 import type { ResultPort } from '../tools';
@@ -45,7 +47,10 @@ export function sessionChain(parts: ChainParts): CompactionChain {
   };
   return createCompactionChain({
     summarizer,
-    summarizerModel: settings.summarizerModel || models.target().model,
+    // Read at every pass: the session's model may change after the chain was built (a model switch).
+    get summarizerModel() {
+      return env.settings.compaction().summarizerModel || models.target().model;
+    },
     results: parts.results,
     keepTurns: settings.keepTurns,
     resummarizeEvery: settings.resummarizeEvery,
@@ -75,8 +80,12 @@ export function sessionChain(parts: ChainParts): CompactionChain {
   });
 }
 
-/** The record a compaction is stored as: what it did to the context (the "what left" view a reopened session shows) and the compacted view as the resume snapshot. */
-export function compactionRecord(r: ChainResult, input: CompactInput, model: string): CompactionInput {
+/**
+ * The record a compaction is stored as: what it did to the context (the "what left" view a reopened
+ * session shows) and the compacted view as the resume snapshot, each message with its worker count
+ * (`counts`, parallel to the view) so a reopened session's first meter is exact.
+ */
+export function compactionRecord(r: ChainResult, input: CompactInput, model: string, counts: readonly MessageCount[]): CompactionInput {
   return {
     beforeTokens: r.beforeTokens,
     afterTokens: r.afterTokens,
@@ -86,7 +95,7 @@ export function compactionRecord(r: ChainResult, input: CompactInput, model: str
     summary: r.summary,
     durationMs: r.durationMs,
     report: whatLeft(r, input, model),
-    snapshot: { messages: r.messages, tokens: r.afterTokens },
+    snapshot: { messages: r.messages, counts: snapshotCounts(r.messages, counts), tokens: r.afterTokens },
   };
 }
 

@@ -4,7 +4,7 @@
  * every pass, manual compaction (button, command, `/compact focus`), undo of the newest one, and the
  * stored compactions a reopened session shows. Its state changes only through these verbs. Pure (no vscode).
  */
-import type { AgentEvent, CompactionReport, ContextGateOptions, DefaultContextGate } from '../agent';
+import type { AgentEvent, CompactionReport, ContextGateOptions, ContextUsage, DefaultContextGate } from '../agent';
 import type { CompactInput } from '../agent/compact-hook';
 import { compactOutput, CompactionRunner, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { Disposable } from '../common/disposable';
@@ -12,6 +12,7 @@ import { Emitter, type Event } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { compactionReport, storedCompaction, type StoredCompaction } from '../context/compaction';
 import type { ModelLimits } from '../context/models';
+import type { TokenLedger } from '../context/token-ledger';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import type { Message } from '../providers/types';
 import { compactionRecord, sessionChain } from './compaction-wiring';
@@ -39,6 +40,8 @@ export interface CompactionsDeps {
   readonly sessions: Pick<Sessions, 'id' | 'live' | 'messages' | 'assertIdle' | 'writable' | 'open' | 'changed'>;
   readonly records: Pick<SessionRecords, 'ledgerBlock' | 'recentlyChanged' | 'addCompaction'>;
   readonly models: ModelAccess;
+  /** The session's token counts (the snapshot of each compaction keeps them). */
+  readonly ledger: Pick<TokenLedger, 'countExact'>;
   gate(limits: ModelLimits): ManualGate;
   /** Receives `compaction_start` / `compaction_end` of every pass. */
   report(event: AgentEvent): void;
@@ -167,6 +170,18 @@ export class Compactions extends Disposable {
     };
   }
 
+  /**
+   * Lifts a pause of automatic compaction whose cause is gone (another window, or a context back below
+   * the note threshold) and tells the panel. Called with the meter's figure after the window was asked
+   * for and after each turn.
+   */
+  liftResolvedPause(usage: ContextUsage): void {
+    const quietBelow = this.deps.models.contextSettings().thresholds.note;
+    if (!this.chainNow?.liftPause({ effectiveWindow: usage.effectiveWindow, ratio: usage.ratio, quietBelow })) return;
+    this.deps.env.log.info('automatic compaction resumed: the context window or the context changed since it was paused');
+    this.pauseChanges.fire(null);
+  }
+
   /** A summary prepared in the background no longer fits the context (cleared, edited). */
   discardPrepared(): void {
     this.chainNow?.discardPrepared();
@@ -220,11 +235,15 @@ export class Compactions extends Disposable {
       `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
     );
     if (!store || !id || store.readOnly || this.runner.aborting) return;
-    this.persisting = this.persisting.then(() =>
-      store.sessions.recordCompaction(id, compactionRecord(r, input, model)).then(
-        () => undefined,
-        (err) => env.warn(`The compaction could not be saved: ${errorMessage(err)}`),
-      ),
-    );
+    const family = this.deps.models.limits().family;
+    this.persisting = this.persisting.then(async () => {
+      try {
+        // The worker's counts of the compacted view (memoized: mostly lookups), kept with the snapshot.
+        const counts = await Promise.all(r.messages.map((m) => this.deps.ledger.countExact(m, family)));
+        await store.sessions.recordCompaction(id, compactionRecord(r, input, model, counts));
+      } catch (err) {
+        env.warn(`The compaction could not be saved: ${errorMessage(err)}`);
+      }
+    });
   }
 }

@@ -1,5 +1,7 @@
 import OpenAI from 'openai';
+import { providerEntry } from '../common/provider-catalogue';
 import { normalizeErrorBody } from './error-body';
+import { guardedSseFetch } from './sse-guard';
 
 /** What both OpenAI adapters (Chat Completions and Responses) need to build their SDK client. */
 export interface OpenAIClientOptions {
@@ -19,7 +21,9 @@ const NO_KEY = 'no-key';
  * with an `auth` error). The SDK never retries: Headroom retries itself, visibly, honouring retry-after.
  */
 export function createOpenAIClient(options: OpenAIClientOptions): OpenAI | undefined {
-  const apiKey = options.apiKey || (options.provider === 'openai-compatible' ? NO_KEY : undefined);
+  // A server at a base URL takes no key (the catalogue says where each provider serves); the SDK insists on one.
+  const atServer = providerEntry(options.provider).endpoint === 'server';
+  const apiKey = options.apiKey || (atServer ? NO_KEY : undefined);
   if (!apiKey) return undefined;
   return new OpenAI({
     apiKey,
@@ -27,7 +31,8 @@ export function createOpenAIClient(options: OpenAIClientOptions): OpenAI | undef
     maxRetries: 0,
     timeout: options.timeoutMs,
     logLevel: 'off',
-    ...(options.provider === 'openai-compatible' ? { fetch: nestingErrorBodies } : {}),
+    // Every stream's events are size-capped and handed to the SDK's parser whole (linear time).
+    fetch: guardedSseFetch(atServer ? nestingErrorBodies : undefined),
   });
 }
 

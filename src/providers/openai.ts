@@ -1,7 +1,8 @@
 import type OpenAI from 'openai';
 import { AssistantBuilder } from './assistant-builder';
 import { normalizeErrorBody } from './error-body';
-import { defaultIdleTimeouts, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
+import { defaultIdleTimeouts, type IdleBudget, type IdleTimeouts } from './idle-watchdog';
+import { endOfStream, streamThrew } from './stream-end';
 import { classifyProviderError } from './errors';
 import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { toOpenAIParams } from './openai-convert';
@@ -69,10 +70,10 @@ export class OpenAIProvider implements Provider {
 
   stream(req: ProviderRequest, signal: AbortSignal = new AbortController().signal): AsyncIterable<StreamEvent> {
     const aborted = () => new AssistantBuilder(this.id, req.model).fail({ kind: 'aborted', message: 'Request aborted.' });
-    return withRetries((s) => this.attempt(req, s), this.policy, signal, aborted);
+    return withRetries((s, budget) => this.attempt(req, s, budget), this.policy, signal, aborted);
   }
 
-  private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
+  private async *attempt(req: ProviderRequest, signal: AbortSignal, budget: IdleBudget): AsyncGenerator<StreamEvent, AssistantMessage> {
     const b = new AssistantBuilder(this.id, req.model);
     if (!this.client) {
       return b.fail({ kind: 'auth', message: this.missingKeyMessage });
@@ -82,7 +83,7 @@ export class OpenAIProvider implements Provider {
     let finishReason: string | undefined;
     let sawUsage = false;
     // Keep-alive comments never reach this loop (the SDK skips them), so they do not touch the watchdog.
-    const watchdog = new IdleWatchdog(signal, this.idle);
+    const watchdog = budget.watch(signal, this.idle);
     try {
       const stream = await this.client.chat.completions.create(params, { signal: watchdog.signal });
       for await (const chunk of stream) {
@@ -129,16 +130,13 @@ export class OpenAIProvider implements Provider {
         }
       }
     } catch (err) {
-      return b.fail(
-        signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : (watchdog.error() ?? classifyProviderError(err, this.secrets)),
-      );
+      return b.fail(streamThrew(err, signal, watchdog, this.secrets));
     } finally {
       watchdog.dispose();
     }
-    if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
-    const idle = watchdog.error();
-    if (idle) return b.fail(idle);
-    if (finishReason === undefined) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
+    const ended = endOfStream(signal, watchdog, finishReason !== undefined);
+    if (ended || finishReason === undefined)
+      return b.fail(ended ?? { kind: 'network', message: 'The stream ended without a finish reason.' });
     if (!sawUsage) {
       b.usage = {
         input: estimateTokens(JSON.stringify(params.messages) + JSON.stringify(params.tools ?? [])),

@@ -24,15 +24,26 @@ export function contextViewOf(loaded: LoadedSession, opts: ContextWindowOptions)
       since,
     ),
   );
-  const { messages: snapMessages, ...info } = snap ?? { messages: [] as Message[] };
+  const { messages: snapMessages, counts: snapCounts, ...info } = snap ?? { messages: [] as Message[], counts: undefined };
+  // The snapshot's messages keep the counts they were saved with, so the first meter after reopening a
+  // compacted session is as exact as the one before it closed.
+  const fromSnapshot = useSnap
+    ? snapMessages.flatMap((message, i) => {
+        const c = snapCounts?.[i];
+        return c ? [{ ...c, message }] : [];
+      })
+    : [];
   return {
     snapshot: useSnap ? (info as SnapshotInfo) : undefined,
     messages: [...(useSnap ? snapMessages : []), ...tail.map((m) => m.message)],
     tail,
-    counts: tail.flatMap((m) => {
-      const c = storedCount(m);
-      return c ? [{ ...c, message: m.message }] : [];
-    }),
+    counts: [
+      ...fromSnapshot,
+      ...tail.flatMap((m) => {
+        const c = storedCount(m);
+        return c ? [{ ...c, message: m.message }] : [];
+      }),
+    ],
     cutoffTime,
   };
 }

@@ -1,10 +1,12 @@
 /**
- * The work ledger (issue 14): what the agent did, kept by code rather than by the summarizer's
+ * The work ledger: what the agent did, kept by code rather than by the summarizer's
  * goodwill — files read / created / modified, commands with exit codes, errors seen, the plan and
  * decisions. It is updated as the turn runs, stored with the session, and carried verbatim into the
  * context after every compaction. Bounded: when a list grows past its limit the oldest entries roll up
- * into counts (shown in the block), never silently dropped. Pure and synchronous; never throws.
+ * into counts (shown in the block), never silently dropped. Every entry is one line (`ledgerEntry`).
+ * Pure and synchronous; never throws.
  */
+import { singleLine } from '../../common/single-line';
 
 export type FileAction = 'read' | 'created' | 'modified';
 export type PlanStatus = 'open' | 'in_progress' | 'done';
@@ -124,7 +126,7 @@ export class WorkLedger {
   }
 
   recordFile(path: string, action: FileAction): void {
-    const p = clip(path);
+    const p = ledgerEntry(path);
     if (!p) return;
     const files = this.state.files;
     const at = files.findIndex((f) => f.path === p);
@@ -150,7 +152,7 @@ export class WorkLedger {
 
   recordCommand(command: string, exitCode: number | null, cwd: string): void {
     const list = this.state.commands;
-    list.push({ command: clip(oneLine(command)), exitCode, cwd: clip(cwd || '.'), turn: this.state.turn });
+    list.push({ command: ledgerEntry(command), exitCode, cwd: ledgerEntry(cwd || '.'), turn: this.state.turn });
     while (list.length > this.limits.commands) {
       const gone = list.shift()!;
       if (gone.exitCode === 0) this.state.rolledUp.commands.ok++;
@@ -160,7 +162,7 @@ export class WorkLedger {
   }
 
   recordError(tool: string, text: string): void {
-    const firstLine = clip(
+    const firstLine = ledgerEntry(
       text
         .split('\n')
         .map((l) => l.trim())
@@ -168,8 +170,8 @@ export class WorkLedger {
     );
     const list = this.state.errors;
     const last = list[list.length - 1];
-    if (last && last.tool === tool && last.firstLine === firstLine && last.turn === this.state.turn) return; // a retry of the same failure
-    list.push({ tool, firstLine, turn: this.state.turn });
+    if (last && last.tool === ledgerEntry(tool) && last.firstLine === firstLine && last.turn === this.state.turn) return; // a retry of the same failure
+    list.push({ tool: ledgerEntry(tool), firstLine, turn: this.state.turn });
     while (list.length > this.limits.errors) {
       list.shift();
       this.state.rolledUp.errors++;
@@ -179,7 +181,7 @@ export class WorkLedger {
 
   /** Replaces the plan (the model sends the whole list). Done items past the limit roll up, oldest first. */
   setPlan(items: readonly LedgerPlanItem[]): void {
-    const plan = items.map((i) => ({ text: clip(oneLine(i.text)), status: i.status })).filter((i) => i.text !== '');
+    const plan = items.map((i) => ({ text: ledgerEntry(i.text), status: i.status })).filter((i) => i.text !== '');
     let done = plan.filter((i) => i.status === 'done').length;
     const kept: LedgerPlanItem[] = [];
     for (const item of plan) {
@@ -195,7 +197,7 @@ export class WorkLedger {
   }
 
   markDecision(text: string, by: 'user' | 'model'): void {
-    const t = clip(oneLine(text));
+    const t = ledgerEntry(text);
     if (!t || this.state.decisions.some((d) => d.text === t)) return;
     const list = this.state.decisions;
     list.push({ text: t, by, turn: this.state.turn });
@@ -240,11 +242,11 @@ function totalRolled(r: RolledUp): number {
   return r.files.read + r.files.created + r.files.modified + r.commands.ok + r.commands.failed + r.errors + r.decisions + r.doneItems;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
-}
-
-function clip(text: string): string {
-  const t = text.trim();
+/**
+ * One entry's text as the ledger keeps it: on one line by construction (a file name or a command with
+ * line breaks cannot add a line of its own to the block, let alone a forged section), then clipped.
+ */
+export function ledgerEntry(text: string): string {
+  const t = singleLine(text.trim());
   return t.length > MAX_ENTRY_CHARS ? `${t.slice(0, MAX_ENTRY_CHARS - 1)}…` : t;
 }
