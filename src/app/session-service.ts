@@ -84,7 +84,7 @@ export class SessionService extends Disposable {
           expectNextRequest: () => this.turns.expectNextRequest(),
           discardPrepared: () => this.compactions.discardPrepared(),
           compacting: () => this.compactions.running,
-          turn: { turnConfig: () => this.turns.begin(), system: () => this.turns.system() },
+          turn: { turnConfig: (resumed) => this.turns.begin(resumed), system: () => this.turns.system() },
         },
       }),
     ));

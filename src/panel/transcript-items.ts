@@ -6,6 +6,7 @@ import type { AssistantMessage, Message, ToolCallPart, ToolResultMessage, UserMe
 import { parseHistoryMessage, type HistoryParts } from '../context/compaction';
 import { ImageSrc, type ChatItem, type ChatItemOf } from '../protocol/view-models';
 import { assistantText, userText } from '../providers/message-text';
+import { userDecision } from '../tools/builtin/approval';
 
 export { assistantText, userText };
 
@@ -77,7 +78,8 @@ export function withResult(
   r: ToolResultMessage & { errorKind?: string },
   durationMs?: number,
 ): ChatItemOf<'tool'> {
-  const status = r.errorKind === 'aborted' ? 'cancelled' : r.isError ? 'error' : 'done';
+  const decided = userDecision(r);
+  const status = decided ?? (r.errorKind === 'aborted' ? 'cancelled' : r.isError ? 'error' : 'done');
   const next: ChatItemOf<'tool'> = { ...item, status, output: resultPreview(r) };
   if (r.refId) next.refId = r.refId;
   if (r.refId && r.stored) next.stored = { bytes: r.stored.bytes, lines: r.stored.lines };

@@ -33,8 +33,10 @@ export class LedgerRecorder {
   /** Feed every agent event here, in order. Never throws. */
   readonly handle = (event: AgentEvent): void => {
     const before = this.ledger.version;
-    if (event.type === 'turn_start') this.ledger.startTurn();
-    else if (event.type === 'tool_end') observeToolCall(this.ledger, event.call, event.full ?? event.result);
+    // A retry goes on with the failed turn: it is not a turn of its own.
+    if (event.type === 'turn_start') {
+      if (!event.resumed) this.ledger.startTurn();
+    } else if (event.type === 'tool_end') observeToolCall(this.ledger, event.call, event.full ?? event.result);
     else if (event.type === 'turn_end') void this.save();
     if (this.ledger.version !== before) guard(() => this.options.onChange?.());
   };

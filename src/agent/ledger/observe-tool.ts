@@ -4,7 +4,7 @@
  * offloading, so a stored command output still gives its exit code). Pure; never throws.
  */
 import type { ToolCallPart, ToolResultMessage } from '../../providers/types';
-import { rejectionDecision } from '../../tools/builtin/approval';
+import { rejectionDecision, userDecision } from '../../tools/builtin/approval';
 import { commandExitCode } from '../../tools/builtin/run-command';
 import { UpdatePlanInput } from '../../tools/builtin/update-plan';
 import { resultText } from '../../tools/tool-result';
@@ -25,9 +25,13 @@ function observe(ledger: WorkLedger, call: ToolCallPart, result: ToolResultMessa
   const args = call.arguments ?? {};
   const text = resultText(result);
   const path = str(args.path);
-  // The user said no: that is a decision of theirs for the ledger to carry, not an error the tool ran into.
-  const rejection = result.isError ? rejectionDecision(text) : undefined;
-  if (rejection) return ledger.markDecision(rejection, 'user');
+  // The user said no, or stopped it: a decision of theirs for the ledger to carry, not an error the tool ran into.
+  const decided = userDecision(result);
+  if (decided === 'rejected') return ledger.markDecision(rejectionDecision(text) ?? `Rejected ${call.name}`, 'user');
+  if (decided === 'stopped') {
+    const what = str(args.command) ? `\`${str(args.command)}\`` : path;
+    return ledger.markDecision(`Stopped ${call.name}${what ? ` ${what}` : ''}`, 'user');
+  }
   switch (call.name) {
     case 'read_file':
       if (path && !result.isError) ledger.recordFile(path, 'read');
