@@ -108,9 +108,10 @@ const finite = (v: number) => (Number.isFinite(v) && v > 0 ? v : 0);
 export class UsageEvidence {
   private readonly last = new Map<string, Accepted>();
   /**
-   * Per model, how far Headroom's count fell short of a server that counts without its cache on the
-   * first request (which it evaluated whole, if it had nothing cached): at least 1. What a later
-   * request shares with the last one is mostly the system prompt and tools that first request held.
+   * Per model, how far Headroom's raw count fell short of a server that counts without its cache on the
+   * first request (which it evaluated whole, if it had nothing cached). What a later request shares
+   * with the last one is mostly the system prompt and tools that first request held. Kept against the
+   * raw count: calibration learns the same shortfall, and a calibrated count must not get it twice.
    */
   private readonly shortfall = new Map<string, number>();
 
@@ -126,7 +127,7 @@ export class UsageEvidence {
         // The first figure: what the server had cached (from before) is unknown, so it is not used; the
         // request was at least that, and Headroom's count otherwise, which carries on to the next one.
         this.last.set(input.model, this.entry(input, Math.max(total, finite(input.counted))));
-        if (finite(input.counted) > 0) this.shortfall.set(input.model, Math.max(1, total / finite(input.counted)));
+        if (finite(input.estimate) > 0) this.shortfall.set(input.model, total / finite(input.estimate));
         return { total, confirm: false, calibrate: false, doubt: 'partial', truncation: false };
       }
       total = read.total;
@@ -183,7 +184,10 @@ export class UsageEvidence {
     if (!prev) return undefined;
     if (continues(prev.request.messages, input.request.messages) && prev.request.tools.length === input.request.tools.length)
       return { total: reported + Math.max(0, prev.noteTokens ? prev.total - prev.noteTokens : prev.total + prev.output), continued: true };
-    const shortfall = this.shortfall.get(input.model) ?? 1;
+    // `shared` is calibrated: only what calibration has not yet learned of the shortfall is added
+    // (the calibrated count over the raw one is the factor applied now); at least 1.
+    const applied = finite(input.estimate) > 0 && finite(input.counted) > 0 ? finite(input.counted) / finite(input.estimate) : 1;
+    const shortfall = Math.max(1, (this.shortfall.get(input.model) ?? 1) / applied);
     const kept = input.shared ? Math.min(prev.total, shortfall * finite(input.shared(prev.request))) : 0;
     // The figure nearer Headroom's count of the whole request than of its unshared part: the server
     // evaluated it all (a summary request replaced the cache); nearer the unshared part: it kept the rest.

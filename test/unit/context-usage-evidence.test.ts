@@ -105,12 +105,10 @@ describe('context: a usage figure is judged before it is used', () => {
     assert.equal(afterNote.total, withNote.total - 12 + 150);
     // After a compaction the truth lies between the figure (nothing cached: a summary request may have
     // replaced the cache) and the figure plus what the two requests share (all of it cached).
-    const compact = (counted: number, firstCounted = 2_200) => {
+    const compact = (counted: number, estimate = 1_200) => {
       const fresh = new UsageEvidence();
-      fresh.judge(input({ reported: 2_200, estimate: 2_000, counted: firstCounted, request: request(m1), server }));
-      return fresh.judge(
-        input({ reported: 600, estimate: 1_200, counted, request: request([user('summary')]), server, shared: () => 700 }),
-      );
+      fresh.judge(input({ reported: 2_200, estimate: 2_000, counted: 2_000, request: request(m1), server }));
+      return fresh.judge(input({ reported: 600, estimate, counted, request: request([user('summary')]), server, shared: () => 700 }));
     };
     assert.deepEqual(
       [compact(1_500).total, compact(1_500).confirm, compact(1_500).calibrate],
@@ -118,7 +116,10 @@ describe('context: a usage figure is judged before it is used', () => {
       'near the unshared part: all of the shared part was cached',
     );
     assert.equal(compact(700).total, 600, 'near the whole request: the server evaluated it all');
-    // Headroom's count of the first request fell 10 % short of what the server evaluated of it: so does its count of the shared part.
-    assert.equal(compact(1_500, 2_000).total, 600 + 770);
+    // Headroom's raw count of the first request fell 10 % short of what the server evaluated of it: so
+    // does its count of the shared part, while calibration has not learned it (counted = raw)…
+    assert.equal(compact(1_500, 1_500).total, 600 + 770);
+    // …and not a second time once it has (counted 1,500 for a raw 1,200: a factor of 1.25 is applied).
+    assert.equal(compact(1_500).total, 600 + 700, 'the shortfall is not added on top of calibration');
   });
 });
