@@ -22,15 +22,7 @@ import type { RecordedRequest } from '../test/fixtures/fake-provider';
 import { TODAYS_LINEUP } from '../test/fixtures/fake-provider/model-specs';
 import { r3, report } from './util';
 
-const FILES = [
-  'code-javascript',
-  'ja-vite-docs',
-  'json-gemoji',
-  'log-apache',
-  'ru-vue-docs',
-  'shell-find-paths',
-  'emoji-gemoji',
-];
+const FILES = ['code-javascript', 'ja-vite-docs', 'json-gemoji', 'log-apache', 'ru-vue-docs', 'shell-find-paths', 'emoji-gemoji'];
 const TURNS = 40;
 const corpus = (name: string) => readFileSync(join(__dirname, '..', 'test', 'fixtures', 'corpus', `${name}.txt`), 'utf8').slice(0, 3_500);
 const isMessages = (r: RecordedRequest) => r.path === '/v1/messages';

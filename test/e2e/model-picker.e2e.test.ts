@@ -50,7 +50,8 @@ describe('model picker in the panel header', function () {
       await rows.first().waitFor();
       const listed = (await rows.allInnerTexts()).join('\n');
       assert.match(listed, /claude-haiku-4-5[\s\S]*200k window · \$1 in \/ \$5 out per M tokens/);
-      assert.match(listed, /Anthropic/);
+      // Today's models, as the provider's list describes them, beside the table's.
+      assert.match(listed, /claude-opus-5-5[\s\S]*1M window · \$4 in \/ \$20 out/);
       // The highlight starts on the session's model, so Enter keeps it.
       assert.match(await page.locator('.quick-input-list .monaco-list-row.focused').innerText(), /claude-haiku-4-5/);
       await page.screenshot({ path: screenshotPath('panel-model-picker') });
@@ -95,6 +96,9 @@ describe('model picker in the panel header', function () {
       // The key is entered for the fake's origin (the base URL), so it is sent there without asking.
       await runPaletteCommand(page, 'Headroom: Set API Key');
       await choose(page, 'Anthropic', 'Anthropic');
+      // The key is bound to one server before it is typed: here the configured base URL (the fake).
+      await page.locator('.quick-input-widget', { hasText: 'which server may receive' }).waitFor({ timeout: 20_000 });
+      await choose(page, '127.0.0.1', 'a proxy or gateway you configured');
       await page.locator('.quick-input-widget', { hasText: 'Anthropic API key' }).waitFor({ timeout: 20_000 });
       await page.locator('.quick-input-widget input').fill('sk-ant-e2e-models-key');
       await page.keyboard.press('Enter');
@@ -123,6 +127,9 @@ describe('model picker in the panel header', function () {
       // The suites after this one expect no stored Anthropic key: an empty key removes it.
       await runPaletteCommand(page, 'Headroom: Set API Key');
       await choose(page, 'Anthropic', 'Anthropic');
+      // The key is bound to one server before it is typed: here the configured base URL (the fake).
+      await page.locator('.quick-input-widget', { hasText: 'which server may receive' }).waitFor({ timeout: 20_000 });
+      await choose(page, '127.0.0.1', 'a proxy or gateway you configured');
       await page.locator('.quick-input-widget', { hasText: 'Anthropic API key' }).waitFor({ timeout: 20_000 });
       await page.locator('.quick-input-widget input').fill('');
       await page.keyboard.press('Enter');
