@@ -84,9 +84,9 @@ export function applyRollingWindow(core: SessionCore): void {
   const session = core.session;
   if (!windowMs || !session || session.isRunning) return;
   const selection = selectWindow(session.messages, { windowMs, now: Date.now() });
-  if (selection.startIndex > 0) {
+  if (selection.dropped > 0) {
     core.env.log.info(
-      `rolling window: ${selection.startIndex} message(s) older than ${Math.round(windowMs / 60_000)} min left the context`,
+      `rolling window: ${selection.dropped} message(s) older than ${Math.round(windowMs / 60_000)} min left the context`,
     );
     session.replaceMessages(selection.messages);
   }
