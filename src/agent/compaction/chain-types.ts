@@ -132,6 +132,8 @@ export interface ChainServices {
   readonly summaryCount: number;
   /** Counts one more summary pass and tells `options.onSummaryCount`. Never throws. */
   countSummary(): void;
+  /** Whether the next summary is rebuilt from the originals (every `resummarizeEvery`-th, with `history`). */
+  resummarizeDue(): boolean;
 }
 
 /** What one pass works with, fixed when it starts. */
