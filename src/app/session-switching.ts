@@ -42,6 +42,7 @@ function attach(core: SessionCore, summary: SessionSummary | undefined, messages
   core.summaryCount = state.summaryCount;
   const recorder = new LedgerRecorder(new WorkLedger(state.ledger), {
     save: writable ? (s) => writable.store.sessions.setState(writable.sessionId, 'ledger', JSON.stringify(s)) : undefined,
+    keep: (entry) => core.resultPort().put(entry),
     onError: (m) => core.warn(m),
     onChange: () => core.ledgerChanges.fire(recorder.ledger.toJSON()),
   });
@@ -85,9 +86,7 @@ export function applyRollingWindow(core: SessionCore): void {
   if (!windowMs || !session || session.isRunning) return;
   const selection = selectWindow(session.messages, { windowMs, now: Date.now() });
   if (selection.dropped > 0) {
-    core.env.log.info(
-      `rolling window: ${selection.dropped} message(s) older than ${Math.round(windowMs / 60_000)} min left the context`,
-    );
+    core.env.log.info(`rolling window: ${selection.dropped} message(s) older than ${Math.round(windowMs / 60_000)} min left the context`);
     session.replaceMessages(selection.messages);
   }
 }

@@ -53,19 +53,22 @@ export function turnConfig(core: SessionCore) {
   // read_result also opens the transcript messages search_history names (msg_<seq>).
   const results = withMessageRefs(core.resultPort(), (seq) => transcriptMessage(core, seq));
   const tools = toolRegistry(core, gate, limits, history);
+  // Every write of the turn is checkpointed first (restorable with the conversation).
+  const workspace = checkpointedWorkspace(core, folder.workspace());
   return {
     provider: core.models.providerFor(provider, baseUrl, model),
     model,
     maxOutputTokens: limits.maxOutput,
     tools,
     toolContext: {
-      // Every write of the turn is checkpointed first (restorable with the conversation).
-      workspace: checkpointedWorkspace(core, folder.workspace()),
+      workspace,
       results,
       approve: core.env.approvals,
       trusted: core.env.trusted(),
     },
     gate,
+    // The work ledger's repeat guard, and the files commands and external tools change.
+    watch: core.recorder.watch(workspace, { watchesFiles: (name) => !tools.isBuiltin(name) }),
     maxIterations: core.env.settings.maxIterations(),
     offloadThresholdBytes: core.models.contextSettings().offloadThresholdBytes,
     request: { cacheTail: true, promptCacheKey: core.summary?.id, reasoningBudget: limits.thinkingBudget || undefined },

@@ -100,6 +100,8 @@ export const ToolItem = z.object({
   refId: z.string().optional(),
   /** Size of the offloaded result, shown as "stored · 35.9 KB · 400 lines · kept out of context". */
   stored: z.object({ bytes: z.number().nonnegative(), lines: z.number().int().nonnegative() }).optional(),
+  /** The call was not run: the work was done already ("Not run again: `npm test` already ran at turn 12 …"). */
+  note: z.string().max(1_000).optional(),
 });
 export const ApprovalRequestView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('edit'), path: z.string(), isNew: z.boolean(), added: z.number().int(), removed: z.number().int() }),
@@ -290,7 +292,7 @@ export type MeterView = z.infer<typeof MeterView>;
 
 /** The work ledger as the panel's "Work so far" section shows it; lists newest first. */
 export const LedgerView = z.object({
-  files: z.array(z.object({ path: z.string(), action: z.enum(['read', 'created', 'modified']), turn: z.number().int() })),
+  files: z.array(z.object({ path: z.string(), action: z.enum(['read', 'created', 'modified', 'deleted']), turn: z.number().int() })),
   commands: z.array(z.object({ command: z.string(), exitCode: z.number().int().nullable(), cwd: z.string(), turn: z.number().int() })),
   errors: z.array(z.object({ tool: z.string(), firstLine: z.string(), turn: z.number().int() })),
   plan: z.array(z.object({ text: z.string(), status: z.enum(['open', 'in_progress', 'done']) })),

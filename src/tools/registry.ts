@@ -71,6 +71,11 @@ export class ToolRegistry {
     this.policy.setEffectiveWindow(tokens);
   }
 
+  /** Whether `name` is one of Headroom's own tools (not an extension's or an MCP server's). */
+  isBuiltin(name: string): boolean {
+    return this.builtins.has(name);
+  }
+
   get(name: string): Tool | undefined {
     return this.builtins.get(name) ?? this.externals.get(name);
   }
