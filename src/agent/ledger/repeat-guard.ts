@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { stepKey } from './ledger-plan';
-import { entryText, type LedgerPlanItem, type LedgerState } from './work-ledger';
+import { ledgerEntry, type LedgerPlanItem, type LedgerState } from './work-ledger';
 
 /** Every answer of the guard starts with one of these: a command not run again, or work found done. */
 const NOT_RUN = 'Not run again: ';
@@ -42,7 +42,7 @@ export function editKey(path: string, oldText: string, newText: string): string 
 
 /** A path as the ledger compares it: forward slashes, no leading "./". */
 export function ledgerPath(path: string): string {
-  return entryText(path.replace(/\\/g, '/').replace(/^(\.\/)+/, ''));
+  return ledgerEntry(path.replace(/\\/g, '/').replace(/^(\.\/)+/, ''));
 }
 
 export interface CommandCall {
@@ -55,8 +55,8 @@ export interface CommandCall {
 /** The guard's answer for a command that needs no second run, or undefined to run it. */
 export function repeatedCommand(state: LedgerState, call: CommandCall, now: { digest?: string; prompt?: string }): string | undefined {
   if (call.rerun?.trim() || !now.digest) return undefined;
-  const command = entryText(call.command);
-  const cwd = entryText(call.cwd?.trim() || '.');
+  const command = ledgerEntry(call.command);
+  const cwd = ledgerEntry(call.cwd?.trim() || '.');
   const last = [...state.commands].reverse().find((c) => c.command === command && c.cwd === cwd);
   if (!last || last.exitCode !== 0 || last.state !== now.digest) return undefined;
   // The user asked for exactly this command in this turn: that is their call to make.
@@ -122,7 +122,7 @@ export function repeatedSteps(state: LedgerState, items: readonly LedgerPlanItem
   if (!kept.length) return undefined;
   const named = kept.map((i) => {
     const turn = done.get(stepKey(i.text))?.doneTurn;
-    return `"${entryText(i.text)}"${turn !== undefined ? ` (done at turn ${turn})` : ''}`;
+    return `"${ledgerEntry(i.text)}"${turn !== undefined ? ` (done at turn ${turn})` : ''}`;
   });
   const count = items.length;
   return [

@@ -1,10 +1,12 @@
 /**
- * The work ledger (issue 14): what the agent did, kept by code rather than by the summarizer's
+ * The work ledger: what the agent did, kept by code rather than by the summarizer's
  * goodwill — files read / created / modified, commands with exit codes, errors seen, the plan and
  * decisions. It is updated as the turn runs, stored with the session, and carried verbatim into the
  * context after every compaction. Bounded: when a list grows past its limit the oldest entries roll up
- * into counts (shown in the block), never silently dropped. Pure and synchronous; never throws.
+ * into counts (shown in the block), never silently dropped. Every entry is one line (`ledgerEntry`).
+ * Pure and synchronous; never throws.
  */
+import { singleLine } from '../../common/single-line';
 import { checklistPlan, mergePlan } from './ledger-plan';
 
 export type FileAction = 'read' | 'created' | 'modified' | 'deleted';
@@ -150,7 +152,7 @@ export class WorkLedger {
   }
 
   recordFile(path: string, action: FileAction, extra: FileExtra = {}): void {
-    const p = clip(oneLine(path));
+    const p = ledgerEntry(path);
     if (!p) return;
     const files = this.state.files;
     const at = files.findIndex((f) => f.path === p);
@@ -163,7 +165,7 @@ export class WorkLedger {
       // A file created and then edited is still one this session created.
       const kept = action === 'modified' && previous?.action === 'created' ? 'created' : action;
       entry = { path: p, action: kept, turn, changedTurn: turn };
-      if (extra.via) entry.via = clip(oneLine(extra.via));
+      if (extra.via) entry.via = ledgerEntry(extra.via);
       if (extra.contentHash) entry.contentHash = extra.contentHash;
       if (extra.editKey) entry.editKey = extra.editKey;
     }
@@ -180,7 +182,7 @@ export class WorkLedger {
   /** Records a finished command (`state`: the workspace's digest right after it); returns its entry. */
   recordCommand(command: string, exitCode: number | null, cwd: string, state?: string): LedgerCommand {
     const list = this.state.commands;
-    const entry: LedgerCommand = { command: clip(oneLine(command)), exitCode, cwd: clip(oneLine(cwd || '.')), turn: this.state.turn };
+    const entry: LedgerCommand = { command: ledgerEntry(command), exitCode, cwd: ledgerEntry(cwd || '.'), turn: this.state.turn };
     if (state) entry.state = state;
     list.push(entry);
     while (list.length > this.limits.commands) {
@@ -195,7 +197,7 @@ export class WorkLedger {
   /** Notes where a recorded command's output is stored (a no-op once the entry rolled up). */
   attachRef(entry: LedgerCommand, refId: string): void {
     if (!this.state.commands.includes(entry)) return;
-    entry.refId = clip(oneLine(refId));
+    entry.refId = ledgerEntry(refId);
     this.changed();
   }
 
@@ -204,19 +206,17 @@ export class WorkLedger {
    * skipped when the ledger already holds it: the model often repeats an error a tool reported.
    */
   recordError(tool: string, text: string, options: { seen?: boolean } = {}): void {
-    const firstLine = clip(
-      oneLine(
-        text
-          .split('\n')
-          .map((l) => l.trim())
-          .find((l) => l !== '') ?? '(no message)',
-      ),
+    const firstLine = ledgerEntry(
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => l !== '') ?? '(no message)',
     );
     const list = this.state.errors;
     const last = list[list.length - 1];
-    if (last && last.tool === tool && last.firstLine === firstLine && last.turn === this.state.turn) return; // a retry of the same failure
+    if (last && last.tool === ledgerEntry(tool) && last.firstLine === firstLine && last.turn === this.state.turn) return; // a retry of the same failure
     if (options.seen && list.some((e) => e.firstLine.includes(firstLine) || firstLine.includes(e.firstLine))) return;
-    list.push({ tool, firstLine, turn: this.state.turn });
+    list.push({ tool: ledgerEntry(tool), firstLine, turn: this.state.turn });
     while (list.length > this.limits.errors) {
       list.shift();
       this.state.rolledUp.errors++;
@@ -229,8 +229,8 @@ export class WorkLedger {
    * `reopen` (`mergePlan`); done items past the limit roll up, oldest first. Returns the steps kept done.
    */
   setPlan(items: readonly LedgerPlanItem[], reopen: readonly string[] = []): LedgerPlanItem[] {
-    const incoming = items.map((i) => ({ text: clip(oneLine(i.text)), status: i.status })).filter((i) => i.text !== '');
-    const { plan, keptDone } = mergePlan(this.state.plan, incoming, { turn: this.state.turn, reopen: reopen.map((r) => clip(oneLine(r))) });
+    const incoming = items.map((i) => ({ text: ledgerEntry(i.text), status: i.status })).filter((i) => i.text !== '');
+    const { plan, keptDone } = mergePlan(this.state.plan, incoming, { turn: this.state.turn, reopen: reopen.map((r) => ledgerEntry(r)) });
     let done = plan.filter((i) => i.status === 'done').length;
     const kept: LedgerPlanItem[] = [];
     for (const item of plan) {
@@ -252,13 +252,13 @@ export class WorkLedger {
    * becomes the plan.
    */
   noteChecklist(items: readonly LedgerPlanItem[]): void {
-    const stated = items.map((i) => ({ text: clip(oneLine(i.text)), status: i.status })).filter((i) => i.text !== '');
+    const stated = items.map((i) => ({ text: ledgerEntry(i.text), status: i.status })).filter((i) => i.text !== '');
     const next = checklistPlan(this.state.plan, stated, this.state.turn);
     if (next) this.setPlan(next);
   }
 
   markDecision(text: string, by: 'user' | 'model'): void {
-    const t = clip(oneLine(text));
+    const t = ledgerEntry(text);
     if (!t || this.state.decisions.some((d) => d.text === t)) return;
     const list = this.state.decisions;
     list.push({ text: t, by, turn: this.state.turn });
@@ -318,28 +318,11 @@ function totalRolled(r: RolledUp): number {
 }
 
 /**
- * One line of plain text: line breaks become ' ⏎ ' and every other control character (and the Unicode
- * line and paragraph separators) is written as an escape, so an entry can never start a line of its own
- * in the block the model reads.
+ * One entry's text as the ledger keeps it: on one line by construction (a file name or a command with
+ * line breaks cannot add a line of its own to the block, let alone a forged section), then clipped.
+ * New input is compared with entries through it.
  */
-function oneLine(text: string): string {
-  return (
-    text
-      .replace(/\t/g, ' ')
-      .replace(/\s*(?:\r\n|[\n\r\u2028\u2029])\s*/g, ' ⏎ ')
-      // Control characters are exactly what this must find.
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-      .trim()
-  );
-}
-
-/** A text as the ledger keeps it in an entry: one line, clipped (compare new input with entries through it). */
-export function entryText(text: string): string {
-  return clip(oneLine(text));
-}
-
-function clip(text: string): string {
-  const t = text.trim();
+export function ledgerEntry(text: string): string {
+  const t = singleLine(text.trim());
   return t.length > MAX_ENTRY_CHARS ? `${t.slice(0, MAX_ENTRY_CHARS - 1)}…` : t;
 }

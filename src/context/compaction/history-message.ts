@@ -30,12 +30,37 @@ const INSTRUCTIONS_HEADER =
 // Our tags inside quoted text are escaped so a quote can never end (or fake) a part.
 const escape = (text: string) => text.replace(/<(\/?)(summary|pinned|work-ledger)>/g, '<$1\\$2>');
 const unescape = (text: string) => text.replace(/<(\/?)\\(summary|pinned|work-ledger)>/g, '<$1$2>');
+/**
+ * An instruction as one JSON string line. JSON already escapes line breaks; `<` of our tags becomes
+ * `\u003c` (JSON.parse gives it back), so no instruction can hold one of our closing tags either, and
+ * the Unicode line separators are escaped too.
+ */
+const instructionLine = (text: string) =>
+  `- ${JSON.stringify(text)
+    .replace(/<(\/?(?:summary|pinned|work-ledger)>)/g, '\\u003c$1')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')}`;
 
-function instructionsIn(text: string): string[] {
-  const at = text.indexOf(INSTRUCTIONS_HEADER);
+/**
+ * Where the instructions part can be: after the last of our closing tags. Everything quoted (summary,
+ * pins, ledger, instructions) has those tags escaped, so the last real one is ours and what follows it
+ * is Headroom's own text; a look-alike header inside a file name, a pin or the summary comes before it.
+ */
+function instructionsRegion(text: string): string {
+  let from = 0;
+  for (const tag of Object.values(TAGS)) {
+    const close = `</${tag}>`;
+    const at = text.lastIndexOf(close);
+    if (at >= 0) from = Math.max(from, at + close.length);
+  }
+  return text.slice(from);
+}
+
+function instructionsIn(region: string): string[] {
+  const at = region.indexOf(`\n${INSTRUCTIONS_HEADER}\n`);
   if (at < 0) return [];
   const out: string[] = [];
-  for (const line of text.slice(at + INSTRUCTIONS_HEADER.length).split('\n')) {
+  for (const line of region.slice(at + INSTRUCTIONS_HEADER.length + 2).split('\n')) {
     if (!line.startsWith('- "')) continue;
     try {
       const v: unknown = JSON.parse(line.slice(2));
@@ -66,7 +91,7 @@ export function historyText(parts: HistoryParts): string {
     out.push('', INSTRUCTIONS_HEADER);
     if (parts.omittedInstructions) out.push(`(${parts.omittedInstructions} older instruction(s) are covered by the summary above.)`);
     // A JSON string per line: verbatim, one line each, and the cheapest unambiguous quoting.
-    for (const i of parts.instructions) out.push(`- ${JSON.stringify(i)}`);
+    for (const i of parts.instructions) out.push(instructionLine(i));
   }
   return out.join('\n');
 }
@@ -125,11 +150,12 @@ export function parseHistoryMessage(m: Message | undefined): HistoryParts | unde
   const end = text.indexOf(`</${TAGS.summary}>`);
   const rest = end >= 0 ? text.slice(end) : text;
   const ledger = all(TAGS.ledger, rest).map((s) => s.replace(/^\n|\n$/g, ''))[0];
-  const omitted = /^\((\d+) older instruction\(s\) are covered/m.exec(rest);
+  const region = instructionsRegion(text);
+  const omitted = /^\((\d+) older instruction\(s\) are covered/m.exec(region);
   return {
     summary: summaries[0],
     pins: all(TAGS.pin, rest),
-    instructions: instructionsIn(rest),
+    instructions: instructionsIn(region),
     omittedInstructions: omitted ? Number(omitted[1]) : undefined,
     ...(ledger !== undefined ? { ledger } : {}),
   };
