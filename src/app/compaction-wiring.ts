@@ -106,6 +106,7 @@ function whatLeft(r: ChainResult, input: CompactInput, model: string): StoredCom
       strategies: r.strategies,
       storedRefIds: r.clearedRefIds,
       ...(r.summary !== undefined ? { summary: r.summary } : {}),
+      ...(r.receipt ? { receipt: r.receipt } : {}),
     };
     return storedCompactionView(change, { trigger: r.trigger, cost: r.cost, model });
   } catch {

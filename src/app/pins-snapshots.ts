@@ -5,6 +5,7 @@
  */
 import { snapshotSummary } from '../agent/compaction';
 import { HeadroomError } from '../common/errors';
+import { withCurrentPins } from '../context/compaction';
 import { DEFAULT_PROVIDER } from '../common/provider-catalogue';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import { createProvider } from '../providers/create-provider';
@@ -21,7 +22,23 @@ export async function pin(core: SessionCore, text: string): Promise<void> {
       'invalid_request',
       `A pin is kept verbatim in every request, so it is limited to 4,000 characters (this one has ${t.length}).`,
     );
+  // Pinned already (a receipt's Pin clicked twice, or on a reopened card): nothing to add.
+  if ((await store.sessions.pins(id)).some((p) => p.text === t)) return;
   await store.sessions.pin(id, t);
+  await pinsIntoView(core);
+}
+
+/**
+ * The current view's history message carries the session's pins as they are now, so a pin reaches the
+ * next request at once (a compaction puts them there too). Not while a turn runs: its view is the
+ * turn's own; the next compaction or reopen carries them.
+ */
+export async function pinsIntoView(core: SessionCore): Promise<void> {
+  const session = core.session;
+  if (!core.store || !core.summary || !session || session.isRunning) return;
+  const pinned = (await core.store.sessions.pins(core.summary.id)).map((p) => p.text);
+  const view = withCurrentPins(session.messages, pinned);
+  if (view !== session.messages) session.replaceMessages([...view]);
 }
 
 /** The current session's pins; none without a store. The caller has opened the store. */
@@ -32,6 +49,7 @@ export async function pins(core: SessionCore): Promise<Array<{ id: string; text:
 export async function unpin(core: SessionCore, pinId: string): Promise<void> {
   const { store, id } = core.writable();
   await store.sessions.unpin(id, pinId);
+  await pinsIntoView(core);
 }
 
 /** Saves the current context view as a named snapshot (history entry); the view is unchanged. */

@@ -9,7 +9,7 @@ import { LedgerRecorder, WorkLedger } from '../agent/ledger';
 import { SessionModel } from '../agent/session-model';
 import { SpendRecorder } from '../agent/spend-recorder';
 import { HeadroomError } from '../common/errors';
-import { adoptLegacyHistory, mayHoldLegacyHistory, storedCompaction, type StoredCompaction } from '../context/compaction';
+import { adoptLegacyHistory, mayHoldLegacyHistory, storedCompaction, withCurrentPins, type StoredCompaction } from '../context/compaction';
 import { MODEL_CHOICE_KEY, serializeModelChoice } from '../context/model-choice';
 import { selectWindow } from '../context/turns';
 import type { Message } from '../providers/types';
@@ -127,6 +127,13 @@ export async function openSession(core: SessionCore, id: string, opts: { followS
     const transcript = (await core.store.sessions.transcript(id)).map((e) => e.message);
     messages = adoptLegacyHistory(messages, transcript);
   }
+  // Pins added or removed since the view was stored are carried as they are now.
+  messages = [
+    ...withCurrentPins(
+      messages,
+      (await core.store.sessions.pins(id)).map((p) => p.text),
+    ),
+  ];
   attach(core, summary, messages, state);
   await expectNextRequest(core);
 }

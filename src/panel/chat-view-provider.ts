@@ -16,6 +16,7 @@ import type { CompactionHistory } from './compaction-cards';
 import { toHistoryView } from './history-view';
 import { intentFailure } from './intent-failures';
 import { toLedgerView } from './ledger-view';
+import { receiptPin } from './receipt-view';
 import { changesItem, restoredCards, rewindDivider } from './turn-changes';
 import { MessageBatcher } from './message-batcher';
 import type { ChatViewDeps } from './panel-deps';
@@ -79,6 +80,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       'snapshot/save': (m) => ok(d.saveSnapshot(m.name || undefined)),
       'snapshot/restore': (m) => ok(d.restoreSnapshot(m.id)),
       'compaction/undo': () => ok(d.undoCompaction()),
+      'receipt/pin': async (m) => {
+        const item = this.presenter.receiptItem(m.id, m.index);
+        if (!item) return;
+        await ok(d.pin(receiptPin(item)));
+        this.presenter.receiptPinned(m.id, m.index);
+      },
       'compaction/cancel': () => d.cancelCompaction(),
       'approval/respond': (m) =>
         d.approve(

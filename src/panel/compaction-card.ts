@@ -8,6 +8,7 @@ import type { CompactionChange, CompactionReport } from '../agent/events';
 import { compactionDetails, keptWords, type StoredCompaction } from '../context/compaction';
 import { formatDuration, formatTokens, formatUsd } from '../protocol/format';
 import type { ChatItemOf } from '../protocol/view-models';
+import { receiptView } from './receipt-view';
 
 export { compactionDetails, contextLine, keptWords } from '../context/compaction';
 
@@ -43,6 +44,7 @@ export function compactionCard(
   if (change) {
     item.kept = keptWords(change);
     item.details = compactionDetails(change);
+    if (change.receipt) item.receipt = receiptView(change.receipt);
   }
   return item;
 }
@@ -68,6 +70,7 @@ export function storedCompactionCard(id: string, c: StoredCompaction, cost?: num
   if (c.view) {
     item.kept = c.view.kept;
     item.details = c.view.details;
+    if (c.view.receipt) item.receipt = receiptView(c.view.receipt);
   }
   return item;
 }

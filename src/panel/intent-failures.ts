@@ -24,6 +24,7 @@ const INTENT: Record<WebviewToHost['type'], string> = {
   'snapshot/restore': 'restore the snapshot',
   'compaction/undo': 'undo the compaction',
   'compaction/cancel': 'cancel the compaction',
+  'receipt/pin': 'pin the missing item',
   'approval/respond': 'send your answer to the approval',
   'approval/diff': 'show the diff',
   'result/open': 'open the stored result',
