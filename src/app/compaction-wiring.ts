@@ -18,8 +18,12 @@ export function compactionChain(core: SessionCore): CompactionChain {
   const store = core.store;
   const sessionId = core.summary?.id;
   const settings = core.env.settings.compaction();
+  // Read at every pass: a session may switch its model or provider between passes, and the summary
+  // follows it (a configured summarizer model with its own, smaller window included).
   const summarizer: Provider = {
-    id: core.models.target().provider,
+    get id() {
+      return core.models.target().provider;
+    },
     stream: (req, signal) => {
       const { provider, baseUrl, model } = core.models.target();
       return core.models.providerFor(provider, baseUrl, model).stream(req, signal);
@@ -27,7 +31,12 @@ export function compactionChain(core: SessionCore): CompactionChain {
   };
   core.chain = createCompactionChain({
     summarizer,
-    summarizerModel: settings.summarizerModel || core.models.target().model,
+    get summarizerModel() {
+      return core.models.summarizer().model;
+    },
+    get summarizerWindow() {
+      return core.models.summarizer().inputLimit;
+    },
     results: core.resultPort(),
     keepTurns: settings.keepTurns,
     resummarizeEvery: settings.resummarizeEvery,
@@ -56,7 +65,7 @@ export function compactionChain(core: SessionCore): CompactionChain {
             return (await store.sessions.transcript(sessionId, { fromSeq: from })).map((e) => e.message);
           }
         : undefined,
-    onReport: (r, input) => recordCompaction(core, r, input, settings.summarizerModel || core.models.target().model),
+    onReport: (r, input) => recordCompaction(core, r, input, core.models.summarizer().model),
     onPause: (p) => {
       core.env.log.warn(`automatic compaction paused: ${p.reason}`);
       core.pauseChanges.fire(p.reason);

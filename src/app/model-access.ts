@@ -4,7 +4,8 @@
  * editor reports) and the validated context settings. Pure (no vscode): the editor is the port.
  */
 import { DEFAULT_PROVIDER, providerEntry } from '../common/provider-catalogue';
-import { resolveModelLimits, supportsReasoning, type ServerReportedWindow } from '../context/models';
+import { DEFAULT_SUMMARY_MAX_TOKENS, inputLimitWithin } from '../context/compaction/summary-budget';
+import { findModel, resolveModelLimits, supportsReasoning, type ServerReportedWindow } from '../context/models';
 import type { ModelChoice } from '../context/model-choice';
 import type { ContextSettings } from '../context/settings';
 import { withThinking, type ThinkingLimits } from '../context/thinking';
@@ -97,6 +98,22 @@ export class ModelAccess {
       lm: endpointOf(provider) === 'vscode' ? this.env.languageModel(model) : undefined,
     });
     return testConnection(client, { provider, model, baseUrl, apiKey: key.apiKey });
+  }
+
+  /**
+   * Where a summary goes: `headroom.summarizerModel` on the session's provider, unless it is another
+   * provider's model (after a switch across providers it would be sent to the wrong API) — then, and
+   * when none is set, the session's own model. `inputLimit`: what one summary request may take when the
+   * summarizer is another model (its own window, not the chat model's); undefined for the session's model.
+   * Read at every compaction pass, so it follows a model switch.
+   */
+  summarizer(): { model: string; inputLimit?: number } {
+    const { provider, model } = this.target();
+    const configured = this.env.settings.compaction().summarizerModel;
+    const known = configured ? findModel(configured) : undefined;
+    if (!configured || configured === model || (known && known.provider !== provider)) return { model };
+    const limits = resolveModelLimits(configured, provider, this.contextSettings());
+    return { model: configured, inputLimit: inputLimitWithin(limits.contextWindow, DEFAULT_SUMMARY_MAX_TOKENS) };
   }
 
   /** The limits of the session's model, its thinking budget counted in the output reservation. */

@@ -65,7 +65,7 @@ export async function saveSnapshot(core: SessionCore, name?: string): Promise<vo
     provider: refusal
       ? createProvider({ provider: DEFAULT_PROVIDER, missingKeyMessage: refusal })
       : core.models.providerFor(provider, baseUrl, model),
-    model: core.env.settings.compaction().summarizerModel || model,
+    model: core.models.summarizer().model,
   });
   await store.sessions.saveSnapshot(id, { kind: 'named', messages, description: name?.trim() || undefined, summary });
 }
