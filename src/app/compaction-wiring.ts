@@ -2,9 +2,10 @@
  * The current session's compaction chain and its persistence: one chain per session (it holds the
  * loop breaker and the background summary), wired to the summarizer, the result store, pins, the
  * stored history, the work ledger and rehydration; each compaction it reports is recorded in order
- * (record + the compacted view as the resume snapshot). Pure (no vscode).
+ * (record + the compacted view as the resume snapshot) once its report is known. Pure (no vscode).
  */
 import type { CompactInput } from '../agent/compact-hook';
+import type { CompactionReport } from '../agent/events';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
@@ -65,7 +66,11 @@ export function compactionChain(core: SessionCore): CompactionChain {
             return (await store.sessions.transcript(sessionId, { fromSeq: from })).map((e) => e.message);
           }
         : undefined,
-    onReport: (r, input) => recordCompaction(core, r, input, core.models.summarizer().model),
+    // Recorded once its report (the whole context, as the live card shows it) is known.
+    onReport: (r, input) => {
+      core.pendingCompaction = { result: r, input, model: core.models.summarizer().model };
+      logCompaction(core, r);
+    },
     onPause: (p) => {
       core.env.log.warn(`automatic compaction paused: ${p.reason}`);
       core.pauseChanges.fire(p.reason);
@@ -74,28 +79,37 @@ export function compactionChain(core: SessionCore): CompactionChain {
   return core.chain;
 }
 
-/**
- * Persists a compaction, in order: the record with what it did to the context (the "what left" view a
- * reopened session shows) and the compacted view as the resume snapshot.
- */
-function recordCompaction(core: SessionCore, r: ChainResult, input: CompactInput, model: string): void {
-  const store = core.store;
-  const id = core.summary?.id;
+function logCompaction(core: SessionCore, r: ChainResult): void {
   core.env.log.info(
     `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
   );
+}
+
+/**
+ * Persists the pass the chain just reported, with `report`'s figures (the whole context before and
+ * after, as the live card shows them, so a reopened card says the same), in order: the record with
+ * what it did to the context (the "what left" view and the receipt a reopened session shows) and the
+ * compacted view as the resume snapshot. Called with the gate's report (the turn's `compaction` event)
+ * or manual compaction's. Never throws.
+ */
+export function recordCompaction(core: SessionCore, report: CompactionReport): void {
+  const pending = core.pendingCompaction;
+  core.pendingCompaction = undefined;
+  const store = core.store;
+  const id = core.summary?.id;
   // A cancelled pass is discarded by the runner: nothing of it is kept.
-  if (!store || !id || store.readOnly || core.compactions.aborting) return;
+  if (!pending || !store || !id || store.readOnly || core.compactions.aborting) return;
+  const { result: r, input, model } = pending;
   core.persisting = core.persisting.then(() =>
     store.sessions
       .recordCompaction(id, {
-        beforeTokens: r.beforeTokens,
-        afterTokens: r.afterTokens,
+        beforeTokens: report.beforeTokens,
+        afterTokens: report.afterTokens,
         beforeMessages: r.beforeMessages,
         afterMessages: r.afterMessages,
         strategies: r.strategies,
         summary: r.summary,
-        durationMs: r.durationMs,
+        durationMs: report.durationMs,
         report: whatLeft(r, input, model),
         snapshot: { messages: r.messages, tokens: r.afterTokens },
       })

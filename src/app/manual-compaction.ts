@@ -7,7 +7,7 @@ import { HeadroomError } from '../common/errors';
 import { compactionReport } from '../context/compaction';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import type { Message } from '../providers/types';
-import { compactionChain } from './compaction-wiring';
+import { compactionChain, recordCompaction } from './compaction-wiring';
 import type { SessionCore } from './session-core';
 
 /**
@@ -41,11 +41,11 @@ export async function compactNow(core: SessionCore, focus?: string): Promise<Com
   const chain = compactionChain(core);
   const result = await core.compactions.run(input, undefined, (signal) => chain.run(input, signal));
   core.pauseChanges.fire(core.chain?.paused?.reason ?? null);
-  if (!result) return undefined;
-  await core.persisting;
-  core.session?.replaceMessages(result.messages);
+  if (!result) {
+    core.pendingCompaction = undefined; // cancelled or nothing changed: nothing to record
+    return undefined;
+  }
   const after = gate.measure(result.messages);
-  core.fireState();
   const report = compactionReport(result, {
     trigger: 'manual',
     beforeTokens: before.used,
@@ -54,6 +54,10 @@ export async function compactNow(core: SessionCore, focus?: string): Promise<Com
     afterMessages: result.afterMessages,
     durationMs: result.durationMs,
   });
+  recordCompaction(core, report);
+  await core.persisting;
+  core.session?.replaceMessages(result.messages);
+  core.fireState();
   // Its summary request is billed to the session (compactions in a turn arrive as events).
   core.spend.addCompaction(report);
   return report;

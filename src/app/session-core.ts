@@ -9,7 +9,8 @@ import { Emitter } from '../common/emitter';
 import { HeadroomError } from '../common/errors';
 import type { AgentEvent, AgentSession, DefaultContextGate } from '../agent';
 import { SessionGate } from '../agent';
-import { CompactionRunner, type CompactionChain } from '../agent/compaction';
+import type { CompactInput } from '../agent/compact-hook';
+import { CompactionRunner, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { ledgerText, LedgerRecorder, WorkLedger, type LedgerState } from '../agent/ledger';
 import type { RulesFileLoader } from '../agent/rules-files';
 import { SessionModel } from '../agent/session-model';
@@ -63,6 +64,8 @@ export class SessionCore extends Disposable {
   summaryCount = 0;
   /** Compaction records are written in order, one after another. */
   persisting: Promise<void> = Promise.resolve();
+  /** The pass the chain reported last, until its report is known and it is recorded (`compaction-wiring.ts`). */
+  pendingCompaction: { result: ChainResult; input: CompactInput; model: string } | undefined;
   memoryResults: ResultPort | undefined;
   /** The running (or last) turn's checkpoint: the files it changed, as they were before (`checkpoint-actions.ts`). */
   checkpoint: TurnCheckpoint | undefined;

@@ -14,6 +14,7 @@ import { MODEL_CHOICE_KEY, serializeModelChoice } from '../context/model-choice'
 import { selectWindow } from '../context/turns';
 import type { Message } from '../providers/types';
 import type { SessionSummary, SnapshotInfo } from '../store';
+import { recordCompaction } from './compaction-wiring';
 import type { SessionCore } from './session-core';
 import { storedTranscript, type StoredTranscript } from './stored-transcript';
 import { settingsModel } from './model-access';
@@ -70,6 +71,7 @@ function attach(core: SessionCore, summary: SessionSummary | undefined, messages
   const sub = session.onDidEvent((e) => {
     recorder.handle(e);
     spend.handle(e);
+    if (e.type === 'compaction') recordCompaction(core, e.report);
     core.agentEvents.fire(e);
   });
   core.sessionSub = { dispose: () => sub.dispose() };
