@@ -9,17 +9,13 @@ import type { Message } from '../providers/types';
 import type { HeadroomStore } from '../store';
 import type { WorkspacePort } from '../tools/ports';
 import { checkpointRoot, target } from './checkpoint-files';
-import { beforeText, type Checkpoint } from './checkpoint-record';
+import { beforeText, changesOf, type TurnChanges } from './checkpoint-record';
 import { CheckpointStore } from './checkpoint-store';
 import { checkpointingWorkspace, planRestore, restoreFiles, TurnCheckpoint } from './checkpoints';
 import type { SessionCore } from './session-core';
 import { openSession } from './session-switching';
 
-/** What a turn changed, for the panel's "Changes in this turn". */
-export interface TurnChanges {
-  turn: number;
-  files: Array<{ path: string; change: 'created' | 'modified'; added?: number; removed?: number; restorable: boolean }>;
-}
+export { changesOf, type TurnChanges } from './checkpoint-record';
 
 /** The person's answer about files changed since the turn. */
 export type OverwriteAnswer = 'overwrite' | 'keep' | 'cancel';
@@ -49,23 +45,25 @@ export function checkpointedWorkspace(core: SessionCore, base: WorkspacePort): W
   return checkpointingWorkspace(base, checkpoint);
 }
 
+/**
+ * The turn ended: its checkpoint notes the seq of the turn's last message, so a reopened session shows
+ * its card where the turn ended. Never rejects.
+ */
+export async function sealTurn(core: SessionCore): Promise<void> {
+  const checkpoint = core.checkpoint;
+  if (!checkpoint?.current || !core.store || core.store.readOnly || !core.summary) return;
+  try {
+    const last = (await core.store.sessions.transcriptPage(core.summary.id, { limit: 1 })).messages.at(-1)?.seq;
+    if (last !== undefined) await checkpoint.seal(last);
+  } catch (err) {
+    core.env.log.warn(`checkpoint: ${String(err)}`);
+  }
+}
+
 /** The files the last turn changed; undefined when it changed none. */
 export function turnChanges(core: SessionCore): TurnChanges | undefined {
   const cp = core.checkpoint?.current;
   return cp && cp.files.length ? changesOf(cp) : undefined;
-}
-
-export function changesOf(cp: Checkpoint): TurnChanges {
-  return {
-    turn: cp.turn,
-    files: cp.files.map((f) => ({
-      path: f.path,
-      change: f.before.state === 'absent' ? 'created' : 'modified',
-      added: f.added,
-      removed: f.removed,
-      restorable: f.before.state !== 'not_kept',
-    })),
-  };
 }
 
 function checkpointsOf(core: SessionCore): { store: HeadroomStore; id: string; checkpoints: CheckpointStore; root: string } {

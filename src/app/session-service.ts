@@ -133,8 +133,8 @@ export class SessionService extends Disposable {
     const done = session.prompt(await mentionMessage(core, message, mentions));
     core.fireState();
     await done;
-    // The turn's records (work ledger, spend) are saved before this resolves: nothing is written after it.
-    await Promise.all([core.recorder.save(), core.spend.save()]);
+    // The turn's records (work ledger, spend, its checkpoint's place) are saved before this resolves: nothing is written after it.
+    await Promise.all([core.recorder.save(), core.spend.save(), checkpoints.sealTurn(core)]);
     await saveCalibration(core);
     core.fireState();
   }
