@@ -183,6 +183,8 @@ export interface CompactionHistory {
   newestUndoable: boolean;
   /** The stored transcript the panel shows instead of the context view (every compaction, not only since the clear). */
   stored?: StoredTranscript;
+  /** The session's pins (a receipt's missing item that was pinned says so). */
+  pins?: string[];
 }
 
 /**
@@ -199,5 +201,6 @@ export async function compactionHistory(core: SessionCore): Promise<CompactionHi
   // A compaction from before the last clear is not the context's: it cannot be undone.
   const sinceClear = records.length > 0 && records[0].createdAt > (stored.clear?.clearedAt ?? -Infinity);
   const newestUndoable = sinceClear && !store.readOnly && (await store.sessions.canUndoCompaction(id));
-  return { compactions: records.reverse().map(storedCompaction), newestUndoable, stored };
+  const pins = (await store.sessions.pins(id)).map((p) => p.text);
+  return { compactions: records.reverse().map(storedCompaction), newestUndoable, stored, pins };
 }

@@ -50,11 +50,11 @@ export function compactionCard(
 }
 
 /**
- * The card of a compaction read back from the store: the same words and view as when it ran (`cost`:
- * its summary in US dollars, when known). Without a stored view (an older session) the card says only
- * what the record knows.
+ * The card of a compaction read back from the store: the same words, view and receipt as when it ran
+ * (`cost`: its summary in US dollars, when known; `pins`: the session's, so a pinned missing item says
+ * so). Without a stored view (an older session) the card says only what the record knows.
  */
-export function storedCompactionCard(id: string, c: StoredCompaction, cost?: number): ChatItemOf<'compaction'> {
+export function storedCompactionCard(id: string, c: StoredCompaction, cost?: number, pins?: readonly string[]): ChatItemOf<'compaction'> {
   const report: CompactionReport = {
     beforeTokens: c.beforeTokens,
     afterTokens: c.afterTokens,
@@ -70,7 +70,7 @@ export function storedCompactionCard(id: string, c: StoredCompaction, cost?: num
   if (c.view) {
     item.kept = c.view.kept;
     item.details = c.view.details;
-    if (c.view.receipt) item.receipt = receiptView(c.view.receipt);
+    if (c.view.receipt) item.receipt = receiptView(c.view.receipt, pins);
   }
   return item;
 }

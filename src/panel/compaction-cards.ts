@@ -29,6 +29,8 @@ export interface CompactionHistory {
   newestUndoable: boolean;
   /** The stored transcript to show instead of the context view (`stored-history.ts`). */
   stored?: StoredHistory;
+  /** The session's pins: a receipt's missing item pinned already says so. */
+  pins?: readonly string[];
 }
 
 /** What a stored compaction's summary cost in US dollars, at its summarizer's prices (undefined: unknown). */
@@ -99,7 +101,7 @@ export class CompactionCards {
    * after `reset`; the caller puts the cards above the session's first message.
    */
   reopened(history: CompactionHistory): ChatItem[] {
-    const cards = history.compactions.map((c) => storedCompactionCard(`h${c.id}`, c, summaryCost(c)));
+    const cards = history.compactions.map((c) => storedCompactionCard(`h${c.id}`, c, summaryCost(c), history.pins));
     const newest = cards[cards.length - 1];
     if (newest && history.newestUndoable) {
       // Over the stored transcript the turns an undo brings back are shown already: only the divider goes.

@@ -66,6 +66,7 @@ describe('session service: the compaction receipt', function () {
     await service.openSession(id);
     const stored = (await service.compactionHistory()).compactions.at(-1);
     assert.deepEqual(stored?.view?.receipt, receipt);
+    assert.deepEqual((await service.compactionHistory()).pins, [receiptPin(item)], 'the reopened card knows the item is pinned');
     assert.ok(
       JSON.stringify(service.messages[0]).includes('A file from earlier work: src/legacy/adapter.ts'),
       'the pin is in the reopened view',

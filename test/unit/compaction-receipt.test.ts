@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { compactionReceipt } from '../../src/agent/compaction/receipt';
+import { specificsOf } from '../../src/agent/compaction/specifics';
 import { historyMessage, parseStoredCompactionView, storedCompactionView } from '../../src/context/compaction';
 import { receiptPin, receiptView } from '../../src/panel/receipt-view';
 import type { ToolResultMessage } from '../../src/providers/types';
@@ -63,5 +64,12 @@ describe('compaction receipt: what the compacted view still carries of what left
     );
     assert.deepEqual(parseStoredCompactionView(JSON.parse(JSON.stringify(stored)))?.receipt, r);
     assert.equal(receiptView({ counts: [], missing: [] }).line, 'nothing specific left the context');
+  });
+
+  it('counts a number by its digits: "0.1" and "4.2" are too common to mean much, "8443" and "1.24.3" are kept', () => {
+    const numbers = specificsOf([assistant('Set the ratio to 0.1, see 4.2 in the notes; port 8443 runs node 1.24.3.')])
+      .filter((s) => s.kind === 'numbers')
+      .map((s) => s.text);
+    assert.deepEqual(numbers, ['8443', '1.24.3']);
   });
 });

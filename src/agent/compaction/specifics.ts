@@ -24,7 +24,7 @@ const PATH = new RegExp(
   `(?<![\\w@./:-])((?:\\.{1,2}/)?(?:[\\w@.-]+/)*[\\w@-][\\w@.-]*\\.(?:${EXTENSIONS})|(?:\\.{1,2}/)?[\\w@-][\\w@.-]*(?:/[\\w@.-]+)+)(?![\\w/-])`,
   'g',
 );
-/** A number worth keeping: at least three characters (ports, limits, versions, counts with units). */
+/** A number worth keeping: at least three digits (ports, limits, versions, counts with units). */
 const NUMBER = /(?<![\w./-])(\d[\d,._:]*\d(?:%|ms|s|k|kb|mb|gb|px)?)(?![\w/-])/gi;
 /** Per message, so one listing or log cannot flood the receipt. */
 const PER_MESSAGE = 12;
@@ -71,7 +71,7 @@ function fromWords(text: string, add: Add): void {
   ] as const) {
     let n = 0;
     for (const m of text.slice(0, 100_000).matchAll(re)) {
-      if (kind === 'numbers' && m[1].length < 3) continue;
+      if (kind === 'numbers' && m[1].replace(/\D/g, '').length < 3) continue; // "0.1", "42": too common to mean much
       if (kind === 'paths' && /^\d[\d./]*$/.test(m[1])) continue; // "1/2", "2024/11": not paths
       add(kind, m[1]);
       if (++n >= PER_MESSAGE) break;
