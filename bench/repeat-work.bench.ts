@@ -62,7 +62,7 @@ async function main(): Promise<void> {
       for (let k = 0; k < steps.length + 4; k++) world.server.script.push(dispatch);
       const editsBefore = env.approvalsMade.requests.filter((r) => r.kind === 'edit').length;
       const commandsBefore = env.approvalsMade.requests.filter((r) => r.kind === 'command').length;
-      await service.prompt(`turn ${i}: carry on with part ${i}. ${prose(1500, 1000 + i)}`);
+      await service.turns.prompt(`turn ${i}: carry on with part ${i}. ${prose(1500, 1000 + i)}`);
       writes += env.approvalsMade.requests.filter((r) => r.kind === 'edit').length - editsBefore;
       const ran = env.approvalsMade.requests.filter((r) => r.kind === 'command').length - commandsBefore;
       if (runs && lastRunAtWrites === writes) attempts++;

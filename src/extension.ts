@@ -40,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): HeadroomApi {
       host = createHost(context, log);
       context.subscriptions.push(host);
       const loaded = host;
-      flushOnDeactivate = () => loaded.session.flush();
+      flushOnDeactivate = () => loaded.session.storage.flush();
     }
     return host;
   };

@@ -17,6 +17,8 @@ export interface ComposerOptions {
 export class Composer {
   readonly element: HTMLElement;
   private readonly input: HTMLTextAreaElement;
+  /** Messages sent while the turn ran, until the agent takes them (their user item arrives). */
+  private readonly queued: string[] = [];
   private readonly queueList = h('ul', { class: 'hr-queue', 'aria-label': 'Queued messages', 'data-testid': 'queue', hidden: true });
   private readonly list = h('ul', {
     class: 'hr-completions',
@@ -69,8 +71,30 @@ export class Composer {
     this.send.title = running ? 'The agent reads it at its next step' : '';
   }
 
+  /** A message sent while the turn runs waits for the agent's next step ("queued"). */
+  queue(text: string): void {
+    this.queued.push(text);
+    this.showQueue();
+  }
+
+  /** The agent took a queued message (its user item arrived): it leaves the queue. */
+  taken(text: string): void {
+    const i = this.queued.findIndex((q) => q.trim() === text.trim());
+    if (i < 0) return;
+    this.queued.splice(i, 1);
+    this.showQueue();
+  }
+
+  /** Stop drops the queued messages on the host: they go back into the box instead of being lost. */
+  giveBackQueued(): void {
+    if (!this.queued.length) return;
+    this.restore(this.queued.splice(0).join('\n'));
+    this.showQueue();
+  }
+
   /** Shows the messages waiting for the running turn ("queued · read at the next step"). */
-  setQueue(texts: readonly string[]): void {
+  private showQueue(): void {
+    const texts = this.queued;
     this.queueList.hidden = !texts.length;
     this.queueList.replaceChildren(
       ...texts.map((t) =>

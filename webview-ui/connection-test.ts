@@ -3,11 +3,11 @@
  * shows what came back (✓ and who answered, or what failed, the URL and the next step). Used by the
  * first-run view and the empty state. The last result stays while the configuration is the same.
  */
-import type { ConfigView, HostToWebview } from '../src/protocol/messages';
+import type { ConfigView, RequestOutput } from '../src/protocol/messages';
 import { h } from './dom';
-import { send } from './vscode-api';
+import { request } from './vscode-api';
 
-type TestResult = Omit<Extract<HostToWebview, { type: 'config/testResult' }>, 'type'>;
+type TestResult = RequestOutput<'config/test'>;
 
 /** The configuration a result was for: a result about another one no longer applies. */
 const configKey = (c: ConfigView) => JSON.stringify([c.provider, c.model, c.baseUrl ?? '', c.hasApiKey]);
@@ -24,7 +24,8 @@ function paint(el: HTMLElement, config: ConfigView): void {
   );
   button.addEventListener('click', () => {
     last = { key: configKey(config), testing: true };
-    send({ type: 'config/test' });
+    // A failed request is shown in the banner by the host; the button is offered again.
+    void request('config/test', {}).then(showConnectionResult, () => showConnectionResult(undefined));
     paint(el, config);
   });
   const r = mine.result;
@@ -50,8 +51,8 @@ export function renderConnectionTest(config: ConfigView): HTMLElement {
   return element;
 }
 
-/** The host's answer to the last Test connection. */
-export function showConnectionResult(result: TestResult): void {
+/** The host's answer to the last Test connection (undefined: none came). */
+function showConnectionResult(result: TestResult | undefined): void {
   last = { ...last, testing: false, result };
   if (!current?.element.isConnected) return;
   paint(current.element, current.config);

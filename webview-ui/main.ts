@@ -4,14 +4,14 @@
  */
 import './style.css';
 import { createHostDispatcher, HostHandlers } from '../src/protocol/dispatch';
-import { PROTOCOL_VERSION, type ChatItemOf, type ConfigView } from '../src/protocol/messages';
+import { PROTOCOL_VERSION, type ChatItemOf, type HistoryView } from '../src/protocol/messages';
 import { RESTRICTED_BANNER } from '../src/protocol/restricted-mode';
 import { Attachments } from './attachments';
 import { ChatView } from './chat-view';
-import { showConnectionResult } from './connection-test';
 import { EmptyStateExtras } from './example-prompts';
 import { Composer } from './composer';
 import { h } from './dom';
+import { errorBanner, sessionLines } from './top-bar';
 import { renderFirstRun } from './first-run';
 import { renderHistory } from './history-view';
 import { renderWorkSoFar } from './work-so-far';
@@ -20,7 +20,7 @@ import { promptExtras } from './prompt-edit';
 import { throttled } from './schedule';
 import type { ComposerIntent } from './slash';
 import { saveUi, state } from './state';
-import { send } from './vscode-api';
+import { request, requests, send } from './vscode-api';
 
 const app = document.getElementById('app')!;
 const top = h('header', { class: 'hr-top' });
@@ -44,11 +44,8 @@ const chat = new ChatView(
     baseUrl: () => state.snapshot?.config.baseUrl,
     examples: emptyState.element,
   },
-  (beforeId) => send({ type: 'transcript/older', beforeId }),
+  (beforeId) => void askOlder(beforeId),
 );
-
-/** Messages sent while the turn ran, until the agent takes them (their user item arrives). */
-const queued: string[] = [];
 
 const composer = new Composer({
   draft: state.ui.draft,
@@ -64,9 +61,7 @@ const { mentions, editor, ...prompts } = promptExtras(composer.element, chat.ele
 /** Stop drops the queued messages on the host: give them back to the prompt box instead of losing them. */
 function stopTurn(): void {
   send({ type: 'prompt/stop' });
-  if (!queued.length) return;
-  composer.restore(queued.splice(0).join('\n'));
-  composer.setQueue(queued);
+  composer.giveBackQueued();
 }
 
 /** Polite announcements for screen readers (an approval is waiting, the turn stopped). */
@@ -111,10 +106,7 @@ function runIntent(intent: ComposerIntent): boolean {
       if (attachments.refusal()) return (announce(attachments.refusal()!), false);
       prompts.send(intent.text, attachments.take());
       // While a turn runs the host queues it for the agent's next step (steering).
-      if (state.running) {
-        queued.push(intent.text);
-        composer.setQueue(queued);
-      }
+      if (state.running) composer.queue(intent.text);
       showView('chat');
       chat.follow();
       return true;
@@ -140,7 +132,7 @@ function runIntent(intent: ComposerIntent): boolean {
 function showView(view: 'chat' | 'history'): void {
   if (state.ui.view === view) return;
   saveUi({ view });
-  if (view === 'history') send({ type: 'session/list' });
+  if (view === 'history') void askHistory();
   renderTop();
   renderMain();
 }
@@ -153,23 +145,7 @@ function renderTop(): void {
     clear: () => send({ type: 'context/clear' }),
     toggleHistory: () => showView(state.ui.view === 'history' ? 'chat' : 'history'),
   });
-  const facts = s
-    ? h(
-        'div',
-        { class: 'hr-session-line', 'data-testid': 'session-line' },
-        h('span', { class: 'hr-session-title', title: s.session.title }, s.session.title),
-        h('span', { class: 'hr-muted', 'data-testid': 'session-counts' }, ` · ${sessionCounts(s.session)}`),
-        s.trusted ? null : h('span', { class: 'hr-warn', 'data-testid': 'restricted' }, ` · ${RESTRICTED_BANNER}`),
-        s.storageNote
-          ? h('span', { class: 'hr-warn' }, ` · ${s.storageNote}`)
-          : s.storageAvailable
-            ? null
-            : h('span', { class: 'hr-warn' }, ' · Open a folder to keep sessions'),
-      )
-    : h('div', { class: 'hr-session-line hr-muted', role: 'status' }, 'Connecting to Headroom…');
-  // The model picker has its own line: its window and price must not be cut off by a long title.
-  const model = s ? h('div', { class: 'hr-model-line' }, modelButton(s.config)) : null;
-  top.replaceChildren(meter, facts, ...(model ? [model] : []));
+  top.replaceChildren(meter, ...sessionLines(s));
   clearTimeout(freedTimer);
   const freed = state.meter?.freed;
   if (freed) {
@@ -178,48 +154,17 @@ function renderTop(): void {
   }
 }
 
-/**
- * The model picker's button: provider's model, window, price per million tokens and thinking level.
- * A native button (keyboard and screen readers); it opens the quick pick of `Headroom: Select Model`.
- */
-function modelButton(config: ConfigView): HTMLButtonElement {
-  const model = config.model || config.provider;
-  const info = config.modelInfo;
-  const facts = info ? [`${info.window} window`, info.price, info.thinking ? `thinking ${info.thinking}` : undefined].filter(Boolean) : [];
-  const b = h(
-    'button',
-    {
-      class: 'hr-link hr-model',
-      'data-testid': 'model-picker',
-      'aria-label': `Model: ${model}${facts.length ? `, ${facts.join(', ')}` : ''}. Select another model`,
-      title: 'Select Model',
-    },
-    model,
-    facts.length ? h('span', { class: 'hr-model-facts' }, ` · ${facts.join(' · ')}`) : null,
-  );
-  b.addEventListener('click', () => send({ type: 'command/run', command: 'selectModel' }));
-  return b;
-}
-
 function renderBanner(): void {
   const e = state.error;
   if (!e) {
     banner.replaceChildren();
     return;
   }
-  const dismiss = h('button', { class: 'hr-link', 'aria-label': 'Dismiss error' }, 'Dismiss');
-  dismiss.addEventListener('click', () => {
-    dismissError();
-    composer.focus();
-  });
   banner.replaceChildren(
-    h(
-      'div',
-      { class: 'hr-error', role: 'alert', 'data-testid': 'error' },
-      h('strong', {}, e.message),
-      e.detail ? h('div', { class: 'hr-error-detail' }, e.detail) : null,
-      dismiss,
-    ),
+    errorBanner(e, () => {
+      dismissError();
+      composer.focus();
+    }),
   );
 }
 
@@ -269,7 +214,7 @@ chat.element.addEventListener('scroll', () => {
 });
 
 const handlers: HostHandlers = {
-  'config/testResult': (m) => showConnectionResult(m),
+  reply: (m) => requests.settle(m),
   'session/snapshot': (m) => {
     state.snapshot = m.snapshot;
     state.transcript.reset(m.snapshot.items ?? []);
@@ -289,7 +234,7 @@ const handlers: HostHandlers = {
     restoreScroll = null;
     renderTop();
     renderMain();
-    if (state.ui.view === 'history') send({ type: 'session/list' });
+    if (state.ui.view === 'history') void askHistory();
     document.body.dataset.ready = 'true';
   },
   'chat/ops': (m) => {
@@ -297,14 +242,9 @@ const handlers: HostHandlers = {
       const id = state.transcript.apply(op);
       if (id !== undefined) changed.add(id);
       if (op.op === 'append' && op.item.kind === 'approval' && op.item.state === 'pending') awaitApproval(op.item.id, op.item.request);
-      if (op.op === 'append' && op.item.kind === 'user') taken(op.item.text);
+      if (op.op === 'append' && op.item.kind === 'user') composer.taken(op.item.text);
     }
     flushChat();
-  },
-  'transcript/page': (m) => {
-    // A page for a list that was replaced meanwhile (another session) has no place: only the wait ends.
-    const fits = state.transcript.items[0]?.id === m.beforeId;
-    chat.prepend(fits ? state.transcript.prepend(m.items) : [], m.hasOlder);
   },
   'turn/state': (m) => {
     setCompacting(m.compacting ?? false);
@@ -328,16 +268,12 @@ const handlers: HostHandlers = {
     state.meter = m.meter;
     renderTop();
   },
-  'history/list': (m) => {
-    state.history = m.history;
-    if (state.ui.view === 'history') renderMain();
-  },
+  'history/list': (m) => showHistory(m.history),
   'ledger/update': (m) => {
     state.ledger = m.ledger;
     renderWork();
   },
   'host/ok': () => dismissError(),
-  'mention/results': (m) => mentions.results(m.query, m.options),
   'mention/add': (m) => mentions.add(m.mention),
   'host/error': (m) => {
     state.error = { message: m.message, detail: m.detail };
@@ -345,12 +281,24 @@ const handlers: HostHandlers = {
   },
 };
 
-/** The agent took a queued message (its user item arrived): it leaves the queue. */
-function taken(text: string): void {
-  const i = queued.findIndex((q) => q.trim() === text.trim());
-  if (i < 0) return;
-  queued.splice(i, 1);
-  composer.setQueue(queued);
+/** The page before `beforeId`; one for a list that was replaced meanwhile (another session) has no place: only the wait ends. */
+async function askOlder(beforeId: string): Promise<void> {
+  // A failed page leaves "Loading…" (the host shows why in the banner).
+  const page = await request('transcript/older', { beforeId }).catch(() => undefined);
+  if (!page) return;
+  const fits = state.transcript.items[0]?.id === beforeId;
+  chat.prepend(fits ? state.transcript.prepend(page.items) : [], page.hasOlder);
+}
+
+/** The sessions and snapshots, asked for when the history view opens. */
+async function askHistory(): Promise<void> {
+  const answer = await request('session/list', {}).catch(() => undefined);
+  if (answer) showHistory(answer.history);
+}
+
+function showHistory(history: HistoryView): void {
+  state.history = history;
+  if (state.ui.view === 'history') renderMain();
 }
 
 /**
@@ -387,11 +335,3 @@ window.addEventListener('error', (e) => send({ type: 'webview/error', message: S
 renderTop();
 renderMain();
 send({ type: 'webview/ready', protocolVersion: PROTOCOL_VERSION });
-
-/** "13 in context · 54 in transcript": the context view and the kept transcript are different things. */
-function sessionCounts(s: { messageCount: number; transcriptCount?: number }): string {
-  const inContext = `${s.messageCount} in context`;
-  return s.transcriptCount !== undefined && s.transcriptCount !== s.messageCount
-    ? `${inContext} · ${s.transcriptCount} in transcript`
-    : inContext;
-}

@@ -1,7 +1,7 @@
 /**
  * @-mentions in the prompt box. Typing `@` opens a listbox of `@selection`, `@problems` and the
- * workspace's files and folders matching what follows the `@` (the host ranks them: `mention/search`
- * → `mention/results`); ↑/↓ choose, Enter or Tab take, Escape closes. A taken entry is written into the
+ * workspace's files and folders matching what follows the `@` (the host ranks them: the `mention/search`
+ * request); ↑/↓ choose, Enter or Tab take, Escape closes. A taken entry is written into the
  * text as `@label` and shown as a chip above the box; the mentions still written in the text when it is
  * sent go with it (`collect`), and the host reads them. The picker sits on the composer's own textarea:
  * its keys are handled in the capture phase on the composer, before the composer's Enter-to-send.
@@ -10,7 +10,7 @@ import './mentions.css';
 import { mentionLabel, type Mention, type MentionChip, type MentionOption } from '../src/protocol/messages';
 import { mentionQuery, written } from './mention-text';
 import { h } from './dom';
-import { send } from './vscode-api';
+import { request } from './vscode-api';
 
 interface Row {
   mention: Mention;
@@ -100,7 +100,7 @@ export class MentionPicker {
   }
 
   /** The host's rows for a query; a stale answer (the user typed on) is ignored. */
-  results(query: string, options: readonly MentionOption[]): void {
+  private results(query: string, options: readonly MentionOption[]): void {
     if (!this.query || this.query.query !== query) return;
     this.rows = [...specialRows(query), ...options.map((o) => ({ mention: o, label: o.path, hint: o.kind }))];
     this.selected = Math.min(this.selected, Math.max(0, this.rows.length - 1));
@@ -121,7 +121,13 @@ export class MentionPicker {
       this.rows = specialRows(q.query);
       this.paint();
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => send({ type: 'mention/search', query: q.query }), 60);
+      this.timer = setTimeout(() => {
+        // A failed search leaves the special rows (the host shows why in the banner).
+        void request('mention/search', { query: q.query }).then(
+          ({ options }) => this.results(q.query, options),
+          () => {},
+        );
+      }, 60);
     }
   }
 

@@ -1,5 +1,5 @@
 // Runs a real VS Code (code-server 4.139 = VS Code 1.139) on this machine with no internet.
-// Recipe: ../shared/REAL-VSCODE.md. Everything is cached in .vscode-test/ (git-ignored) and reused.
+// How and why: docs/real-vscode.md. Everything is cached in .vscode-test/ (git-ignored) and reused.
 // Every process started here is started detached and stopped by its pid's process group.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,8 @@
  * the effective window; at the compact or block threshold (or after a provider overflow error) it
  * runs the compaction hook and re-checks, so a still-blocked request becomes a forced final turn.
  * Tool results are admitted against the same live projection. What a request counts (per component,
- * per content class, on the provider-confirmed base) is `context-accounting.ts`. Never throws.
+ * per content class, on the provider-confirmed base) is `context-accounting.ts`; the compaction a
+ * preflight runs is `gate-compaction.ts`. Never throws.
  */
 import { settlesWithin } from '../common/settles-within';
 import { ContextBudget, type BudgetComponents } from '../context/budget';
@@ -15,20 +16,13 @@ import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD } fr
 import type { ModelLimits, TokenizerFamily } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
-import {
-  compactionReport,
-  compactionTarget,
-  preparedSummaryTarget,
-  statusAt,
-  type AgentPrefix,
-  type CompactionReport,
-  type CompactionTrigger,
-} from '../context/compaction';
+import { statusAt, type AgentPrefix, type CompactionTrigger } from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { HeadroomPort } from '../tools/ports';
-import { dropOldestTurnsHook, type CompactHook, type CompactInput, type CompactOutput } from './compact-hook';
+import { dropOldestTurnsHook, type CompactHook, type CompactInput } from './compact-hook';
 import { createContextAccounting, sumOf, type ContextAccounting } from './context-accounting';
+import { compactChecked, prepareSummary, targetFor, type Checked, type GateState } from './gate-compaction';
 import type { ContextUsage } from './events';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
 
@@ -86,15 +80,6 @@ export function createContextGate(options: ContextGateOptions): DefaultContextGa
   return new DefaultGate(options);
 }
 
-/** The outcome of the guard's check, with the view it was made on (replaced when a compaction changed it). */
-interface Checked {
-  messages: readonly Message[];
-  components: BudgetComponents;
-  result: PreflightResult;
-  replaced?: Message[];
-  compaction?: CompactionReport;
-}
-
 /** The gate's state: the counts, and what the last request and response said (for the meter and the tools). */
 class DefaultGate implements DefaultContextGate {
   readonly ledger: TokenLedger;
@@ -145,7 +130,7 @@ class DefaultGate implements DefaultContextGate {
 
   compactionTarget(view: readonly Message[], trigger: CompactionTrigger): number {
     try {
-      return this.targetFor(this.componentsOf(view), trigger);
+      return targetFor(this.state, this.componentsOf(view), trigger);
     } catch {
       return 0;
     }
@@ -169,8 +154,8 @@ class DefaultGate implements DefaultContextGate {
         input.reason === 'overflow' ||
         asked !== undefined ||
         (input.reason === 'request' && (checked.result.status === 'compact' || checked.result.status === 'block'));
-      if (needs && !signal.aborted) checked = await this.compact(input, checked, asked, signal);
-      if (!needs && input.reason === 'request' && checked.result.prepareSummary && !signal.aborted) this.prepareSummary(checked);
+      if (needs && !signal.aborted) checked = await compactChecked(this.state, input, checked, asked, signal);
+      if (!needs && input.reason === 'request' && checked.result.prepareSummary && !signal.aborted) prepareSummary(this.state, checked);
       const r = checked.result;
       this.used = r.projection.total;
       return {
@@ -256,77 +241,20 @@ class DefaultGate implements DefaultContextGate {
     if (prompt > 0) this.lastCacheShare = u.cacheRead / prompt;
   }
 
-  /**
-   * Runs the compaction hook towards the target of the trigger (the model asked, a provider overflow,
-   * or the threshold) and checks again; the report tells what it freed. A hook that throws or changes
-   * nothing leaves the view as it was, checked as compacted (so a blocked request becomes final).
-   */
-  private async compact(
-    input: PreflightInput,
-    before: Checked,
-    asked: { focus?: string } | undefined,
-    signal: AbortSignal,
-  ): Promise<Checked> {
-    const { messages, components, result } = before;
-    const started = Date.now();
-    const trigger = input.reason === 'overflow' ? 'overflow' : asked ? 'tool' : 'threshold';
-    const targetTokens = this.targetFor(components, trigger);
-    let out: CompactOutput | undefined;
-    try {
-      out = await this.compactHook(
-        {
-          messages,
-          tokensOf: this.tokensOf,
-          estimateOf: this.estimateOf,
-          targetTokens,
-          trigger,
-          focus: asked?.focus,
-          effectiveWindow: this.limits.effectiveWindow,
-          contextWindow: this.limits.contextWindow,
-          prefix: this.lastPrefix,
-          force: trigger === 'overflow' || result.status === 'block',
-        },
-        signal,
-      );
-    } catch {
-      out = undefined;
-    }
-    if (!out || out.messages === messages) return { ...before, result: this.check(components, true) };
-    const after = this.accounting.account(out.messages, input.system, input.tools).components;
-    const checked = this.check(after, true);
-    const compaction = compactionReport(out, {
-      trigger,
-      beforeTokens: result.projection.total,
-      afterTokens: checked.projection.total,
-      beforeMessages: messages.length,
-      afterMessages: out.messages.length,
-      durationMs: Date.now() - started,
-    });
-    return { messages: out.messages, components: after, result: checked, replaced: out.messages, compaction };
-  }
-
-  /** Starts preparing a summary in the background (`options.prepare`), aimed to fit until the compact threshold. */
-  private prepareSummary({ messages, components }: Checked): void {
-    if (!this.options.prepare) return;
-    const targetTokens = preparedSummaryTarget({
-      effectiveWindow: this.limits.effectiveWindow,
-      fixedTokens: fixedOf(components),
+  /** What compacting reads of this gate (`gate-compaction.ts`), as it is now. */
+  private get state(): GateState {
+    return {
+      limits: this.limits,
       thresholds: this.thresholds,
+      compactHook: this.compactHook,
+      tokensOf: this.tokensOf,
+      estimateOf: this.estimateOf,
+      accounting: this.accounting,
+      prefix: this.lastPrefix,
       share: this.options.compactTarget,
-    });
-    try {
-      this.options.prepare({
-        messages,
-        tokensOf: this.tokensOf,
-        estimateOf: this.estimateOf,
-        targetTokens,
-        trigger: 'threshold',
-        effectiveWindow: this.limits.effectiveWindow,
-        contextWindow: this.limits.contextWindow,
-      });
-    } catch {
-      // Preparing is an optimization.
-    }
+      prepare: this.options.prepare,
+      check: (c, attempted) => this.check(c, attempted),
+    };
   }
 
   /** The components of `view` with the system prompt and tools of the last request. */
@@ -340,18 +268,6 @@ class DefaultGate implements DefaultContextGate {
     const name = estimateText(toolName);
     const raw = familyTokens(estimate, this.family) + familyTokens(name, this.family) + TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD;
     return Math.ceil(raw * this.calibration.factorFor(this.limits.model, estimate.contentClass));
-  }
-
-  /** The compaction target (`context/compaction/target.ts`) for the components of a request. */
-  private targetFor(c: BudgetComponents, trigger: CompactionTrigger): number {
-    return compactionTarget({
-      effectiveWindow: this.limits.effectiveWindow,
-      fixedTokens: fixedOf(c),
-      conversationTokens: c.messages + c.toolResults,
-      trigger,
-      thresholds: this.thresholds,
-      share: this.options.compactTarget,
-    });
   }
 
   private check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {
@@ -382,11 +298,6 @@ class DefaultGate implements DefaultContextGate {
     if (estimated >= this.thresholds.compact * this.limits.effectiveWindow)
       await settlesWithin(all, this.options.exactCountMaxWaitMs ?? 30_000);
   }
-}
-
-/** Tokens sent with every request besides the conversation. */
-function fixedOf(c: BudgetComponents): number {
-  return c.system + c.tools + c.rules + c.deferredTools;
 }
 
 function safe<T>(fn: (() => T) | undefined): T | undefined {

@@ -9,6 +9,7 @@ import type { ModelLimits } from '../context/models';
 import type { Thresholds } from '../context/settings';
 import type { DefaultContextGate } from './context-gate';
 import type { ContextUsage } from './events';
+import { modelNumber } from '../common/model-numbers';
 
 /** Limits that differ in any of these are another window. */
 export function sameLimits(a: ModelLimits, b: ModelLimits): boolean {
@@ -58,10 +59,9 @@ export function sizeWarning(usage: ContextUsage, thresholds: Thresholds): string
   const status = statusAt(usage.ratio, thresholds);
   if (status !== 'compact' && status !== 'block') return undefined;
   const pct = Math.round(usage.ratio * 100);
-  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const over = usage.ratio >= 1;
   return (
-    `The context (${fmt(usage.used)} tokens) is ${pct} % of the ${fmt(usage.effectiveWindow)} tokens this model can take` +
+    `The context (${modelNumber(usage.used)} tokens) is ${pct} % of the ${modelNumber(usage.effectiveWindow)} tokens this model can take` +
     (over ? ': it must be compacted before the next request.' : '. Compact it now?')
   );
 }

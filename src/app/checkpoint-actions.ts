@@ -1,8 +1,9 @@
 /**
- * What the session does with checkpoints: start one per turn (its writes are recorded through the
+ * The session's checkpoints: one begins with each turn (its writes are recorded through the
  * workspace wrapper), say what a turn changed, and restore a turn's checkpoint: its files back as
  * they were before the turn AND the conversation rewound to before it (a `restore` snapshot of the
- * context as it was; the transcript keeps everything). Pure (no vscode).
+ * context as it was; the transcript keeps everything). The running (or last) turn's checkpoint is
+ * this owner's state. Pure (no vscode).
  */
 import { HeadroomError } from '../common/errors';
 import type { Message } from '../providers/types';
@@ -12,10 +13,11 @@ import { checkpointRoot, target } from './checkpoint-files';
 import { beforeText, changesOf, type TurnChanges } from './checkpoint-record';
 import { CheckpointStore } from './checkpoint-store';
 import { checkpointingWorkspace, planRestore, restoreFiles, TurnCheckpoint } from './checkpoints';
-import type { SessionCore } from './session-core';
-import { openSession } from './session-switching';
+import type { HostEnvironment } from './host-environment';
+import type { ModelAccess } from './model-access';
+import type { Sessions } from './sessions';
 
-export { changesOf, type TurnChanges } from './checkpoint-record';
+export type { TurnChanges } from './checkpoint-record';
 
 /** The person's answer about files changed since the turn. */
 export type OverwriteAnswer = 'overwrite' | 'keep' | 'cancel';
@@ -28,113 +30,117 @@ export interface RestoreOutcome {
   notRestorable: Array<{ path: string; reason: string }>;
 }
 
-/** The workspace the turn's tools write through: every write is checkpointed when the session is stored. */
-export function checkpointedWorkspace(core: SessionCore, base: WorkspacePort): WorkspacePort {
-  core.checkpoint = undefined;
-  if (!core.store || core.store.readOnly || !core.summary) return base;
-  const store = core.store;
-  const id = core.summary.id;
-  const checkpoints = new CheckpointStore(store.sessions, id);
-  const checkpoint = new TurnCheckpoint(
-    checkpointRoot(base.root),
-    () => store.sessions.lastTurn(id),
-    (record) => checkpoints.save(record),
-    (m) => core.env.log.warn(m),
-  );
-  core.checkpoint = checkpoint;
-  return checkpointingWorkspace(base, checkpoint);
-}
+export class Checkpoints {
+  /** The running (or last) turn's checkpoint: the files it changed, as they were before. */
+  private checkpoint: TurnCheckpoint | undefined;
 
-/**
- * The turn ended: its checkpoint notes the seq of the turn's last message, so a reopened session shows
- * its card where the turn ended. Never rejects.
- */
-export async function sealTurn(core: SessionCore): Promise<void> {
-  const checkpoint = core.checkpoint;
-  if (!checkpoint?.current || !core.store || core.store.readOnly || !core.summary) return;
-  try {
-    const last = (await core.store.sessions.transcriptPage(core.summary.id, { limit: 1 })).messages.at(-1)?.seq;
-    if (last !== undefined) await checkpoint.seal(last);
-  } catch (err) {
-    core.env.log.warn(`checkpoint: ${String(err)}`);
+  constructor(
+    private readonly env: HostEnvironment,
+    private readonly sessions: Pick<Sessions, 'id' | 'writable' | 'assertIdle' | 'open'>,
+    private readonly storage: { readonly writable: HeadroomStore | undefined },
+    private readonly models: Pick<ModelAccess, 'contextSettings'>,
+  ) {}
+
+  /** A turn begins: its checkpoint starts empty; the workspace it returns checkpoints every write first (when the session is stored). */
+  beginTurn(base: WorkspacePort): WorkspacePort {
+    this.checkpoint = undefined;
+    const store = this.storage.writable;
+    const id = this.sessions.id;
+    if (!store || !id) return base;
+    const checkpoints = new CheckpointStore(store.sessions, id);
+    const checkpoint = new TurnCheckpoint(
+      checkpointRoot(base.root),
+      () => store.sessions.lastTurn(id),
+      (record) => checkpoints.save(record),
+      (m) => this.env.log.warn(m),
+    );
+    this.checkpoint = checkpoint;
+    return checkpointingWorkspace(base, checkpoint);
   }
-}
 
-/** The files the last turn changed; undefined when it changed none. */
-export function turnChanges(core: SessionCore): TurnChanges | undefined {
-  const cp = core.checkpoint?.current;
-  return cp && cp.files.length ? changesOf(cp) : undefined;
-}
-
-function checkpointsOf(core: SessionCore): { store: HeadroomStore; id: string; checkpoints: CheckpointStore; root: string } {
-  const { store, id } = core.writable();
-  const folder = core.env.folder();
-  if (!folder) throw new HeadroomError('invalid_request', 'Open the workspace folder first.');
-  return { store, id, checkpoints: new CheckpointStore(store.sessions, id), root: folder.root };
-}
-
-/** The text of `path` before turn `turn` (the diff's left side). */
-export async function beforeOf(core: SessionCore, turn: number, path: string): Promise<string> {
-  const { checkpoints } = checkpointsOf(core);
-  const file = (await checkpoints.load(turn))?.files.find((f) => f.path === path);
-  if (!file) throw new HeadroomError('not_found', `No checkpoint of ${path} for turn ${turn}.`);
-  return beforeText(file.before);
-}
-
-/** The absolute path of a checkpointed file now (the diff's right side), checked to be inside the workspace. */
-export async function currentPathOf(core: SessionCore, path: string): Promise<string> {
-  const { root } = checkpointsOf(core);
-  return (await target(checkpointRoot(root), path)).abs;
-}
-
-/**
- * Restores turn `turn`'s checkpoint: asks `confirmOverwrite` about files changed since the turn
- * ('keep' leaves them, 'cancel' changes nothing), puts the files back, then rewinds the conversation
- * to before the turn. Refuses a damaged record or one naming a path outside the workspace, before
- * changing anything.
- */
-export async function restoreCheckpoint(
-  core: SessionCore,
-  turn: number,
-  confirmOverwrite: (paths: string[]) => Promise<OverwriteAnswer>,
-): Promise<RestoreOutcome | undefined> {
-  core.assertIdle('restoring a checkpoint');
-  const { store, id, checkpoints, root } = checkpointsOf(core);
-  const cp = await checkpoints.load(turn);
-  if (!cp) throw new HeadroomError('not_found', `There is no stored checkpoint for turn ${turn}.`);
-  if (cp.restoredAt !== undefined) throw new HeadroomError('invalid_request', `Turn ${turn} was already restored or rewound.`);
-  const at = checkpointRoot(root);
-  const plan = await planRestore(at, cp);
-  let skip = new Set<string>();
-  if (plan.conflicts.length) {
-    const answer = await confirmOverwrite(plan.conflicts);
-    if (answer === 'cancel') return undefined;
-    if (answer === 'keep') skip = new Set(plan.conflicts);
+  /**
+   * The turn ended: its checkpoint notes the seq of the turn's last message, so a reopened session shows
+   * its card where the turn ended. Never rejects.
+   */
+  async sealTurn(): Promise<void> {
+    const checkpoint = this.checkpoint;
+    const store = this.storage.writable;
+    const id = this.sessions.id;
+    if (!checkpoint?.current || !store || !id) return;
+    try {
+      const last = (await store.sessions.transcriptPage(id, { limit: 1 })).messages.at(-1)?.seq;
+      if (last !== undefined) await checkpoint.seal(last);
+    } catch (err) {
+      this.env.log.warn(`checkpoint: ${String(err)}`);
+    }
   }
-  const restored = await restoreFiles(at, cp, skip);
-  await rewindTo(core, store, id, turn);
-  await checkpoints.markRestored(turn);
-  return { turn, restored, kept: [...skip], notRestorable: plan.notRestorable };
-}
 
-/** Makes the context as it was before turn `turn` the resume view, and reopens the session on it. */
-async function rewindTo(core: SessionCore, store: HeadroomStore, id: string, turn: number): Promise<void> {
-  const transcript = await store.sessions.transcript(id);
-  const first = transcript.find((e) => e.turn >= turn)?.seq;
-  if (first === undefined) throw new HeadroomError('not_found', `Turn ${turn} is not in this session's transcript.`);
-  const view = await store.sessions.contextView(id, { rollingWindowMs: core.models.contextSettings().rollingWindowMs || undefined });
-  let messages: Message[];
-  if (!view.snapshot || view.snapshot.throughSeq < first) {
-    // The context's summary (if any) is older than the turn: keep it and the messages up to the turn.
-    const head = view.messages.slice(0, view.messages.length - view.tail.length);
-    messages = [...head, ...view.tail.filter((e) => e.seq < first).map((e) => e.message)];
-  } else {
-    // Compacted since the turn began: the newest compaction or restore older than the turn, then the transcript to the turn.
-    const older = (await store.sessions.listSnapshots(id)).find((s) => s.kind !== 'named' && s.throughSeq < first);
-    const base = older ? await store.sessions.getSnapshot(id, older.id) : undefined;
-    const from = base?.throughSeq ?? 0;
-    messages = [...(base?.messages ?? []), ...transcript.filter((e) => e.seq > from && e.seq < first).map((e) => e.message)];
+  /** The files the last turn changed; undefined when it changed none. */
+  turnChanges(): TurnChanges | undefined {
+    const cp = this.checkpoint?.current;
+    return cp && cp.files.length ? changesOf(cp) : undefined;
   }
-  await store.sessions.saveSnapshot(id, { kind: 'restore', messages, description: `before turn ${turn}` });
-  await openSession(core, id);
+
+  /** A checkpointed file before turn `turn` (text), and where it is now (absolute path, checked to be inside the workspace), for a diff. */
+  async diff(turn: number, path: string): Promise<{ before: string; current: string }> {
+    const { checkpoints, root } = this.stored();
+    const file = (await checkpoints.load(turn))?.files.find((f) => f.path === path);
+    if (!file) throw new HeadroomError('not_found', `No checkpoint of ${path} for turn ${turn}.`);
+    return { before: beforeText(file.before), current: (await target(checkpointRoot(root), path)).abs };
+  }
+
+  /**
+   * Restores turn `turn`'s checkpoint: asks `confirmOverwrite` about files changed since the turn
+   * ('keep' leaves them, 'cancel' changes nothing), puts the files back, then rewinds the conversation
+   * to before the turn. Refuses a damaged record or one naming a path outside the workspace, before
+   * changing anything.
+   */
+  async restore(turn: number, confirmOverwrite: (paths: string[]) => Promise<OverwriteAnswer>): Promise<RestoreOutcome | undefined> {
+    this.sessions.assertIdle('restoring a checkpoint');
+    const { store, id, checkpoints, root } = this.stored();
+    const cp = await checkpoints.load(turn);
+    if (!cp) throw new HeadroomError('not_found', `There is no stored checkpoint for turn ${turn}.`);
+    if (cp.restoredAt !== undefined) throw new HeadroomError('invalid_request', `Turn ${turn} was already restored or rewound.`);
+    const at = checkpointRoot(root);
+    const plan = await planRestore(at, cp);
+    let skip = new Set<string>();
+    if (plan.conflicts.length) {
+      const answer = await confirmOverwrite(plan.conflicts);
+      if (answer === 'cancel') return undefined;
+      if (answer === 'keep') skip = new Set(plan.conflicts);
+    }
+    const restored = await restoreFiles(at, cp, skip);
+    await this.rewindTo(store, id, turn);
+    await checkpoints.markRestored(turn);
+    return { turn, restored, kept: [...skip], notRestorable: plan.notRestorable };
+  }
+
+  private stored(): { store: HeadroomStore; id: string; checkpoints: CheckpointStore; root: string } {
+    const { store, id } = this.sessions.writable();
+    const folder = this.env.folder();
+    if (!folder) throw new HeadroomError('invalid_request', 'Open the workspace folder first.');
+    return { store, id, checkpoints: new CheckpointStore(store.sessions, id), root: folder.root };
+  }
+
+  /** Makes the context as it was before turn `turn` the resume view, and reopens the session on it. */
+  private async rewindTo(store: HeadroomStore, id: string, turn: number): Promise<void> {
+    const transcript = await store.sessions.transcript(id);
+    const first = transcript.find((e) => e.turn >= turn)?.seq;
+    if (first === undefined) throw new HeadroomError('not_found', `Turn ${turn} is not in this session's transcript.`);
+    const view = await store.sessions.contextView(id, { rollingWindowMs: this.models.contextSettings().rollingWindowMs || undefined });
+    let messages: Message[];
+    if (!view.snapshot || view.snapshot.throughSeq < first) {
+      // The context's summary (if any) is older than the turn: keep it and the messages up to the turn.
+      const head = view.messages.slice(0, view.messages.length - view.tail.length);
+      messages = [...head, ...view.tail.filter((e) => e.seq < first).map((e) => e.message)];
+    } else {
+      // Compacted since the turn began: the newest compaction or restore older than the turn, then the transcript to the turn.
+      const older = (await store.sessions.listSnapshots(id)).find((s) => s.kind !== 'named' && s.throughSeq < first);
+      const base = older ? await store.sessions.getSnapshot(id, older.id) : undefined;
+      const from = base?.throughSeq ?? 0;
+      messages = [...(base?.messages ?? []), ...transcript.filter((e) => e.seq > from && e.seq < first).map((e) => e.message)];
+    }
+    await store.sessions.saveSnapshot(id, { kind: 'restore', messages, description: `before turn ${turn}` });
+    await this.sessions.open(id);
+  }
 }

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { diffLines } from 'diff';
 
 /** Bounds of one checkpoint: larger files are noted as not restorable, never silently skipped. */
 export const CHECKPOINT_LIMITS = {
@@ -111,37 +112,24 @@ export function beforeText(before: FileBefore): string {
   return bytes.toString('utf8');
 }
 
-/** Lines added and removed from `before` to `after` (a longest-common-subsequence count, bounded in work). */
+/** Past this many changed lines the exact count is not worth the time: every line of both sides counts. */
+const MAX_EDIT_LINES = 10_000;
+
+/** Lines added and removed from `before` to `after` (jsdiff's line diff; a missing final newline is no change). */
 export function lineChanges(before: string, after: string): { added: number; removed: number } {
-  const a = splitLines(before);
-  const b = splitLines(after);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
+  const changes = diffLines(before, after, { ignoreNewlineAtEof: true, maxEditLength: MAX_EDIT_LINES });
+  if (!changes) return { added: lineCount(after), removed: lineCount(before) };
+  let added = 0;
+  let removed = 0;
+  for (const c of changes) {
+    if (c.added) added += c.count;
+    else if (c.removed) removed += c.count;
   }
-  const n = endA - start;
-  const m = endB - start;
-  // Past ~4M cells the exact count is not worth the time: every differing line counts.
-  if (n === 0 || m === 0 || n * m > 4_000_000) return { added: m, removed: n };
-  let prev = new Uint32Array(m + 1);
-  let cur = new Uint32Array(m + 1);
-  for (let i = 1; i <= n; i++) {
-    for (let j = 1; j <= m; j++) {
-      cur[j] = a[start + i - 1] === b[start + j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
-    }
-    [prev, cur] = [cur, prev];
-  }
-  const common = prev[m];
-  return { added: m - common, removed: n - common };
+  return { added, removed };
 }
 
-function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split('\n');
-  if (text.endsWith('\n')) lines.pop();
-  return lines;
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  const newlines = text.split('\n').length - 1;
+  return text.endsWith('\n') ? newlines : newlines + 1;
 }

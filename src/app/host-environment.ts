@@ -4,7 +4,7 @@
  * a temp folder and the fake provider. Pure types (no vscode).
  */
 import type { MentionSources } from '../tools/mentions/resolve-mentions';
-import type { ProviderSettings } from '../config/provider-settings';
+import type { ProviderSettings } from '../context/provider-settings';
 import type { ContextSettings } from '../context/settings';
 import type { ServerReportedWindow } from '../context/models';
 import type { LmChatPort } from '../providers/lm-chat';

@@ -12,7 +12,11 @@ import type { UserMessage } from '../providers/types';
 import { admitResult } from '../tools/admission';
 import { MentionIndex } from '../tools/mentions/mention-index';
 import { resolveMentions, type MentionSources } from '../tools/mentions/resolve-mentions';
-import type { SessionCore } from './session-core';
+import type { DefaultContextGate } from '../agent';
+import type { ContextSettings } from '../context/settings';
+import type { ResultPort } from '../tools/ports';
+import type { Message } from '../providers/types';
+import type { HostEnvironment } from './host-environment';
 
 /**
  * A mention's block goes in whole up to this size (or the offload threshold, when that is larger) when
@@ -32,18 +36,29 @@ export function mentionIndex(root: string): MentionIndex {
   return index;
 }
 
-/** The workspace's files and folders for the `@` picker (empty without a folder). Never rejects. */
-export function searchMentions(core: SessionCore, query: string): Promise<MentionOption[]> {
-  const root = core.env.folder()?.root;
+/** The workspace's files and folders under `root` for the `@` picker (empty without a folder). Never rejects. */
+export function searchMentions(root: string | undefined, query: string): Promise<MentionOption[]> {
   return root ? mentionIndex(root).search(query) : Promise.resolve([]);
 }
 
+/** What admitting a prompt's mentions reads, asked only when the prompt has some. */
+export interface MentionParts {
+  readonly env: HostEnvironment;
+  settings(): ContextSettings;
+  /** The gate of the session's model (it knows the live headroom). */
+  gate(): Pick<DefaultContextGate, 'admit'>;
+  /** Where a block too large to go in is stored. */
+  results(): ResultPort;
+  /** The context view the prompt joins. */
+  messages(): readonly Message[];
+}
+
 /** `message` (a prompt's text and images) with its mentions resolved and admitted after them; the chips go on the message. */
-export async function mentionMessage(core: SessionCore, message: UserMessage, mentions: readonly Mention[]): Promise<UserMessage> {
+export async function mentionMessage(from: MentionParts, message: UserMessage, mentions: readonly Mention[]): Promise<UserMessage> {
   if (!mentions.length) return message;
   const timestamp = message.timestamp;
-  const root = core.env.folder()?.root;
-  const editor = core.env.editorSources;
+  const root = from.env.folder()?.root;
+  const editor = from.env.editorSources;
   const sources: MentionSources = {
     root,
     entries: () => (root ? mentionIndex(root).search('', Number.MAX_SAFE_INTEGER) : Promise.resolve([])),
@@ -51,8 +66,8 @@ export async function mentionMessage(core: SessionCore, message: UserMessage, me
     problems: () => (editor ? editor.problems() : Promise.resolve([])),
   };
   const resolved = await resolveMentions(mentions, sources);
-  const settings = core.models.contextSettings();
-  const gate = core.gates.for(core.models.limits());
+  const settings = from.settings();
+  const gate = from.gate();
   const parts: UserMessage['content'] = [...message.content];
   const chips: MentionChip[] = [];
   for (const r of resolved) {
@@ -71,10 +86,10 @@ export async function mentionMessage(core: SessionCore, message: UserMessage, me
         timestamp,
       },
       {
-        store: core.resultPort(),
+        store: from.results(),
         thresholdBytes: Math.max(MENTION_INLINE_BYTES, settings.offloadThresholdBytes),
         // The view as it is now, with the prompt and the blocks admitted so far.
-        admit: (sizes) => gate.admit(sizes, [...core.messages, { role: 'user', content: parts, timestamp }]),
+        admit: (sizes) => gate.admit(sizes, [...from.messages(), { role: 'user', content: parts, timestamp }]),
       },
     );
     const block = admitted.content.map((p) => (p.type === 'text' ? p.text : '')).join('');

@@ -1,8 +1,10 @@
 /**
- * The configured model as the session service reaches it: the API key released for the next turn,
- * a provider for the current settings, the model's limits (with the window a local server or the
+ * The session's model as the session service reaches it: which model the current session talks to
+ * (stored with it; the settings give the default), the API key released for the next turn, a
+ * provider for the current settings, the model's limits (with the window a local server or the
  * editor reports) and the validated context settings. Pure (no vscode): the editor is the port.
  */
+import { SessionModel } from '../agent/session-model';
 import { DEFAULT_PROVIDER, providerEntry } from '../common/provider-catalogue';
 import { DEFAULT_SUMMARY_MAX_TOKENS, inputLimitWithin } from '../context/compaction/summary-budget';
 import { findModel, resolveModelLimits, supportsReasoning, type ServerReportedWindow } from '../context/models';
@@ -21,7 +23,7 @@ import type { HostEnvironment } from './host-environment';
 const endpointOf = (provider: ProviderId) => providerEntry(provider).endpoint;
 
 /** The settings' model: the default a new session starts with. */
-export function settingsModel(env: HostEnvironment): ModelChoice {
+function settingsModel(env: HostEnvironment): ModelChoice {
   const { provider, model, thinking } = env.settings.provider();
   return { provider, model, thinking };
 }
@@ -38,11 +40,30 @@ export class ModelAccess {
   /** The input limit VS Code reported, for the model it was asked about. */
   private lmWindow: { model: string; window: ServerReportedWindow } | undefined;
 
-  /** @param choice the current session's model (`agent/session-model.ts`). */
-  constructor(
-    private readonly env: HostEnvironment,
-    private readonly choice: () => ModelChoice,
-  ) {}
+  /** The current session's model (`agent/session-model.ts`); replaced when another session is opened. */
+  private model: SessionModel;
+
+  constructor(private readonly env: HostEnvironment) {
+    this.model = new SessionModel({ defaults: () => settingsModel(env) }, undefined);
+  }
+
+  /**
+   * The session being opened brings its model: `stored` (undefined: the settings' default, stored
+   * now); `save` stores a change with the session (absent when sessions are not stored).
+   */
+  useSession(stored: ModelChoice | undefined, save: ((choice: ModelChoice) => Promise<void>) | undefined): void {
+    this.model = new SessionModel({ defaults: () => settingsModel(this.env), save, onError: (m) => this.env.warn(m) }, stored);
+  }
+
+  /** The session's model: the one stored with it, or the settings' when they changed since. */
+  choice(): ModelChoice {
+    return this.model.current();
+  }
+
+  /** Switches the session's model (and thinking level) and stores it with the session. */
+  choose(choice: ModelChoice): Promise<void> {
+    return this.model.set(choice);
+  }
 
   /** Where requests go: the session's model, at the configured base URL. */
   target(): ModelChoice & { baseUrl: string | undefined } {

@@ -1,7 +1,7 @@
 /**
- * What a person keeps of the current session: pins (kept verbatim through every compaction), named
- * snapshots of the context view (saved with a summary, restorable), and undo of the last compaction.
- * All of them need a writable store. Pure (no vscode).
+ * What a person keeps of the current session: pins (kept verbatim through every compaction) and named
+ * snapshots of the context view (saved with a summary, restorable). Changing them needs a writable
+ * store. Pure (no vscode).
  */
 import { snapshotSummary } from '../agent/compaction';
 import { HeadroomError } from '../common/errors';
@@ -9,77 +9,95 @@ import { withCurrentPins } from '../context/compaction';
 import { DEFAULT_PROVIDER } from '../common/provider-catalogue';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import { createProvider } from '../providers/create-provider';
-import type { SessionCore } from './session-core';
-import { openSession } from './session-switching';
+import type { HostEnvironment } from './host-environment';
+import type { ModelAccess } from './model-access';
+import type { Sessions } from './sessions';
+import type { SessionStorage } from './store-lifecycle';
 
-/** Pins a text: it is kept verbatim through every compaction of this session. */
-export async function pin(core: SessionCore, text: string): Promise<void> {
-  const { store, id } = core.writable();
-  const t = text.trim();
-  if (!t) throw new HeadroomError('invalid_request', 'A pin needs some text.');
-  if (t.length > 4000)
-    throw new HeadroomError(
-      'invalid_request',
-      `A pin is kept verbatim in every request, so it is limited to 4,000 characters (this one has ${t.length}).`,
-    );
-  // Pinned already (a receipt's Pin clicked twice, or on a reopened card): nothing to add.
-  if ((await store.sessions.pins(id)).some((p) => p.text === t)) return;
-  await store.sessions.pin(id, t);
-  await pinsIntoView(core);
+/** A text kept verbatim through every compaction of the session. */
+export interface PinInfo {
+  readonly id: string;
+  readonly text: string;
+  readonly createdAt: number;
 }
 
-/**
- * The current view's history message carries the session's pins as they are now, so a pin reaches the
- * next request at once (a compaction puts them there too). Not while a turn runs: its view is the
- * turn's own; the next compaction or reopen carries them.
- */
-export async function pinsIntoView(core: SessionCore): Promise<void> {
-  const session = core.session;
-  if (!core.store || !core.summary || !session || session.isRunning) return;
-  const pinned = (await core.store.sessions.pins(core.summary.id)).map((p) => p.text);
-  const view = withCurrentPins(session.messages, pinned);
-  if (view !== session.messages) session.replaceMessages([...view]);
-}
+export class PinsAndSnapshots {
+  constructor(
+    private readonly env: HostEnvironment,
+    private readonly storage: Pick<SessionStorage, 'store'>,
+    private readonly sessions: Pick<Sessions, 'id' | 'live' | 'messages' | 'writable' | 'assertIdle' | 'open'>,
+    private readonly models: Pick<ModelAccess, 'releaseKey' | 'target' | 'providerFor' | 'summarizer'>,
+    private readonly ready: () => Promise<void>,
+  ) {}
 
-/** The current session's pins; none without a store. The caller has opened the store. */
-export async function pins(core: SessionCore): Promise<Array<{ id: string; text: string; createdAt: number }>> {
-  return core.store && core.summary ? core.store.sessions.pins(core.summary.id) : [];
-}
+  /** Pins a text: it is kept verbatim through every compaction of this session. Rejects empty or over-long text. */
+  async pin(text: string): Promise<void> {
+    const { store, id } = this.sessions.writable();
+    const t = text.trim();
+    if (!t) throw new HeadroomError('invalid_request', 'A pin needs some text.');
+    if (t.length > 4000)
+      throw new HeadroomError(
+        'invalid_request',
+        `A pin is kept verbatim in every request, so it is limited to 4,000 characters (this one has ${t.length}).`,
+      );
+    // Pinned already (a receipt's Pin clicked twice, or on a reopened card): nothing to add.
+    if ((await store.sessions.pins(id)).some((p) => p.text === t)) return;
+    await store.sessions.pin(id, t);
+    await this.intoView();
+  }
 
-export async function unpin(core: SessionCore, pinId: string): Promise<void> {
-  const { store, id } = core.writable();
-  await store.sessions.unpin(id, pinId);
-  await pinsIntoView(core);
-}
+  /** The current session's pins; none without a store. */
+  async pins(): Promise<PinInfo[]> {
+    await this.ready();
+    const store = this.storage.store;
+    const id = this.sessions.id;
+    return store && id ? store.sessions.pins(id) : [];
+  }
 
-/** Saves the current context view as a named snapshot (history entry); the view is unchanged. */
-export async function saveSnapshot(core: SessionCore, name?: string): Promise<void> {
-  const { store, id } = core.writable();
-  const messages = [...core.messages];
-  // Restricted Mode sends nothing: a keyless Anthropic adapter fails locally, so the snapshot is
-  // saved with "(summary unavailable)". Otherwise the key goes only where it was released for.
-  const refusal = restrictedModeRefusal('compact', core.env.trusted());
-  if (!refusal) await core.models.releaseKey();
-  const { provider, baseUrl, model } = core.models.target();
-  const summary = await snapshotSummary(messages, {
-    provider: refusal
-      ? createProvider({ provider: DEFAULT_PROVIDER, missingKeyMessage: refusal })
-      : core.models.providerFor(provider, baseUrl, model),
-    model: core.models.summarizer().model,
-  });
-  await store.sessions.saveSnapshot(id, { kind: 'named', messages, description: name?.trim() || undefined, summary });
-}
+  async unpin(pinId: string): Promise<void> {
+    const { store, id } = this.sessions.writable();
+    await store.sessions.unpin(id, pinId);
+    await this.intoView();
+  }
 
-export async function restoreSnapshot(core: SessionCore, snapshotId: string): Promise<void> {
-  const { store, id } = core.writable();
-  core.assertIdle('restoring a snapshot');
-  await store.sessions.restoreSnapshot(id, snapshotId);
-  await openSession(core, id);
-}
+  /**
+   * The current view's history message carries the session's pins as they are now, so a pin reaches the
+   * next request at once (a compaction puts them there too). Not while a turn runs: its view is the
+   * turn's own; the next compaction or reopen carries them.
+   */
+  private async intoView(): Promise<void> {
+    const store = this.storage.store;
+    const id = this.sessions.id;
+    const live = this.sessions.live;
+    if (!store || !id || !live || live.isRunning) return;
+    const pinned = (await store.sessions.pins(id)).map((p) => p.text);
+    const view = withCurrentPins(live.messages, pinned);
+    if (view !== live.messages) live.replaceMessages([...view]);
+  }
 
-export async function undoCompaction(core: SessionCore): Promise<void> {
-  const { store, id } = core.writable();
-  core.assertIdle('undoing a compaction');
-  await store.sessions.undoLastCompaction(id);
-  await openSession(core, id);
+  /** Saves the current context view as a named snapshot (history entry); the view is unchanged. */
+  async saveSnapshot(name?: string): Promise<void> {
+    const { store, id } = this.sessions.writable();
+    const { env, models } = this;
+    const messages = [...this.sessions.messages];
+    // Restricted Mode sends nothing: a keyless Anthropic adapter fails locally, so the snapshot is
+    // saved with "(summary unavailable)". Otherwise the key goes only where it was released for.
+    const refusal = restrictedModeRefusal('compact', env.trusted());
+    if (!refusal) await models.releaseKey();
+    const { provider, baseUrl, model } = models.target();
+    const summary = await snapshotSummary(messages, {
+      provider: refusal
+        ? createProvider({ provider: DEFAULT_PROVIDER, missingKeyMessage: refusal })
+        : models.providerFor(provider, baseUrl, model),
+      model: models.summarizer().model,
+    });
+    await store.sessions.saveSnapshot(id, { kind: 'named', messages, description: name?.trim() || undefined, summary });
+  }
+
+  async restoreSnapshot(snapshotId: string): Promise<void> {
+    const { store, id } = this.sessions.writable();
+    this.sessions.assertIdle('restoring a snapshot');
+    await store.sessions.restoreSnapshot(id, snapshotId);
+    await this.sessions.open(id);
+  }
 }

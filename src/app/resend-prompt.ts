@@ -6,7 +6,8 @@
  */
 import { HeadroomError } from '../common/errors';
 import type { Message } from '../providers/types';
-import type { SessionCore } from './session-core';
+import type { HeadroomStore } from '../store';
+import type { Sessions } from './sessions';
 
 /** The title a new session takes from its first prompt (its first line, up to 60 characters). */
 export const UNTITLED = 'New session';
@@ -23,24 +24,29 @@ export function lastPromptIndex(view: readonly Message[]): number {
   return -1;
 }
 
-/** Removes the last turn from the context view (and from the resume view of a stored session). */
-export async function dropLastTurn(core: SessionCore): Promise<void> {
-  core.assertIdle('editing the last prompt');
-  const view = core.messages;
+/**
+ * Removes the last turn from the context view (and from the resume view of a stored session).
+ * @param store the writable store (undefined: sessions are not stored). @param discardPrepared drops a summary prepared for the old view.
+ */
+export async function dropLastTurn(
+  sessions: Pick<Sessions, 'assertIdle' | 'messages' | 'id' | 'title' | 'retitle' | 'live' | 'changed'>,
+  store: HeadroomStore | undefined,
+  discardPrepared: () => void,
+): Promise<void> {
+  sessions.assertIdle('editing the last prompt');
+  const view = sessions.messages;
   const at = lastPromptIndex(view);
   if (at < 0) throw new HeadroomError('not_found', 'There is no prompt in the context to edit.');
   const kept = view.slice(0, at);
   const first = view[at];
-  if (core.store && core.summary && !core.store.readOnly) {
-    await core.store.sessions.saveSnapshot(core.summary.id, { kind: 'restore', messages: kept, description: 'Before an edited prompt' });
+  const id = sessions.id;
+  if (store && id) {
+    await store.sessions.saveSnapshot(id, { kind: 'restore', messages: kept, description: 'Before an edited prompt' });
     // The session was named after the prompt being replaced: the edited one names it instead.
     const replaced = first.role === 'user' ? first.content.find((p) => p.type === 'text')?.text : undefined;
-    if (at === 0 && replaced !== undefined && core.summary.title === promptTitle(replaced)) {
-      await core.store.sessions.rename(core.summary.id, UNTITLED).catch(() => {});
-      core.summary = { ...core.summary, title: UNTITLED };
-    }
+    if (at === 0 && replaced !== undefined && sessions.title === promptTitle(replaced)) await sessions.retitle(UNTITLED);
   }
-  core.chain?.discardPrepared();
-  core.session?.replaceMessages(kept);
-  core.fireState();
+  discardPrepared();
+  sessions.live?.replaceMessages(kept);
+  sessions.changed();
 }

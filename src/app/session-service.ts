@@ -1,60 +1,55 @@
 /**
- * The running chat, without the editor: one AgentSession wired to the store, the provider from the
- * settings and the released key, the tools and the context gate, all reached through the
- * host-environment port (`host-environment.ts`). The panel and the commands call its actions (through
- * `platform/session-host.ts`); it reports through `onDidEvent` (agent events), `onDidChangeState`
- * (session switched, store problems) and `onDidChangePause`. Owns nothing visual. Pure (no vscode).
+ * The running chat, without the editor: the owners of a session's parts, composed and exposed. The
+ * panel, the commands and the tests call each owner directly; this file only builds them, tells them
+ * about each other through narrow interfaces, and opens the store and the latest session once. All
+ * of it reaches the editor through the host-environment port (`host-environment.ts`). Pure (no vscode).
  *
- * Its parts, one file each: `store-lifecycle.ts`, `session-switching.ts`, `pins-snapshots.ts`,
- * `manual-compaction.ts`, `compaction-wiring.ts`, `turn-wiring.ts`, `model-access.ts`, over the shared
- * state of `session-core.ts`.
+ * The owners, one noun each, each the only one to change its state:
+ * - `storage` (`store-lifecycle.ts`): the store, its note, calibration, stored results.
+ * - `sessions` (`sessions.ts`): which session is current and its live conversation.
+ * - `records` (`session-records.ts`): the work ledger and the spend of the current session.
+ * - `models` (`model-access.ts`): the session's model, the released key, limits, settings.
+ * - `compactions` (`compactions.ts`): chain, runner, manual compaction, undo, stored compactions.
+ * - `checkpoints` (`checkpoint-actions.ts`): each turn's checkpoint, diff, restore + rewind.
+ * - `pins` (`pins-snapshots.ts`): pins and named snapshots.
+ * - `search` (`session-search.ts`): the whole history and stored results, read.
+ * - `turns` (`turns.ts`): prompts, edit-and-resend, the gate and the meter, model switch, turn wiring.
  */
-import type { AgentEvent, CompactionReport } from '../agent';
+import type { AgentEvent } from '../agent';
 import { refreshOnExactCounts } from '../agent/exact-count-refresh';
-import type { LedgerState } from '../agent/ledger';
-import type { SpendState } from '../agent/spend-recorder';
 import { Disposable } from '../common/disposable';
-import type { Event } from '../common/emitter';
-import { errorMessage, HeadroomError } from '../common/errors';
-import type { ModelChoice } from '../context/model-choice';
-import type { ThinkingLimits } from '../context/thinking';
-import { createHistorySearchPort } from '../tools/history-port';
-import { messageText, seqOfRef, type HistorySearchResult } from '../tools/history-search';
-import { historySource, transcriptMessage } from './turn-wiring';
+import { Emitter, type Event } from '../common/emitter';
+import { errorMessage } from '../common/errors';
 import { TokenLedger } from '../context/token-ledger';
 import { TokenWorkerClient } from '../context/token-worker-client';
-import type { Mention, MentionOption } from '../protocol/mentions';
-import { restrictedModeRefusal } from '../protocol/restricted-mode';
-import type { Message } from '../providers/types';
-import type { ResultMeta, SessionSummary, SnapshotInfo } from '../store';
+import { Checkpoints } from './checkpoint-actions';
+import { Compactions } from './compactions';
 import type { HostEnvironment } from './host-environment';
-import * as checkpoints from './checkpoint-actions';
-import { compactNow } from './manual-compaction';
-import { promptMessage, type PromptImage } from './prompt-message';
-import type { ConnectionResult } from '../providers/connection-test';
-import { mentionMessage, searchMentions } from './mention-message';
-import { dropLastTurn, promptTitle, UNTITLED } from './resend-prompt';
-import * as keep from './pins-snapshots';
-import { SessionCore, type SessionState } from './session-core';
-import * as sessions from './session-switching';
-import { openSessionStore, saveCalibration } from './store-lifecycle';
-import { expectNextRequest, makeGate } from './turn-wiring';
+import { ModelAccess } from './model-access';
+import { PinsAndSnapshots } from './pins-snapshots';
+import { SessionRecords } from './session-records';
+import { SessionSearch } from './session-search';
+import { Sessions } from './sessions';
+import { SessionStorage } from './store-lifecycle';
+import { Turns } from './turns';
 
-export type { SessionState } from './session-core';
+export type { SessionState } from './sessions';
 
 export class SessionService extends Disposable {
-  private readonly core: SessionCore;
+  readonly storage: SessionStorage;
+  readonly records: SessionRecords;
+  readonly models: ModelAccess;
+  readonly sessions: Sessions;
+  readonly search: SessionSearch;
+  readonly compactions: Compactions;
+  readonly checkpoints: Checkpoints;
+  readonly pins: PinsAndSnapshots;
+  readonly turns: Turns;
   private readonly worker: TokenWorkerClient;
-  private ready: Promise<void> | undefined;
-
-  readonly onDidEvent: Event<AgentEvent>;
-  readonly onDidChangeState: Event<SessionState>;
-  /** The loop breaker paused automatic compaction (its reason) or it resumed (null). */
-  readonly onDidChangePause: Event<string | null>;
-  /** The work ledger changed (a tool call was recorded, a session was opened). */
-  readonly onDidChangeLedger: Event<LedgerState>;
-  /** What the session spent changed (a request was billed, another session was opened). */
-  readonly onDidChangeSpend: Event<SpendState>;
+  private readonly events = this._register(new Emitter<AgentEvent>());
+  /** Every event of the current session's turns, and the progress of every compaction pass. */
+  readonly onDidEvent: Event<AgentEvent> = this.events.event;
+  private opened: Promise<void> | undefined;
 
   constructor(env: HostEnvironment) {
     super();
@@ -64,299 +59,62 @@ export class SessionService extends Disposable {
         onError: (e) => env.log.warn(`tokenizer worker: ${errorMessage(e)}; using byte estimates`),
       }),
     );
-    const core = (this.core = this._register(new SessionCore(env, new TokenLedger(this.worker), makeGate)));
-    this.onDidEvent = core.agentEvents.event;
-    this.onDidChangeState = core.stateChanges.event;
-    this.onDidChangePause = core.pauseChanges.event;
-    this.onDidChangeLedger = core.ledgerChanges.event;
-    this.onDidChangeSpend = core.spendChanges.event;
+    const ledger = new TokenLedger(this.worker);
+    const report = (e: AgentEvent) => this.events.fire(e);
+    const ready = () => this.init();
+    const storage = (this.storage = this._register(new SessionStorage(env)));
+    const records = (this.records = this._register(new SessionRecords()));
+    const models = (this.models = new ModelAccess(env));
+    // The owners built below are reached through these hooks only when a session is switched or a turn starts.
+    const sessions = (this.sessions = this._register(
+      new Sessions({
+        env,
+        storage,
+        records,
+        models,
+        ledger,
+        report,
+        ready,
+        hooks: {
+          leave: () => (this.turns.leave(), this.compactions.leave()),
+          enter: (record) => this.compactions.enter(record.summaryCount),
+          expectNextRequest: () => this.turns.expectNextRequest(),
+          discardPrepared: () => this.compactions.discardPrepared(),
+          compacting: () => this.compactions.running,
+          compacted: (report) => this.compactions.recordReport(report),
+          turn: { turnConfig: () => this.turns.begin(), system: () => this.turns.system() },
+        },
+      }),
+    ));
+    const search = (this.search = new SessionSearch(storage, sessions, ready));
+    const compactions = (this.compactions = this._register(
+      new Compactions({ env, storage, sessions, records, models, report, ready, gate: (limits) => this.turns.gate(limits) }),
+    ));
+    const checkpoints = (this.checkpoints = new Checkpoints(env, sessions, storage, models));
+    this.pins = new PinsAndSnapshots(env, storage, sessions, models, ready);
+    this.turns = new Turns({ env, storage, sessions, records, models, compactions, checkpoints, search, ledger, ready });
     // The exact count replaces the estimate in the meter as soon as it arrives (the gate reads the ledger anyway).
     this._register(
       refreshOnExactCounts(
-        core.ledger.onDidCount,
-        () => (core.session ? this.measure() : undefined),
-        (usage) => core.agentEvents.fire({ type: 'context_usage', usage }),
+        ledger.onDidCount,
+        () => (sessions.live ? this.turns.measure() : undefined),
+        (usage) => this.events.fire({ type: 'context_usage', usage }),
       ),
     );
   }
 
   /** Opens the store and the latest session (or a new one). Safe to call repeatedly. */
   init(): Promise<void> {
-    return (this.ready ??= this.doInit());
+    return (this.opened ??= this.open());
   }
 
-  private async doInit(): Promise<void> {
+  private async open(): Promise<void> {
     this.worker.start();
-    await openSessionStore(this.core);
-    const latest = this.core.store?.sessions.list()[0];
+    await this.storage.open();
+    const latest = this.storage.store?.sessions.list()[0];
     // Resumed at start-up, the latest session takes the settings' model: they are the last model picked,
     // or what someone set while VS Code was closed. Sessions opened later bring their own model back.
-    if (latest) await sessions.openSession(this.core, latest.id, { followSettings: true });
-    else await sessions.newSession(this.core);
-  }
-
-  state(): SessionState {
-    return this.core.state();
-  }
-
-  get messages(): readonly Message[] {
-    return this.core.messages;
-  }
-
-  listSessions(): SessionSummary[] {
-    return sessions.listSessions(this.core);
-  }
-
-  /**
-   * Sends a prompt (or steers the running turn). Resolves when the turn ends. Rejects only before the
-   * turn starts: in Restricted Mode (nothing is sent from an untrusted workspace).
-   */
-  async prompt(text: string, images?: readonly PromptImage[], mentions: readonly Mention[] = []): Promise<void> {
-    const core = this.core;
-    const refusal = restrictedModeRefusal('send', core.env.trusted());
-    if (refusal) throw new HeadroomError('invalid_request', refusal);
-    await this.init();
-    const session = core.session!;
-    // Checked before anything changes: a refused image leaves the session as it was.
-    const message = promptMessage(text, images, core.models.target());
-    if (!session.isRunning && core.summary && core.summary.title === UNTITLED && core.store && !core.store.readOnly) {
-      const title = promptTitle(text);
-      await core.store.sessions.rename(core.summary.id, title).catch(() => {});
-      core.summary = { ...core.summary, title };
-    }
-    if (!session.isRunning) {
-      await core.models.releaseKey();
-      await core.models.discoverServerWindow();
-      sessions.applyRollingWindow(core);
-    }
-    // The mentions are read now, against the view the prompt joins (after the rolling window).
-    const done = session.prompt(await mentionMessage(core, message, mentions));
-    core.fireState();
-    await done;
-    // The turn's records (work ledger, spend, its checkpoint's place) are saved before this resolves: nothing is written after it.
-    await Promise.all([core.recorder.save(), core.spend.save(), checkpoints.sealTurn(core)]);
-    await saveCalibration(core);
-    core.fireState();
-  }
-
-  /** Test connection: one tiny request (at most 16 output tokens) to the session's model with the key released for it. */
-  async testConnection(): Promise<ConnectionResult> {
-    await this.init();
-    return this.core.models.testConnection();
-  }
-
-  stop(): void {
-    this.core.session?.stop();
-  }
-
-  /**
-   * Edit-and-resend, first half: the last turn leaves the context (`resend-prompt.ts`); the caller then
-   * sends the edited prompt with `prompt`. Rejects, changing nothing, in Restricted Mode, while a turn
-   * or a compaction runs, or when the context has no prompt.
-   */
-  async dropLastTurn(): Promise<void> {
-    const refusal = restrictedModeRefusal('send', this.core.env.trusted());
-    if (refusal) throw new HeadroomError('invalid_request', refusal);
-    await this.init();
-    await dropLastTurn(this.core);
-  }
-
-  /** The `@` picker's workspace files and folders for what was typed after the `@`. Never rejects. */
-  searchMentions(query: string): Promise<MentionOption[]> {
-    return searchMentions(this.core, query);
-  }
-
-  /** Clear: advances the session's clear marker (nothing is deleted); the next request starts empty. */
-  async clear(): Promise<void> {
-    await this.init();
-    await sessions.clearContext(this.core);
-  }
-
-  newSession(): Promise<void> {
-    return sessions.newSession(this.core);
-  }
-
-  openSession(id: string, opts: { followSettings?: boolean } = {}): Promise<void> {
-    return sessions.openSession(this.core, id, opts);
-  }
-
-  renameSession(id: string, title: string): Promise<void> {
-    return sessions.renameSession(this.core, id, title);
-  }
-
-  deleteSession(id: string): Promise<void> {
-    return sessions.deleteSession(this.core, id);
-  }
-
-  /** Sessions, the current session's snapshots, and whether a compaction can be undone. */
-  async history(): Promise<{
-    sessions: SessionSummary[];
-    snapshots: SnapshotInfo[];
-    currentSessionId: string | null;
-    canUndoCompaction: boolean;
-  }> {
-    await this.init();
-    return sessions.sessionHistory(this.core);
-  }
-
-  /** Pins a text: it is kept verbatim through every compaction of this session. */
-  pin(text: string): Promise<void> {
-    return keep.pin(this.core, text);
-  }
-
-  async pins(): Promise<Array<{ id: string; text: string; createdAt: number }>> {
-    await this.init();
-    return keep.pins(this.core);
-  }
-
-  unpin(pinId: string): Promise<void> {
-    return keep.unpin(this.core, pinId);
-  }
-
-  /** Saves the current context view as a named snapshot (history entry); the view is unchanged. */
-  saveSnapshot(name?: string): Promise<void> {
-    return keep.saveSnapshot(this.core, name);
-  }
-
-  restoreSnapshot(snapshotId: string): Promise<void> {
-    return keep.restoreSnapshot(this.core, snapshotId);
-  }
-
-  undoCompaction(): Promise<void> {
-    return keep.undoCompaction(this.core);
-  }
-
-  /** The files the last turn changed (its checkpoint); undefined when it changed none. */
-  turnChanges(): checkpoints.TurnChanges | undefined {
-    return checkpoints.turnChanges(this.core);
-  }
-
-  /** Restores turn `turn`'s files and rewinds the conversation to before it (see `checkpoint-actions.ts`). */
-  restoreCheckpoint(
-    turn: number,
-    confirmOverwrite: (paths: string[]) => Promise<checkpoints.OverwriteAnswer>,
-  ): Promise<checkpoints.RestoreOutcome | undefined> {
-    return checkpoints.restoreCheckpoint(this.core, turn, confirmOverwrite);
-  }
-
-  /** A checkpointed file before turn `turn` (text), and where it is now (absolute path), for a diff. */
-  async checkpointDiff(turn: number, path: string): Promise<{ before: string; current: string }> {
-    return { before: await checkpoints.beforeOf(this.core, turn, path), current: await checkpoints.currentPathOf(this.core, path) };
-  }
-
-  /** Manual compaction (button, command, `/compact focus`): see `manual-compaction.ts`. */
-  async compact(focus?: string): Promise<CompactionReport | undefined> {
-    await this.init();
-    return compactNow(this.core, focus);
-  }
-
-  /** Cancels the running compaction (manual or automatic): the context stays as it was. False when none runs. */
-  cancelCompaction(): boolean {
-    return this.core.compactions.cancel();
-  }
-
-  /** Whether a compaction is running. */
-  get compacting(): boolean {
-    return this.core.compactions.running;
-  }
-
-  /** Whether the last compaction was cancelled (then `compact` resolved undefined because of it). */
-  get lastCompactionCancelled(): boolean {
-    return this.core.compactions.lastOutcome === 'cancelled';
-  }
-
-  /** Whether compactions of this session are stored, so the newest can be undone. */
-  get canUndoCompactions(): boolean {
-    return !!this.core.store && !this.core.store.readOnly && !!this.core.summary;
-  }
-
-  /** The current session's stored compactions (oldest first, with their "what left" views). */
-  async compactionHistory(): Promise<sessions.CompactionHistory> {
-    await this.init();
-    return sessions.compactionHistory(this.core);
-  }
-
-  /** The current session's work ledger ("Work so far"). */
-  ledgerState(): LedgerState {
-    return this.core.recorder.ledger.toJSON();
-  }
-
-  /** What the current session spent so far (its stored spend included) and its last turn's dollars. */
-  spend(): SpendState {
-    return this.core.spend.state;
-  }
-
-  /** The current session's stored (offloaded) results, newest first; empty without a store. */
-  storedResults(): ResultMeta[] {
-    const id = this.core.summary?.id;
-    if (!this.core.store || !id) return [];
-    try {
-      return this.core.store.results.list(id).reverse();
-    } catch {
-      return [];
-    }
-  }
-
-  /**
-   * One search over the whole stored transcript and stored results (what `search_history` gives the
-   * model), for the user: hits newest first, each with a ref that `readResult` opens.
-   */
-  async searchHistory(query: string, limit = 50): Promise<HistorySearchResult> {
-    await this.init();
-    return createHistorySearchPort(historySource(this.core)).search({ query, limit }, new AbortController().signal);
-  }
-
-  /** The full text of an offloaded tool result, for "Open full result"; a `msg_<seq>` ref opens that transcript message. */
-  async readResult(refId: string): Promise<string> {
-    const seq = seqOfRef(refId);
-    if (seq !== undefined) {
-      const entry = await transcriptMessage(this.core, seq);
-      if (!entry) throw new HeadroomError('not_found', `No message ${refId} in this session.`);
-      const m = entry.message;
-      return `${m.role === 'toolResult' ? `${m.toolName} result` : m.role}, turn ${entry.turn}\n\n${messageText(m)}`;
-    }
-    if (this.core.store) return this.core.store.results.read(refId);
-    const page = await this.core.memoryResults?.page(refId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    if (!page) throw new HeadroomError('not_found', `No stored result ${refId}.`);
-    return page.text;
-  }
-
-  /** The limits of the session's model, its thinking budget counted in the output reservation. */
-  limits(): ThinkingLimits {
-    return this.core.models.limits();
-  }
-
-  /** The session's model: the one stored with it, or the settings' when they changed since. */
-  modelChoice(): ModelChoice {
-    return this.core.model.current();
-  }
-
-  /**
-   * Switches the session's model (and thinking level) and stores it with the session, so resuming
-   * brings it back. The meter measures against the new window at once: the next `measure()` uses it.
-   */
-  async setModel(choice: ModelChoice): Promise<void> {
-    await this.init();
-    this.core.assertIdle('switching models');
-    await this.core.model.set(choice);
-    await this.core.models.discoverServerWindow().catch((e) => this.core.env.log.warn(`window discovery: ${errorMessage(e)}`));
-    // Another model may get other tool definitions and notes: the meter counts what its next request carries.
-    await expectNextRequest(this.core);
-    this.core.fireState();
-  }
-
-  /** Current context usage as the gate measures it (for the meter between turns). */
-  measure() {
-    sessions.applyRollingWindow(this.core);
-    return this.core.gates.for(this.limits()).measure(this.core.messages);
-  }
-
-  async flush(): Promise<void> {
-    await this.core.store?.flush();
-  }
-
-  /** The work ledger block the model sees after a compaction ('' while empty); the meter can count it. */
-  ledgerBlock(): string {
-    return this.core.ledgerBlock();
+    if (latest) await this.sessions.open(latest.id, { followSettings: true });
+    else await this.sessions.create();
   }
 }

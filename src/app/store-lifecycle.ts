@@ -1,51 +1,19 @@
 /**
  * The session store over the service's lifetime: opened once (writable, read-only when another
  * window holds it, or absent: memory only, each with a note for the panel), the calibration factors
- * loaded from and saved to it, the per-session state (work ledger, summary counter) read back.
- * Pure (no vscode).
+ * loaded from and saved to it, the per-session state (work ledger, summary counter, model) read
+ * back, and where offloaded results go. Its state changes only here. Pure (no vscode).
  */
 import * as path from 'node:path';
 import { parseLedgerState, type LedgerState } from '../agent/ledger';
-import { errorMessage } from '../common/errors';
+import { Disposable } from '../common/disposable';
+import { errorMessage, HeadroomError } from '../common/errors';
 import { Calibration } from '../context/calibration';
 import { MODEL_CHOICE_KEY, parseModelChoice, type ModelChoice } from '../context/model-choice';
-import { openStore } from '../store';
-import type { SessionCore } from './session-core';
-
-/** Opens the store under the environment's storage root; a failure keeps sessions in memory (with a warning). */
-export async function openSessionStore(core: SessionCore): Promise<void> {
-  const storageRoot = core.env.storageRoot;
-  if (storageRoot) {
-    try {
-      core.store = await openStore({
-        root: path.join(storageRoot, 'headroom'),
-        wasmPath: core.env.assets.wasmPath,
-      });
-      for (const p of core.store.problems) core.warn(p.message);
-      core.own({ dispose: () => void core.store?.close() });
-      core.own(core.store.onDidReportProblem((p) => core.warn(p.message)));
-      if (core.store.readOnly) core.storeNote = core.store.readOnlyReason ?? "Another window holds this workspace's sessions: read-only.";
-      // Persisted factors (the store keeps no error band; start it at 0 and let new samples widen it).
-      core.calibration = new Calibration(
-        core.store.calibration.all().map((c) => ({ model: c.model, factor: c.factor, samples: c.samples, error: 0 })),
-      );
-    } catch (err) {
-      core.storeNote = `Sessions are kept in memory only: ${errorMessage(err)}`;
-      core.warn(core.storeNote);
-    }
-  } else {
-    core.storeNote = 'No folder is open, so sessions are kept in memory only.';
-  }
-}
-
-export async function saveCalibration(core: SessionCore): Promise<void> {
-  if (!core.store || core.store.readOnly) return;
-  for (const c of core.calibration.toJSON()) {
-    await core.store.calibration
-      .set(c.model, c.factor, c.samples)
-      .catch((e) => core.env.log.warn(`calibration not saved: ${errorMessage(e)}`));
-  }
-}
+import { openStore, type HeadroomStore, type ResultMeta } from '../store';
+import type { ResultPort } from '../tools';
+import { createMemoryResultPort } from '../tools/memory-results';
+import type { HostEnvironment } from './host-environment';
 
 /** What is stored with a session besides its messages. */
 export interface SessionRecord {
@@ -55,14 +23,107 @@ export interface SessionRecord {
   choice: ModelChoice | undefined;
 }
 
-/** The ledger, summary counter and model stored with a session (a damaged record starts afresh, with a warning). */
-export async function loadSessionState(core: SessionCore, id: string): Promise<SessionRecord> {
-  const store = core.store!;
-  const raw = await store.sessions.getState(id, 'ledger').catch(() => undefined);
-  const ledger = parseLedgerState(raw);
-  if (raw && !ledger) core.warn('The work ledger of this session could not be read; a new one is started.');
-  const count = Number(await store.sessions.getState(id, 'summary_count').catch(() => undefined));
-  // A session stored before models were remembered per session follows the settings.
-  const choice = parseModelChoice(await store.sessions.getState(id, MODEL_CHOICE_KEY).catch(() => undefined));
-  return { ledger, summaryCount: Number.isInteger(count) && count > 0 ? count : 0, choice };
+export class SessionStorage extends Disposable {
+  private opened: HeadroomStore | undefined;
+  private why: string | undefined;
+  private factors = new Calibration();
+  private memoryResults: ResultPort | undefined;
+
+  constructor(private readonly env: HostEnvironment) {
+    super();
+  }
+
+  /** The store; undefined while sessions are kept in memory. */
+  get store(): HeadroomStore | undefined {
+    return this.opened;
+  }
+
+  /** Why sessions are read-only or in memory (for the panel); undefined when they are stored. */
+  get note(): string | undefined {
+    return this.why;
+  }
+
+  /** The calibration factors per model (loaded from the store; the gates observe into them). */
+  get calibration(): Calibration {
+    return this.factors;
+  }
+
+  /** The store when this window may write it. */
+  get writable(): HeadroomStore | undefined {
+    return this.opened && !this.opened.readOnly ? this.opened : undefined;
+  }
+
+  /** Opens the store under the environment's storage root; a failure keeps sessions in memory (with a warning). */
+  async open(): Promise<void> {
+    const storageRoot = this.env.storageRoot;
+    if (!storageRoot) {
+      this.why = 'No folder is open, so sessions are kept in memory only.';
+      return;
+    }
+    try {
+      const store = (this.opened = await openStore({ root: path.join(storageRoot, 'headroom'), wasmPath: this.env.assets.wasmPath }));
+      for (const p of store.problems) this.env.warn(p.message);
+      this._register({ dispose: () => void store.close() });
+      this._register(store.onDidReportProblem((p) => this.env.warn(p.message)));
+      if (store.readOnly) this.why = store.readOnlyReason ?? "Another window holds this workspace's sessions: read-only.";
+      // Persisted factors (the store keeps no error band; start it at 0 and let new samples widen it).
+      this.factors = new Calibration(
+        store.calibration.all().map((c) => ({ model: c.model, factor: c.factor, samples: c.samples, error: 0 })),
+      );
+    } catch (err) {
+      this.why = `Sessions are kept in memory only: ${errorMessage(err)}`;
+      this.env.warn(this.why);
+    }
+  }
+
+  async saveCalibration(): Promise<void> {
+    const store = this.writable;
+    if (!store) return;
+    for (const c of this.factors.toJSON()) {
+      await store.calibration
+        .set(c.model, c.factor, c.samples)
+        .catch((e) => this.env.log.warn(`calibration not saved: ${errorMessage(e)}`));
+    }
+  }
+
+  /** The ledger, summary counter and model stored with a session (a damaged record starts afresh, with a warning). */
+  async record(id: string): Promise<SessionRecord> {
+    const store = this.opened!;
+    const raw = await store.sessions.getState(id, 'ledger').catch(() => undefined);
+    const ledger = parseLedgerState(raw);
+    if (raw && !ledger) this.env.warn('The work ledger of this session could not be read; a new one is started.');
+    const count = Number(await store.sessions.getState(id, 'summary_count').catch(() => undefined));
+    // A session stored before models were remembered per session follows the settings.
+    const choice = parseModelChoice(await store.sessions.getState(id, MODEL_CHOICE_KEY).catch(() => undefined));
+    return { ledger, summaryCount: Number.isInteger(count) && count > 0 ? count : 0, choice };
+  }
+
+  /** Where offloaded and cleared tool output goes: the session's result store, or memory without one. */
+  resultPort(sessionId: string | undefined): ResultPort {
+    const store = this.writable;
+    if (!store || !sessionId) return (this.memoryResults ??= createMemoryResultPort());
+    return store.results.port(sessionId);
+  }
+
+  /** A session's stored (offloaded) results, newest first; empty without a store. */
+  storedResults(sessionId: string | undefined): ResultMeta[] {
+    if (!this.opened || !sessionId) return [];
+    try {
+      return this.opened.results.list(sessionId).reverse();
+    } catch {
+      return [];
+    }
+  }
+
+  /** The full text of an offloaded tool result (from the store, or memory without one). */
+  async readResult(refId: string): Promise<string> {
+    if (this.opened) return this.opened.results.read(refId);
+    const page = await this.memoryResults?.page(refId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    if (!page) throw new HeadroomError('not_found', `No stored result ${refId}.`);
+    return page.text;
+  }
+
+  async flush(): Promise<void> {
+    await this.opened?.flush();
+  }
 }

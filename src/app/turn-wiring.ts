@@ -1,153 +1,118 @@
 /**
- * Wires one turn of the current session: its gate (one per session and model, `SessionGate`), the
- * turn's configuration (provider, tools, workspace, results, limits) and the system prompt with the
- * workspace's rules files. Called by the `AgentSession` at the start of each turn. Pure (no vscode).
+ * How one turn of the current session is wired: its gate (one per session and model, kept by
+ * `turns.ts` in a `SessionGate`), its tools, and its configuration (provider, tools, workspace,
+ * results, limits). Builders only: what they read is handed in, and none of them changes state.
+ * Pure (no vscode).
  */
-import { createContextGate, scheduledCompactPort, withDynamicNotes, type DefaultContextGate } from '../agent';
-import { compactOutput } from '../agent/compaction';
-import { RulesFileLoader } from '../agent/rules-files';
+import { createContextGate, scheduledCompactPort, type ContextGateOptions, type DefaultContextGate } from '../agent';
+import type { WorkWatch } from '../agent/ledger';
+import type { Calibration } from '../context/calibration';
+import type { EstimateState } from '../context/confirmed-base';
 import type { ModelLimits } from '../context/models';
-import { buildSystemSections, type RulesFile } from '../context/system-prompt';
-import { errorMessage, HeadroomError } from '../common/errors';
-import type { SystemSection } from '../providers/types';
+import type { TokenLedger } from '../context/token-ledger';
 import {
   createBuiltinTools,
   createHistorySearchPort,
-  createNodeWorkspace,
   ToolRegistry,
   withMessageRefs,
+  type DeferralPolicy,
   type HistorySource,
 } from '../tools';
 import type { TranscriptEntry } from '../tools/history-search';
-import { checkpointedWorkspace } from './checkpoint-actions';
-import { compactionChain } from './compaction-wiring';
-import type { SessionCore } from './session-core';
+import type { ResultPort, WorkspacePort } from '../tools/ports';
+import type { HostEnvironment } from './host-environment';
+import type { ModelAccess } from './model-access';
 
-export function makeGate(core: SessionCore, limits: ModelLimits): DefaultContextGate {
-  const settings = core.models.contextSettings();
-  const chain = compactionChain(core);
+/** What a gate is built from. */
+export interface GateParts {
+  readonly env: HostEnvironment;
+  readonly models: Pick<ModelAccess, 'contextSettings'>;
+  /** The compaction chain's way in, through the runner (`compactions.ts` `gateHooks`). */
+  readonly compaction: Pick<ContextGateOptions, 'compact' | 'prepare'>;
+  readonly ledger: TokenLedger;
+  readonly calibration: Calibration;
+  readonly estimates: EstimateState;
+  readonly policy: DeferralPolicy;
+}
+
+export function makeGate(parts: GateParts, limits: ModelLimits): DefaultContextGate {
+  const settings = parts.models.contextSettings();
   return createContextGate({
     limits,
-    compact: (input, signal) => core.compactions.run(input, signal, (s) => chain.run(input, s)).then((r) => r && compactOutput(r)),
-    prepare: (input) => chain.prepare(input),
-    ledger: core.ledger,
-    calibration: core.calibration,
-    estimates: core.estimates,
+    ...parts.compaction,
+    ledger: parts.ledger,
+    calibration: parts.calibration,
+    estimates: parts.estimates,
     thresholds: settings.thresholds,
     deferred: () => {
-      const s = core.policy.select();
+      const s = parts.policy.select();
       return { count: s.deferred.length, savedTokens: s.savedTokens };
     },
     // info: the level a LogOutputChannel shows by default (debug lines would stay hidden).
-    onTrace: settings.debug ? (t) => core.env.log.info(`[guard] ${JSON.stringify(t)}`) : undefined,
+    onTrace: settings.debug ? (t) => parts.env.log.info(`[guard] ${JSON.stringify(t)}`) : undefined,
   });
 }
 
-export function turnConfig(core: SessionCore) {
-  const { provider, model, baseUrl } = core.models.target();
-  const limits = core.models.limits();
-  const gate = core.gates.for(limits);
-  const folder = core.env.folder();
-  if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
-  const history = historySource(core);
-  // read_result also opens the transcript messages search_history names (msg_<seq>).
-  const results = withMessageRefs(core.resultPort(), (seq) => transcriptMessage(core, seq));
-  const tools = toolRegistry(core, gate, limits, history);
-  // Every write of the turn is checkpointed first (restorable with the conversation).
-  const workspace = checkpointedWorkspace(core, folder.workspace());
-  return {
-    provider: core.models.providerFor(provider, baseUrl, model),
-    model,
-    maxOutputTokens: limits.maxOutput,
-    tools,
-    toolContext: {
-      workspace,
-      results,
-      approve: core.env.approvals,
-      trusted: core.env.trusted(),
-    },
-    gate,
-    // The work ledger's repeat guard, and the files commands and external tools change.
-    watch: core.recorder.watch(workspace, { watchesFiles: (name) => !tools.isBuiltin(name) }),
-    maxIterations: core.env.settings.maxIterations(),
-    offloadThresholdBytes: core.models.contextSettings().offloadThresholdBytes,
-    request: { cacheTail: true, promptCacheKey: core.summary?.id, reasoningBudget: limits.thinkingBudget || undefined },
-  };
+/** What a turn's tools are built from. */
+export interface ToolParts {
+  readonly env: HostEnvironment;
+  readonly policy: DeferralPolicy;
+  readonly history: HistorySource;
 }
 
 /** The turn's tools. Built without `admission`: the loop admits every result itself against the live context. */
-function toolRegistry(core: SessionCore, gate: DefaultContextGate, limits: ModelLimits, history: HistorySource): ToolRegistry {
+export function toolRegistry(parts: ToolParts, gate: DefaultContextGate, limits: ModelLimits): ToolRegistry {
   const tools = new ToolRegistry({
     builtins: createBuiltinTools({
-      toolSearch: core.policy,
+      toolSearch: parts.policy,
       compact: scheduledCompactPort(gate),
-      history: createHistorySearchPort(history),
+      history: createHistorySearchPort(parts.history),
     }),
-    external: core.env.externalTools(),
-    externalAllow: () => core.env.settings.externalToolsAllow(),
-    policy: core.policy,
+    external: parts.env.externalTools(),
+    externalAllow: () => parts.env.settings.externalToolsAllow(),
+    policy: parts.policy,
   });
   tools.setEffectiveWindow(limits.effectiveWindow);
   return tools;
 }
 
-/**
- * Tells the gate what the next request will carry besides the messages (system prompt with the rules
- * files and the deferral note, the tool definitions), so the meter counts them before any request of
- * the session went out, the same way a turn sends them. Never rejects; not while a turn runs.
- */
-export async function expectNextRequest(core: SessionCore): Promise<void> {
-  if (core.session?.isRunning) return;
-  try {
-    const limits = core.models.limits();
-    const tools = toolRegistry(core, core.gates.for(limits), limits, historySource(core));
-    const system = await systemSections(core);
-    if (core.session?.isRunning) return;
-    core.gates.expect(withDynamicNotes(system, { deferral: tools.selection().note }), tools.definitionsForRequest());
-  } catch (err) {
-    core.env.log.warn(`Could not prepare the meter's system prompt and tools: ${errorMessage(err)}`);
-  }
+/** What a turn's configuration is built from, besides its tools. */
+export interface TurnParts extends ToolParts {
+  readonly models: ModelAccess;
+  readonly gate: DefaultContextGate;
+  readonly limits: ReturnType<ModelAccess['limits']>;
+  /** Where the turn's offloaded results go. */
+  readonly results: ResultPort;
+  /** One transcript message by seq, for the `msg_<seq>` refs search_history names. */
+  readonly message: (seq: number) => Promise<TranscriptEntry | undefined>;
+  /** The workspace the turn's tools write through (checkpointed by the caller). */
+  readonly workspace: WorkspacePort;
+  readonly sessionId: string | undefined;
+  /** The work ledger's watch over the turn's tool calls; `watchesFiles`: walk the workspace around this tool. */
+  readonly watch: (workspace: WorkspacePort, options: { watchesFiles: (name: string) => boolean }) => WorkWatch;
 }
 
-/**
- * The session's whole history for search_history: the stored transcript (all of it, also before a
- * clear), or the current view when sessions are not stored.
- */
-export function historySource(core: SessionCore): HistorySource {
-  const store = core.store;
-  const sessionId = core.summary?.id;
-  const results = core.resultPort();
-  const readResult = async (refId: string) => {
-    const page = await results.page(refId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    return page?.text;
+export function turnConfig(parts: TurnParts) {
+  const { env, models, gate, limits } = parts;
+  const { provider, model, baseUrl } = models.target();
+  const tools = toolRegistry(parts, gate, limits);
+  return {
+    provider: models.providerFor(provider, baseUrl, model),
+    model,
+    maxOutputTokens: limits.maxOutput,
+    tools,
+    toolContext: {
+      workspace: parts.workspace,
+      // read_result also opens the transcript messages search_history names (msg_<seq>).
+      results: withMessageRefs(parts.results, parts.message),
+      approve: env.approvals,
+      trusted: env.trusted(),
+    },
+    gate,
+    // The work ledger's repeat guard, and the files commands and external tools change.
+    watch: parts.watch(parts.workspace, { watchesFiles: (name) => !tools.isBuiltin(name) }),
+    maxIterations: env.settings.maxIterations(),
+    offloadThresholdBytes: models.contextSettings().offloadThresholdBytes,
+    request: { cacheTail: true, promptCacheKey: parts.sessionId, reasoningBudget: limits.thinkingBudget || undefined },
   };
-  if (!store || !sessionId) {
-    return { transcript: () => Promise.resolve(core.messages.map((message, i) => ({ seq: i + 1, turn: 0, message }))), readResult };
-  }
-  return { transcript: () => store.sessions.transcript(sessionId), readResult };
-}
-
-export async function systemSections(core: SessionCore): Promise<SystemSection[]> {
-  const folder = core.env.folder();
-  let rules: RulesFile[] = [];
-  if (folder) {
-    const root = folder.root;
-    if (core.rulesLoader?.root !== root) {
-      const loader = new RulesFileLoader({ workspace: createNodeWorkspace(root), onProblem: (m) => core.env.log.warn(m) });
-      core.rulesLoader = { root, loader };
-    }
-    rules = await core.rulesLoader.loader.load();
-  }
-  return buildSystemSections({ rules, workspaceName: core.env.workspaceName() });
-}
-
-/**
- * One transcript message by seq (a `msg_<seq>` ref from search_history): the store reads just that
- * message (its segment, or the live database), not the whole transcript.
- */
-export async function transcriptMessage(core: SessionCore, seq: number): Promise<TranscriptEntry | undefined> {
-  const store = core.store;
-  const sessionId = core.summary?.id;
-  if (store && sessionId) return store.sessions.message(sessionId, seq);
-  return (await historySource(core).transcript()).find((e) => e.seq === seq);
 }

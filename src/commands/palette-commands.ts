@@ -11,7 +11,7 @@ import { SnapshotName } from '../protocol/messages';
 import type { Message } from '../providers/types';
 import type { ResultMeta } from '../store/types';
 import type { HostCommands } from './command-handlers';
-import type { HostActions } from './host-actions';
+import type { HostActions } from '../app/host-actions';
 import type { PaletteUi } from './palette-ui';
 
 /** How many recent prompts Pin… offers. */
@@ -20,18 +20,18 @@ const RECENT_PROMPTS = 15;
 /** Every host command of the table, each calling `actions` directly. */
 export function createPaletteCommands(actions: HostActions, ui: PaletteUi): HostCommands {
   return {
-    setApiKey: () => actions.setApiKey(),
-    selectModel: () => actions.selectModel(),
-    compactContext: () => actions.compact(),
-    addSelection: () => actions.addSelection(),
-    clearContext: () => actions.clear(),
-    newSession: () => actions.newSession(),
+    setApiKey: () => actions.config.setApiKey(),
+    selectModel: () => actions.config.selectModel(),
+    compactContext: () => actions.context.compact(),
+    addSelection: () => actions.prompt.addSelection(),
+    clearContext: () => actions.sessions.clear(),
+    newSession: () => actions.sessions.create(),
     stop: async () => {
-      await actions.stop();
+      await actions.prompt.stop();
     },
-    showContextBreakdown: () => ui.openMarkdown(breakdownMarkdown(actions.measure())),
+    showContextBreakdown: () => ui.openMarkdown(breakdownMarkdown(actions.context.measure())),
     openSession: async () => {
-      const { sessions } = await actions.listSessions();
+      const { sessions } = await actions.sessions.list();
       const picked = await ui.pick(
         sessions.map((s) => ({
           label: s.title,
@@ -40,7 +40,7 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
         })),
         { title: ui.t('Headroom: Open Session') },
       );
-      if (picked) await actions.openSession(picked.id);
+      if (picked) await actions.sessions.open(picked.id);
     },
     saveSnapshot: async () => {
       const name = await ui.input({
@@ -48,10 +48,10 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
         prompt: ui.t('A short description (optional)'),
         validateInput: (v) => (SnapshotName.safeParse(v).success ? undefined : ui.t('A snapshot description has at most 200 characters.')),
       });
-      if (name !== undefined) await actions.saveSnapshot(name.trim() || undefined);
+      if (name !== undefined) await actions.context.saveSnapshot(name.trim() || undefined);
     },
     restoreSnapshot: async () => {
-      const { snapshots } = await actions.listSessions();
+      const { snapshots } = await actions.sessions.list();
       const picked = await ui.pick(
         snapshots.map((s) => ({
           label: s.description ?? `${s.kind} snapshot`,
@@ -63,14 +63,14 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
           placeHolder: snapshots.length ? undefined : ui.t('No snapshots in this session yet'),
         },
       );
-      if (picked) await actions.restoreSnapshot(picked.id);
+      if (picked) await actions.context.restoreSnapshot(picked.id);
     },
-    undoCompaction: () => actions.undoCompaction(),
+    undoCompaction: () => actions.context.undoCompaction(),
     openStoredResult: () => openStoredResult(actions, ui),
     searchHistory: () => searchHistory(actions, ui),
     pin: () => pin(actions, ui),
     unpin: async () => {
-      const pins = await actions.pins();
+      const pins = await actions.pins.pins();
       if (!pins.length) {
         ui.info(ui.t('Headroom: this session has no pins.'));
         return;
@@ -79,7 +79,7 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
         pins.map((p) => ({ label: p.text.slice(0, 120), description: formatRelativeDate(p.createdAt), id: p.id })),
         { title: ui.t('Headroom: Unpin'), placeHolder: ui.t('Which pin to remove?') },
       );
-      if (picked) await actions.unpin(picked.id);
+      if (picked) await actions.pins.unpin(picked.id);
     },
   };
 }
@@ -87,7 +87,7 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
 /** Pin…: one of the recent prompts, or typed text. */
 async function pin(actions: HostActions, ui: PaletteUi): Promise<void> {
   const typed = { label: ui.t('$(edit) Type what to pin…'), text: '' };
-  const recent = recentPrompts(actions.messages()).map((t) => ({ label: t.slice(0, 120), text: t }));
+  const recent = recentPrompts(actions.context.messages()).map((t) => ({ label: t.slice(0, 120), text: t }));
   const picked = await ui.pick([typed, ...recent], {
     title: ui.t('Headroom: Pin'),
     placeHolder: ui.t('Pinned text is kept verbatim through every compaction of this session'),
@@ -95,7 +95,7 @@ async function pin(actions: HostActions, ui: PaletteUi): Promise<void> {
   if (!picked) return;
   const text = picked.text || (await ui.input({ title: ui.t('Headroom: Pin'), prompt: ui.t('An instruction or fact to keep verbatim') }));
   if (!text?.trim()) return;
-  await actions.pin(text);
+  await actions.pins.pin(text);
   ui.info(ui.t('Pinned: {0}', text.trim().slice(0, 80)));
 }
 
@@ -125,7 +125,7 @@ async function searchHistory(actions: HostActions, ui: PaletteUi): Promise<void>
     prompt: ui.t('Words or a phrase to find anywhere in this session, also what is no longer in the context'),
   });
   if (!query?.trim()) return;
-  const { hits, total } = await actions.searchHistory(query.trim());
+  const { hits, total } = await actions.results.searchHistory(query.trim());
   if (!hits.length) {
     ui.info(ui.t('Headroom: nothing in this session matches "{0}".', query.trim()));
     return;
@@ -149,12 +149,12 @@ async function searchHistory(actions: HostActions, ui: PaletteUi): Promise<void>
       matchOnDetail: true,
     },
   );
-  if (picked) await actions.openResult(picked.ref);
+  if (picked) await actions.results.open(picked.ref);
 }
 
 /** Open Stored Result…: a pick list of the session's results, or a typed ref id when none is listed. */
 async function openStoredResult(actions: HostActions, ui: PaletteUi): Promise<void> {
-  const stored = actions.storedResults();
+  const stored = actions.results.storedResults();
   if (!stored.length) {
     // Nothing listed (no folder open, or none yet): a ref id from elsewhere can still be opened.
     const refId = await ui.input({
@@ -162,7 +162,7 @@ async function openStoredResult(actions: HostActions, ui: PaletteUi): Promise<vo
       prompt: ui.t('This session has no stored results. Type the ref_id of one to open it anyway.'),
       placeHolder: 'res_…',
     });
-    if (refId?.trim()) await actions.openResult(refId.trim());
+    if (refId?.trim()) await actions.results.open(refId.trim());
     return;
   }
   const picked = await ui.pick(
@@ -178,7 +178,7 @@ async function openStoredResult(actions: HostActions, ui: PaletteUi): Promise<vo
       matchOnDetail: true,
     },
   );
-  if (picked) await actions.openResult(picked.refId);
+  if (picked) await actions.results.open(picked.refId);
 }
 
 /**

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { parseProviderSettings, type ProviderSettings } from './provider-settings';
+import { parseProviderSettings, type ProviderSettings } from '../context/provider-settings';
 import type { AutoApproveSettings } from '../tools/approval-policy';
 
-export type { ProviderSettings } from './provider-settings';
+export type { ProviderSettings } from '../context/provider-settings';
 
 /** Reads `headroom.provider`, `headroom.model`, `headroom.baseUrl`, `headroom.thinking`; bad values fall back to defaults. */
 export function readProviderSettings(): ProviderSettings {

@@ -14,6 +14,7 @@ import type { BudgetComponents } from './budget';
 import type { ModelLimits } from './models';
 import { statusAt, type ThresholdStatus } from './compaction/context-status';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './settings';
+import { modelNumber } from '../common/model-numbers';
 
 /** `ok` → send; `note` → send with the awareness note (≥ background: also prepare a summary);
  * `compact` → compact before sending; `block` → compaction required, do not send as is;
@@ -102,7 +103,6 @@ export interface GuardOptions {
 }
 
 const n = (v: number | undefined): number => (v !== undefined && Number.isFinite(v) && v > 0 ? v : 0);
-const fmt = (v: number) => Math.round(v).toLocaleString('en-US');
 const pct = (v: number) => `${Math.round(v * 100)} %`;
 
 /** Builds the projection `committed + pending + new + schema` against the effective window. */
@@ -147,14 +147,14 @@ export function preflight(request: PreflightRequest, limits: ModelLimits, option
 }
 
 function schemaReason(status: GuardStatus, p: Projection): string {
-  const what = `the conversation (${fmt(p.base)} tokens) plus tool definitions (${fmt(p.schema)} tokens) reach ${pct(p.ratio)} of the effective window`;
+  const what = `the conversation (${modelNumber(p.base)} tokens) plus tool definitions (${modelNumber(p.schema)} tokens) reach ${pct(p.ratio)} of the effective window`;
   return status === 'final'
     ? `${what} even after compaction; forcing a final turn without tools`
     : `${what}; clear old results or defer tools before sending`;
 }
 
 function reasonFor(status: GuardStatus, p: Projection): string {
-  const where = `${fmt(p.total)} of ${fmt(p.limit)} tokens (${pct(p.ratio)} of the effective window)`;
+  const where = `${modelNumber(p.total)} of ${modelNumber(p.limit)} tokens (${pct(p.ratio)} of the effective window)`;
   switch (status) {
     case 'ok':
       return `fits: ${where}`;
@@ -185,9 +185,9 @@ export function admit(result: ToolResultSize, projection: Projection, options: G
   else out = { decision: 'inline', reason: 'fits', projectedTotal };
   const reason =
     out.reason === 'fits'
-      ? `inline: ${fmt(bytes)} bytes, projection ${fmt(projectedTotal)} of ${fmt(projection.limit)}`
+      ? `inline: ${modelNumber(bytes)} bytes, projection ${modelNumber(projectedTotal)} of ${modelNumber(projection.limit)}`
       : out.reason === 'over_offload_threshold'
-        ? `offload: ${fmt(bytes)} bytes is over the ${fmt(maxBytes)}-byte threshold`
+        ? `offload: ${modelNumber(bytes)} bytes is over the ${modelNumber(maxBytes)}-byte threshold`
         : `offload: inlining would bring the projection to ${pct(projectedTotal / projection.limit)} of the effective window`;
   emit(options, {
     kind: 'admit',

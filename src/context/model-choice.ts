@@ -41,9 +41,6 @@ export function parseModelChoice(raw: string | undefined): ModelChoice | undefin
 
 export const serializeModelChoice = (c: ModelChoice): string => JSON.stringify(c);
 
-/** True when two choices name the same provider and model (the thinking level may differ). */
-export const sameModel = (a: ModelChoice, b: ModelChoice): boolean => a.provider === b.provider && a.model === b.model;
-
 /** A VS Code language model as the picker needs it (from `vscode.lm.selectChatModels`). */
 export interface LanguageModelInfo {
   id: string;

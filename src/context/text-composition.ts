@@ -158,11 +158,6 @@ function nonAscii(cp: number, c: Composition): void {
   else c.script += SCRIPT;
 }
 
-/** The safe (upper-bound) o200k estimate of a text. */
-export function safeTokenEstimate(text: string): number {
-  return text.length === 0 ? 0 : composition(text).tokens;
-}
-
 /**
  * The class a text's tokens mostly come from. Code and structured text are told apart from prose by
  * their share of punctuation; `dense` is mixed alphanumerics (base64, hex, minified names, random).

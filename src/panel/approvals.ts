@@ -1,7 +1,7 @@
 /**
  * Approval cards: what the panel shows for an edit or command waiting for the user. The waiting
  * itself belongs to the host's approval broker; the panel only shows the request and sends the
- * answer back (`HostActions.approve`). Pure (no vscode); never throws.
+ * answer back (`HostActions.approvals.approve`). Pure (no vscode); never throws.
  */
 import type { ChatItemOf } from '../protocol/view-models';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';

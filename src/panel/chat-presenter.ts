@@ -1,5 +1,6 @@
 /**
- * Turns the agent loop's events and the context budget into panel messages, and keeps the transcript view model so the
+ * Turns the agent loop's events and the context budget into panel messages (a turn's own events through `live-turn.ts`,
+ * the compaction cards through `compaction-cards.ts`), and keeps the transcript view model so the
  * host can re-send everything when the webview is shown again. Pure (no vscode): clock and sink injected. `handle` never throws.
  */
 import type { AgentEvent, ContextUsage } from '../agent/events';
@@ -10,33 +11,25 @@ import { costOf } from '../context/cost';
 import type { SpendState } from '../agent/spend-recorder';
 import { pricesFor } from '../context/models';
 import type { HostToWebview, SnapshotView } from '../protocol/messages';
-import type { ChatItem, ChatItemOf, ChatOp, LedgerView, MeterView, ReceiptKind } from '../protocol/view-models';
+import type { ChatItem, ChatOp, LedgerView, MeterView, ReceiptKind } from '../protocol/view-models';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
-import { approvalItem, settledApproval } from './approvals';
-import { CompactionCards, DIVIDER_TEXT, type CompactionHistory } from './compaction-cards';
-import { errorNotice } from './error-notice';
+import { DIVIDER_TEXT } from './compaction-card';
+import { CompactionCards, type CompactionHistory } from './compaction-cards';
 import { MeterExtras, meterFromBudget, meterFromUsage } from './meter-view';
-import { assistantText, messagesToItems, PREVIEW_CHARS, stopNote, toolItem, userItem, userText, withResult } from './transcript-items';
+import { LiveTurn, isTurnEvent, type TurnEvent } from './live-turn';
+import { messagesToItems } from './transcript-items';
 import { StoredPages } from './stored-history';
 import { OlderPages } from './transcript-pages';
 
 type Source = { budget: BudgetViewModel } | { usage: ContextUsage };
 
+/** The events that are not a turn's own. */
+type OtherEvent = Exclude<AgentEvent, TurnEvent>;
+
 export class ChatPresenter {
   readonly transcript = new Transcript();
   private running = false;
   private seq = 0;
-  private assistantId: string | undefined;
-  /** The notice of the failure in progress: retries count down in it, and the final error replaces it. */
-  private retryId: string | undefined;
-  /** Error blocks shown since the last answer that worked: the next success clears them. */
-  private readonly failures = new Set<string>();
-  /** The text of the running turn's prompt, which [Retry] sends again. */
-  private prompt: string | undefined;
-  private readonly toolStarted = new Map<string, number>();
-  /** Approval id → the tool call it holds up and since when (that wait is not the tool's duration). */
-  private readonly waiting = new Map<string, { callId: string; since: number }>();
-  private readonly toolOutput = new Map<string, number>();
   private source: Source | undefined;
   private meter: MeterView | null = null;
   private extras: MeterExtras = {};
@@ -45,6 +38,8 @@ export class ChatPresenter {
   /** Transcript reloads so far: items of a reloaded context get ids of their own (`l<n>m<i>`). */
   private loads = 0;
   private readonly cards: CompactionCards;
+  /** The running turn's items (answer, tools, retries, errors). */
+  private readonly turn: LiveTurn;
   /** The messages not shown yet, a page at a time (from the store for a reopened session). */
   private older: OlderPages | StoredPages = new OlderPages();
 
@@ -65,6 +60,17 @@ export class ChatPresenter {
       get running() {
         return isRunning();
       },
+    });
+    this.turn = new LiveTurn({
+      op: (op) => this.op(op),
+      put: (item) => this.put(item),
+      get: (id) => transcript.get(id),
+      get items() {
+        return transcript.items;
+      },
+      nextId: (prefix) => this.nextId(prefix),
+      now: () => this.now(),
+      setRunning: (running) => this.setRunning(running),
     });
   }
 
@@ -91,7 +97,7 @@ export class ChatPresenter {
    */
   load(messages: readonly Message[], history?: CompactionHistory): void {
     this.cards.reset();
-    this.forgetTurn();
+    this.turn.forget();
     const cards = history ? this.cards.reopened(history) : []; // without the stored transcript they head the oldest page
     const pages = history?.stored ? new StoredPages(history.stored, cards) : new OlderPages();
     this.older = pages;
@@ -116,16 +122,16 @@ export class ChatPresenter {
   }
 
   /**
-   * The panel reached the top: posts the page before `beforeId` (the first item shown, else no items) and keeps it, so a
-   * re-sent snapshot includes it. A stored session's page is read first (a page read for another session is dropped).
+   * The panel reached the top: the page before `beforeId` (the first item shown, else no items), kept so a re-sent
+   * snapshot includes it. A stored session's page is read first (a page read for another session is dropped).
    */
-  async olderPage(beforeId: string): Promise<void> {
+  async olderPage(beforeId: string): Promise<{ items: ChatItem[]; hasOlder: boolean }> {
     const pager = this.older;
     const next = this.transcript.items[0]?.id === beforeId ? pager.next() : [];
     const page = Array.isArray(next) ? next : await next; // an in-memory page at once, a stored one when read
     const items = pager === this.older ? page : [];
     this.transcript.prepend(items);
-    this.emit({ type: 'transcript/page', beforeId, items, hasOlder: this.older.hasOlder });
+    return { items, hasOlder: this.older.hasOlder };
   }
 
   /** Takes an item out of the chat (edit-and-resend drops the replaced turn's items). */
@@ -154,15 +160,6 @@ export class ChatPresenter {
     this.emit({ type: 'ledger/update', ledger });
   }
 
-  private forgetTurn(): void {
-    this.assistantId = undefined;
-    this.retryId = undefined;
-    this.failures.clear();
-    this.toolStarted.clear();
-    this.toolOutput.clear();
-    this.waiting.clear();
-  }
-
   /** The meter from a budget (the host computed it outside a turn, e.g. after clear or open). */
   setBudget(budget: BudgetViewModel): void {
     this.source = { budget };
@@ -188,98 +185,25 @@ export class ChatPresenter {
 
   /** Shows an approval card for a request the host's broker is waiting on. */
   showApproval(id: string, request: ApprovalRequest): void {
-    this.put(approvalItem(id, request));
-    const card = this.transcript.get(request.toolCallId);
-    if (card?.kind !== 'tool' || card.status !== 'running') return;
-    this.waiting.set(id, { callId: card.id, since: this.now() });
-    this.put({ ...card, status: 'waiting' });
+    this.turn.showApproval(id, request);
   }
 
   /** Marks an approval card decided; ignores unknown ids. */
   settleApproval(id: string, decision: ApprovalDecision, cancelled = false): void {
-    const item = this.transcript.get(id);
-    if (item?.kind === 'approval') this.put(settledApproval(item, decision, cancelled));
-    const wait = this.waiting.get(id);
-    if (!wait) return;
-    this.waiting.delete(id);
-    // The clock restarts: the tool's duration leaves out the time the user took to decide.
-    const started = this.toolStarted.get(wait.callId);
-    if (started !== undefined) this.toolStarted.set(wait.callId, started + (this.now() - wait.since));
-    const card = this.transcript.get(wait.callId);
-    if (card?.kind === 'tool' && card.status === 'waiting') this.put({ ...card, status: 'running' });
+    this.turn.settleApproval(id, decision, cancelled);
   }
 
   handle(event: AgentEvent): void {
     try {
-      this.handlers[event.type](event as never);
+      if (isTurnEvent(event)) this.turn.handle(event);
+      else this.handlers[event.type](event as never);
     } catch {
       // A malformed event must not break the panel; the loop's own log has it.
     }
   }
 
-  private readonly handlers: { [T in AgentEvent['type']]: (e: Extract<AgentEvent, { type: T }>) => void } = {
-    turn_start: (e) => {
-      this.prompt = userText(e.prompt, 'omit');
-      this.setRunning(true);
-    },
-    message_start: (e) => {
-      if (e.role === 'user') {
-        this.op({ op: 'append', item: userItem(this.nextId('u'), e.message) });
-        return;
-      }
-      this.assistantId = this.nextId('a');
-      this.op({ op: 'append', item: { kind: 'assistant', id: this.assistantId, text: '', streaming: true } });
-    },
-    message_delta: (e) => {
-      // Something is arriving: the retry worked, its countdown is over.
-      this.dropRetry();
-      if (e.kind === 'toolCall') {
-        if (!this.transcript.get(e.toolCallId))
-          this.op({ op: 'append', item: toolItem({ type: 'toolCall', id: e.toolCallId, name: e.name, arguments: {} }, 'preparing') });
-        return;
-      }
-      if (this.assistantId && e.delta) this.op({ op: 'delta', id: this.assistantId, field: e.kind, text: e.delta });
-    },
-    message_end: (e) => {
-      const m = e.message;
-      if (m.role !== 'assistant' || !this.assistantId) return;
-      const { text, reasoning } = assistantText(m);
-      const item: ChatItemOf<'assistant'> = { kind: 'assistant', id: this.assistantId, text, streaming: false };
-      if (reasoning) item.reasoning = reasoning;
-      // A failure gets one error block (from the `error` event); the bubble only says that text was cut.
-      const note = m.stopReason === 'error' ? (text || reasoning ? 'The answer broke off.' : undefined) : stopNote(m);
-      if (note) item.stopNote = note;
-      this.assistantId = undefined;
-      if (m.stopReason !== 'error' && m.stopReason !== 'aborted') {
-        this.dropRetry();
-        this.clearFailures();
-      }
-      // A message that is only tool calls leaves no empty bubble behind.
-      if (!text && !reasoning && !note) this.op({ op: 'remove', id: item.id });
-      else this.op({ op: 'update', item });
-    },
-    tool_start: (e) => {
-      this.toolStarted.set(e.call.id, this.now());
-      this.op({ op: this.transcript.get(e.call.id) ? 'update' : 'append', item: toolItem(e.call, 'running') });
-    },
-    tool_output: (e) => {
-      const sent = this.toolOutput.get(e.toolCallId) ?? 0;
-      if (sent >= PREVIEW_CHARS || !this.transcript.get(e.toolCallId)) return;
-      const chunk = e.chunk.slice(0, PREVIEW_CHARS - sent);
-      this.toolOutput.set(e.toolCallId, sent + chunk.length);
-      this.op({ op: 'delta', id: e.toolCallId, field: 'output', text: chunk });
-    },
-    tool_end: (e) => {
-      const started = this.toolStarted.get(e.call.id);
-      this.toolStarted.delete(e.call.id);
-      this.toolOutput.delete(e.call.id);
-      const current = this.transcript.get(e.call.id);
-      const base = current?.kind === 'tool' ? current : toolItem(e.call, 'running');
-      this.op({
-        op: current ? 'update' : 'append',
-        item: withResult(base, e.result, started === undefined ? undefined : this.now() - started),
-      });
-    },
+  /** The events that are not the turn's own: what the meter and the compaction cards show. */
+  private readonly handlers: { [T in OtherEvent['type']]: (e: Extract<OtherEvent, { type: T }>) => void } = {
     usage: (e) => {
       // The meter's figure follows context_usage; what it cost comes from the host (`setSpend`).
       this.lastModel = e.model;
@@ -307,43 +231,6 @@ export class ChatPresenter {
       this.extras = { ...this.extras, lastCompaction: { freedTokens: freed, at: this.now() } };
       this.pushMeter();
     },
-    retry: (e) => {
-      // Every attempt of one failing request counts down in the same notice.
-      this.retryId ??= this.nextId('r');
-      this.put({
-        kind: 'notice',
-        id: this.retryId,
-        level: 'warning',
-        text: e.error.message,
-        retryAt: this.now() + Math.max(0, e.delayMs),
-        attempt: e.attempt,
-      });
-    },
-    error: (e) => {
-      if (e.kind === 'aborted') return this.dropRetry();
-      // The failing request's retry notice becomes its error block: one block per failure.
-      const id = this.retryId ?? this.nextId('e');
-      this.retryId = undefined;
-      this.failures.add(id);
-      this.put(errorNotice(id, e.kind, e.message, e.kind === 'storage' ? undefined : this.prompt));
-    },
-    turn_end: (e) => {
-      this.dropRetry();
-      if (this.assistantId) {
-        const a = this.transcript.get(this.assistantId);
-        if (a?.kind === 'assistant') this.op({ op: 'update', item: { ...a, streaming: false } });
-        this.assistantId = undefined;
-      }
-      for (const item of this.transcript.items) {
-        if (item.kind === 'tool' && (item.status === 'running' || item.status === 'preparing' || item.status === 'waiting'))
-          this.op({ op: 'update', item: { ...item, status: 'cancelled' } });
-      }
-      this.toolStarted.clear();
-      this.waiting.clear();
-      const note = END_NOTE[e.reason];
-      if (note) this.op({ op: 'append', item: { kind: 'notice', id: this.nextId('n'), level: note.level, text: note.text } });
-      this.setRunning(false);
-    },
   };
 
   private setRunning(running: boolean): void {
@@ -361,20 +248,6 @@ export class ChatPresenter {
     );
   }
 
-  /** The request went on (or the turn ended): its retry countdown goes away. */
-  private dropRetry(): void {
-    if (!this.retryId) return;
-    const id = this.retryId;
-    this.retryId = undefined;
-    if (this.transcript.get(id)) this.op({ op: 'remove', id });
-  }
-
-  /** An answer worked: the error blocks of earlier failures are out of date. */
-  private clearFailures(): void {
-    for (const id of this.failures) if (this.transcript.get(id)) this.op({ op: 'remove', id });
-    this.failures.clear();
-  }
-
   private pushMeter(): void {
     if (!this.source) return;
     this.meter =
@@ -390,11 +263,3 @@ export class ChatPresenter {
     return `${prefix}${++this.seq}`;
   }
 }
-
-const END_NOTE: Partial<Record<Extract<AgentEvent, { type: 'turn_end' }>['reason'], { level: 'info' | 'warning'; text: string }>> = {
-  max_iterations: { level: 'info', text: 'Paused after the maximum number of model requests in one turn. Send a message to continue.' },
-  context_full: {
-    level: 'warning',
-    text: 'The context is full even after compaction, so the model gave a final answer. Compact with a focus, or clear, to continue.',
-  },
-};

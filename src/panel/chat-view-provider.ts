@@ -2,14 +2,14 @@ import * as vscode from 'vscode';
 import type { AgentEvent, CompactionReport } from '../agent/events';
 import type { LedgerState } from '../agent/ledger';
 import type { SpendState } from '../agent/spend-recorder';
-import type { RestoreOutcome, TurnChanges } from '../app/checkpoint-actions';
+import type { RestoreOutcome, TurnChanges } from '../app/host-actions';
 import { Disposable, toDisposable } from '../common/disposable';
 import { Emitter } from '../common/emitter';
 import { errorMessage } from '../common/errors';
 import type { BudgetViewModel } from '../context/budget';
 import type { Message } from '../providers/types';
 import { createWebviewDispatcher, WebviewHandlers } from '../protocol/dispatch';
-import { HostToWebview, PROTOCOL_VERSION, type Mention } from '../protocol/messages';
+import { answerRequest, HostToWebview, PROTOCOL_VERSION, type Mention, type RequestHandlers } from '../protocol/messages';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { ChatPresenter } from './chat-presenter';
 import type { CompactionHistory } from './compaction-cards';
@@ -49,6 +49,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const d = deps.actions;
     // An intent that worked clears the banner's error about an earlier one.
     const ok = (p: Promise<void>) => p.then(() => this.ok());
+    const requests: RequestHandlers = {
+      'session/list': async () => ({ history: toHistoryView(await d.sessions.list()) }),
+      'transcript/older': (m) => this.presenter.olderPage(m.beforeId),
+      'config/test': () => d.config.testConnection(),
+      'mention/search': async (m) => ({ options: await d.prompt.searchMentions(m.query) }),
+    };
     const handlers: WebviewHandlers = {
       'webview/ready': async (m) => {
         if (m.protocolVersion !== PROTOCOL_VERSION) {
@@ -62,49 +68,42 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this.flushMentions();
       },
       'webview/error': (m) => deps.log.error(`[webview] ${m.message}`),
-      'prompt/submit': (m) => d.submitPrompt(m.text, m.images, m.mentions),
-      'prompt/resend': (m) => ok(d.resendPrompt(m.text, m.images, m.mentions)),
-      'mention/search': async (m) => {
-        const options = await d.searchMentions(m.query);
-        this.batcher.enqueue({ type: 'mention/results', query: m.query, options });
-      },
-      'mention/open': (m) => d.openMention(m.path, m.line),
-      'prompt/stop': () => d.stop(),
-      'context/compact': (m) => ok(d.compact(m.focus?.trim() || undefined)),
-      'context/clear': () => ok(d.clear()),
-      'session/new': () => ok(d.newSession()),
-      'session/list': () => this.refreshHistory(),
-      'session/open': (m) => ok(d.openSession(m.id)),
-      'session/rename': (m) => ok(d.renameSession(m.id, m.title)),
-      'session/delete': (m) => ok(d.deleteSession(m.id)),
-      'snapshot/save': (m) => ok(d.saveSnapshot(m.name || undefined)),
-      'snapshot/restore': (m) => ok(d.restoreSnapshot(m.id)),
-      'compaction/undo': () => ok(d.undoCompaction()),
+      // The answer goes in order with the chat's updates (a page lands above what was shown before it).
+      request: async (m) =>
+        this.batcher.enqueue(await answerRequest(requests, m, (err, method) => this.showError(intentFailure(method, errorMessage(err))))),
+      'prompt/submit': (m) => d.prompt.submit(m.text, m.images, m.mentions),
+      'prompt/resend': (m) => ok(d.prompt.resend(m.text, m.images, m.mentions)),
+      'mention/open': (m) => d.prompt.openMention(m.path, m.line),
+      'prompt/stop': () => d.prompt.stop(),
+      'context/compact': (m) => ok(d.context.compact(m.focus?.trim() || undefined)),
+      'context/clear': () => ok(d.sessions.clear()),
+      'session/new': () => ok(d.sessions.create()),
+      'session/open': (m) => ok(d.sessions.open(m.id)),
+      'session/rename': (m) => ok(d.sessions.rename(m.id, m.title)),
+      'session/delete': (m) => ok(d.sessions.delete(m.id)),
+      'snapshot/save': (m) => ok(d.context.saveSnapshot(m.name || undefined)),
+      'snapshot/restore': (m) => ok(d.context.restoreSnapshot(m.id)),
+      'compaction/undo': () => ok(d.context.undoCompaction()),
       'receipt/pin': async (m) => {
         const item = this.presenter.receiptItem(m.id, m.index);
         if (!item) return;
-        await ok(d.pin(receiptPin(item)));
+        await ok(d.pins.pin(receiptPin(item)));
         this.presenter.receiptPinned(m.id, m.index);
       },
-      'compaction/cancel': () => d.cancelCompaction(),
+      'compaction/cancel': () => d.context.cancelCompaction(),
       'approval/respond': (m) =>
-        d.approve(
+        d.approvals.approve(
           m.id,
           m.approved
             ? { approved: true, forSession: m.forSession === true }
             : { approved: false, reason: m.reason?.trim() || 'The user rejected it.' },
         ),
-      'approval/diff': (m) => d.showDiff(m.id),
-      'result/open': (m) => d.openResult(m.refId),
-      'transcript/older': (m) => this.presenter.olderPage(m.beforeId),
-      'checkpoint/diff': (m) => d.openCheckpointDiff(m.turn, m.path),
-      'checkpoint/restore': (m) => ok(d.restoreCheckpoint(m.turn)),
-      'config/update': (m) => d.updateConfig({ provider: m.provider, baseUrl: m.baseUrl }),
-      'config/test': async () => {
-        const result = await d.testConnection();
-        await this.post({ type: 'config/testResult', ...result });
-      },
-      'command/run': (m) => d.runCommand(m.command),
+      'approval/diff': (m) => d.approvals.showDiff(m.id),
+      'result/open': (m) => d.results.open(m.refId),
+      'checkpoint/diff': (m) => d.checkpoints.openDiff(m.turn, m.path),
+      'checkpoint/restore': (m) => ok(d.checkpoints.restore(m.turn)),
+      'config/update': (m) => d.config.update({ provider: m.provider, baseUrl: m.baseUrl }),
+      'command/run': (m) => d.config.runCommand(m.command),
       'code/copy': async (m) => {
         await vscode.env.clipboard.writeText(m.text);
       },
@@ -150,7 +149,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.presenter.handle(event);
     if (event.type !== 'turn_end') return;
     // A turn that changed files ends with its list of changes and Restore checkpoint.
-    const changes = this.deps.actions.turnChanges();
+    const changes = this.deps.actions.checkpoints.turnChanges();
     if (changes) this.showTurnChanges(changes);
     void this.refreshSessionInfo();
   }
@@ -249,7 +248,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Re-reads the session list and snapshots and sends them to the history view. */
   async refreshHistory(): Promise<void> {
     try {
-      const history = toHistoryView(await this.deps.actions.listSessions());
+      const history = toHistoryView(await this.deps.actions.sessions.list());
       this.batcher.enqueue({ type: 'history/list', history });
     } catch (err) {
       this.showError(`Could not read the session history: ${errorMessage(err)}`);

@@ -10,6 +10,9 @@ import { formatDuration, formatTokens, formatUsd } from '../protocol/format';
 import type { ChatItemOf } from '../protocol/view-models';
 import { receiptView } from './receipt-view';
 
+/** The divider's words: everything above it has left the model's context (the transcript keeps it). */
+export const DIVIDER_TEXT = 'above: no longer in the model’s context';
+
 export { compactionDetails, contextLine, keptWords } from '../context/compaction';
 
 const TRIGGER: Record<CompactionReport['trigger'], string> = {

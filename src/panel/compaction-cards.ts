@@ -10,7 +10,8 @@ import type { ChatItem, ChatItemOf, ChatOp, ReceiptKind } from '../protocol/view
 import type { StoredCompaction } from '../context/compaction';
 import { costOf } from '../context/cost';
 import { pricesFor } from '../context/models';
-import { compactionCard, storedCompactionCard } from './compaction-card';
+import { compactionCard, DIVIDER_TEXT, storedCompactionCard } from './compaction-card';
+
 import type { StoredHistory } from './stored-history';
 
 /** What the cards need from the presenter. */
@@ -38,8 +39,6 @@ function summaryCost(c: StoredCompaction): number | undefined {
   const prices = c.view?.model ? pricesFor(c.view.model) : undefined;
   return c.view?.cost && prices ? costOf(c.view.cost, prices) : undefined;
 }
-
-export const DIVIDER_TEXT = 'above: no longer in the model’s context';
 
 export class CompactionCards {
   private rowId: string | undefined;

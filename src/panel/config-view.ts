@@ -3,7 +3,7 @@
  * provider has what it needs to answer, and every provider the first-run view offers. Derived from
  * the provider catalogue. Pure (no vscode); never throws (a failing key lookup counts as no key).
  */
-import type { ProviderSettings } from '../config/provider-settings';
+import type { ProviderSettings } from '../context/provider-settings';
 import { PROVIDER_IDS, providerEntry, type ProviderId } from '../common/provider-catalogue';
 import type { ConfigView, ProviderChoice } from '../protocol/view-models';
 

@@ -3,20 +3,12 @@ import { formatBytes, formatRelativeDate } from '../protocol/format';
 import { sessionCost } from './cost-text';
 import type { HistoryView } from '../protocol/view-models';
 import type { SessionSummary, SnapshotInfo } from '../store/types';
-
-/** What the host's `listSessions` returns. */
-export interface HistoryData {
-  sessions: readonly SessionSummary[];
-  /** Snapshots of the current session, any order. */
-  snapshots: readonly SnapshotInfo[];
-  currentSessionId: string | null;
-  canUndoCompaction: boolean;
-}
+import type { SessionHistory } from '../app/host-actions';
 
 const KIND_LABEL: Record<SnapshotInfo['kind'], string> = { compaction: 'Compaction', named: 'Snapshot', restore: 'Restore point' };
 
 /** `formatDate` is injectable so tests do not depend on the clock or the time zone. */
-export function toHistoryView(d: HistoryData, formatDate: (epochMs: number) => string = (ms) => formatRelativeDate(ms)): HistoryView {
+export function toHistoryView(d: SessionHistory, formatDate: (epochMs: number) => string = (ms) => formatRelativeDate(ms)): HistoryView {
   return {
     sessions: [...d.sessions]
       .sort((a, b) => b.updatedAt - a.updatedAt)

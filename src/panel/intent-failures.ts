@@ -2,10 +2,13 @@
  * What the panel's banner says when a user intent fails: what the user tried, in their words, then
  * why ("Could not undo the compaction: there is no compaction to undo."). Pure; never throws.
  */
-import type { WebviewToHost } from '../protocol/messages';
+import type { RequestMethod, WebviewToHost } from '../protocol/messages';
+
+/** What a person asked for: a webview message, or the method of a request it sent. */
+export type Intent = Exclude<WebviewToHost['type'], 'request'> | RequestMethod;
 
 /** The action each intent stands for, as the end of "Could not …". */
-const INTENT: Record<WebviewToHost['type'], string> = {
+const INTENT: Record<Intent, string> = {
   'webview/ready': 'start the panel',
   'webview/error': 'record a panel error',
   'prompt/submit': 'send the message',
@@ -39,8 +42,8 @@ const INTENT: Record<WebviewToHost['type'], string> = {
 };
 
 /** "Could not undo the compaction: There is no compaction to undo." */
-export function intentFailure(type: WebviewToHost['type'], reason: string): string {
-  const what = INTENT[type];
+export function intentFailure(type: Intent | 'request', reason: string): string {
+  const what = type === 'request' ? 'answer the panel' : INTENT[type];
   const why = reason.trim().replace(/[.\s]*$/, '');
   return why ? `Could not ${what}: ${why}.` : `Could not ${what}.`;
 }

@@ -4,7 +4,7 @@
  * (no vscode import beyond types).
  */
 import type * as vscode from 'vscode';
-import type { HostActions } from '../commands/host-actions';
+import type { HostActions } from '../app/host-actions';
 import type { SnapshotView } from '../protocol/messages';
 
 /** What the panel needs from the rest of the extension; supplied by the composition root. */

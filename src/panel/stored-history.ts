@@ -20,12 +20,9 @@ import { isHistoryMessage } from '../context/compaction';
 import type { TurnChanges } from '../app/checkpoint-record';
 import type { Message } from '../providers/types';
 import type { ChatItem } from '../protocol/view-models';
-import { DIVIDER_TEXT } from './compaction-cards';
+import { DIVIDER_TEXT } from './compaction-card';
 import { messagesToItems } from './transcript-items';
 import { changesItem } from './turn-changes';
-
-/** Messages a page read from the store (the store never starts one with a tool result cut from its call). */
-export const STORED_PAGE_MESSAGES = 150;
 
 /** One page of the stored transcript, oldest first (the store's `transcriptPage` fits). */
 export interface StoredPage {

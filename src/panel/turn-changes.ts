@@ -5,7 +5,7 @@
  */
 import type { RestoreOutcome, TurnChanges } from '../app/checkpoint-actions';
 import type { ChatItem, ChatItemOf } from '../protocol/view-models';
-import { DIVIDER_TEXT } from './compaction-cards';
+import { DIVIDER_TEXT } from './compaction-card';
 
 export function changesItem(id: string, changes: TurnChanges): ChatItemOf<'changes'> {
   return { kind: 'changes', id, turn: changes.turn, files: changes.files.slice(0, 1000) };

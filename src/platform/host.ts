@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { readAutoApproveSettings, readProviderSettings } from '../config/settings';
 import { sizeWarning } from '../agent/session-gate';
+import type { ContextUsage } from '../agent/events';
 import type { HostCommands } from '../commands/command-handlers';
 import { createPaletteCommands } from '../commands/palette-commands';
 import { vscodePaletteUi } from '../commands/vscode-palette-ui';
@@ -49,17 +50,17 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   const approvals = new ApprovalBroker(log, new ApprovalPolicy(readAutoApproveSettings), () => panel.isVisible);
   disposables.push(approvals);
   const session = new SessionHost({ context, log, secrets, approvals });
-  const results = new ResultDocuments((refId) => session.readResult(refId));
-  const diffs = new CheckpointDocuments((turn, file) => session.checkpointDiff(turn, file));
+  const results = new ResultDocuments((refId) => session.search.readResult(refId));
+  const diffs = new CheckpointDocuments((turn, file) => session.checkpoints.diff(turn, file));
   disposables.push(session, results, diffs);
 
   const statusBar = new ContextStatusBar();
   disposables.push(statusBar);
-  const showUsage = (usage: ReturnType<SessionHost['measure']>) => statusBar.update(usage);
+  const showUsage = (usage: ContextUsage) => statusBar.update(usage);
 
   /** Measures against the configured model's window now and updates the meter and the status bar. */
   const remeasure = () => {
-    const usage = session.measure();
+    const usage = session.turns.measure();
     showUsage(usage);
     if (usage.budget) panel.pushBudget(usage.budget);
     return usage;
@@ -69,13 +70,13 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
    * After a model switch or on resume: when the context is already at the compact threshold of the
    * (new) window, say so and offer to compact now rather than at the next request.
    */
-  const offerCompaction = (usage: ReturnType<SessionHost['measure']>) => {
+  const offerCompaction = (usage: ContextUsage) => {
     const warning = sizeWarning(usage, readContextSettings().settings.thresholds);
-    if (!warning || session.state().running) return;
+    if (!warning || session.sessions.state().running) return;
     const compactNow = vscode.l10n.t('Compact Now');
     void vscode.window.showWarningMessage(`Headroom: ${warning}`, compactNow).then((choice) => {
       if (choice === compactNow)
-        void actions.compact().catch((err) => panel.showError(intentFailure('context/compact', errorMessage(err))));
+        void actions.context.compact().catch((err) => panel.showError(intentFailure('context/compact', errorMessage(err))));
     });
   };
 
@@ -87,12 +88,12 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     snapshot: async (): Promise<SnapshotView> => {
       await session.init();
       // The session's model (remembered with it), at the configured base URL.
-      const choice = session.modelChoice();
+      const choice = session.models.choice();
       const config = await toConfigView(
         { ...readProviderSettings(), ...choice },
         async (p) => (await resolveApiKey(p, secrets)) !== undefined,
       );
-      const state = session.state();
+      const state = session.sessions.state();
       return {
         protocolVersion: PROTOCOL_VERSION,
         extensionVersion: (context.extension.packageJSON as ExtensionManifest).version ?? '0.0.0',
@@ -100,7 +101,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
         storageAvailable: state.storage === 'workspace',
         trusted: vscode.workspace.isTrusted,
         session: { id: state.sessionId, title: state.title, messageCount: state.messageCount, transcriptCount: state.transcriptCount },
-        config: { ...config, modelInfo: modelInfoView(session.limits(), choice.thinking) },
+        config: { ...config, modelInfo: modelInfoView(session.models.limits(), choice.thinking) },
       };
     },
     actions,
@@ -116,26 +117,26 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   // resumed session's newest page (older pages come in as the user scrolls up).
   void session.init().then(
     async () => {
-      panel.setUndoAvailable(session.canUndoCompactions);
+      panel.setUndoAvailable(session.compactions.canUndo);
       const usage = remeasure();
       // The resumed session shows its newest page, with its compactions, each with what left the context.
-      if (session.messages.length && !session.state().running)
-        await panel.loadTranscript(session.messages, await session.compactionHistory());
+      if (session.sessions.messages.length && !session.sessions.state().running)
+        await panel.loadTranscript(session.sessions.messages, await session.compactions.history());
       offerCompaction(usage);
     },
     (err) => log.error(`Could not open the session: ${errorMessage(err)}`),
   );
   disposables.push(approvals.onDidRequest((p) => panel.showApproval(p.id, p.request)));
-  disposables.push(session.onDidChangePause((reason) => panel.setAutoCompactionPaused(reason)));
-  disposables.push(session.onDidChangeLedger((ledger) => panel.showLedger(ledger)));
-  disposables.push(session.onDidChangeSpend((spend) => panel.showSpend(spend)));
+  disposables.push(session.compactions.onDidChangePause((reason) => panel.setAutoCompactionPaused(reason)));
+  disposables.push(session.records.onDidChangeLedger((ledger) => panel.showLedger(ledger)));
+  disposables.push(session.records.onDidChangeSpend((spend) => panel.showSpend(spend)));
   disposables.push(approvals.onDidSettle((s) => panel.settleApproval(s.id, s.decision)));
   disposables.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('headroom')) return;
       void panel.postSnapshot();
       // A model or window change is measured at once against the new window.
-      if (!session.state().running) offerCompaction(remeasure());
+      if (!session.sessions.state().running) offerCompaction(remeasure());
     }),
   );
   disposables.push(context.secrets.onDidChange(() => void panel.postSnapshot()));

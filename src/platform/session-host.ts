@@ -66,8 +66,8 @@ export function vscodeEnvironment(deps: SessionHostDeps): HostEnvironment {
 }
 
 /**
- * The session service as the panel, the commands and the status bar use it (same methods and events);
- * see `app/session-service.ts` for what each does.
+ * The session service as the panel, the commands and the status bar use it (the same owners and
+ * events); see `app/session-service.ts` for what each owner does.
  */
 export class SessionHost extends SessionService {
   constructor(deps: SessionHostDeps) {

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ContextUsage } from '../agent/events';
-import type { HostActions } from '../commands/host-actions';
+import type { CheckpointActions, HostActions, PromptActions } from '../app/host-actions';
 import { pickModel } from '../commands/model-picker';
 import { saveDefaultModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { readProviderSettings } from '../config/settings';
@@ -57,6 +57,7 @@ export interface HostActionDeps {
 
 export function createHostActions(deps: HostActionDeps): HostActions {
   const { session, approvals, results } = deps;
+  const { sessions, compactions } = session;
 
   /**
    * After anything that replaces the context view: the meter, the transcript and the history. A
@@ -67,91 +68,98 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     // The meter first: loading the transcript re-sends the whole panel, meter included.
     const usage = deps.remeasure();
     const panel = deps.panel();
-    panel.setUndoAvailable(session.canUndoCompactions);
-    if (how === 'restore' || how === 'undo') await panel.continueTranscript(session.messages, how);
-    else if (how === 'clear') await panel.loadTranscript(session.messages);
-    else await panel.loadTranscript(session.messages, await session.compactionHistory());
+    panel.setUndoAvailable(compactions.canUndo);
+    if (how === 'restore' || how === 'undo') await panel.continueTranscript(sessions.messages, how);
+    else if (how === 'clear') await panel.loadTranscript(sessions.messages);
+    else await panel.loadTranscript(sessions.messages, await compactions.history());
     deps.offerCompaction(usage);
     await panel.refreshHistory();
   };
 
   return {
-    ...mentionActions(deps),
-    stop: () => session.stop(),
-    compact: async (focus) => {
-      const report = await session.compact(focus);
-      if (!report) {
-        // A cancelled compaction says so in the chat; only "nothing to do" needs a word here.
-        if (!session.lastCompactionCancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
-        return;
-      }
-      // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
-      deps.remeasure();
-      deps.panel().showCompaction(report);
+    prompt: promptActions(deps),
+    sessions: {
+      create: async () => {
+        await sessions.create();
+        approvals.policy.resetSession();
+        await reload();
+      },
+      list: () => sessions.history(),
+      open: async (id) => {
+        await sessions.open(id);
+        approvals.policy.resetSession();
+        await reload();
+      },
+      rename: async (id, title) => {
+        await sessions.rename(id, title);
+        await deps.panel().refreshHistory();
+        await deps.panel().refreshSessionInfo();
+      },
+      delete: async (id) => {
+        await sessions.delete(id);
+        await reload();
+      },
+      clear: async () => {
+        await sessions.clear();
+        await reload('clear');
+      },
     },
-    clear: async () => {
-      await session.clear();
-      await reload('clear');
+    context: {
+      compact: async (focus) => {
+        const report = await compactions.compact(focus);
+        if (!report) {
+          // A cancelled compaction says so in the chat; only "nothing to do" needs a word here.
+          if (!compactions.lastCancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
+          return;
+        }
+        // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
+        deps.remeasure();
+        deps.panel().showCompaction(report);
+      },
+      cancelCompaction: () => void compactions.cancel(),
+      undoCompaction: async () => {
+        await compactions.undo();
+        await reload('undo');
+      },
+      saveSnapshot: async (name) => {
+        await session.pins.saveSnapshot(name);
+        await deps.panel().refreshHistory();
+      },
+      restoreSnapshot: async (id) => {
+        await session.pins.restoreSnapshot(id);
+        await reload('restore');
+      },
+      messages: () => sessions.messages,
+      measure: () => session.turns.measure(),
     },
-    newSession: async () => {
-      await session.newSession();
-      approvals.policy.resetSession();
-      await reload();
+    pins: session.pins,
+    checkpoints: checkpointActions(deps),
+    results: {
+      open: (refId) => results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId))),
+      searchHistory: (query) => session.search.searchHistory(query),
+      storedResults: () => session.search.storedResults(),
     },
-    listSessions: () => session.history(),
-    openSession: async (id) => {
-      await session.openSession(id);
-      approvals.policy.resetSession();
-      await reload();
+    approvals: {
+      approve: (id, decision) => void approvals.respond(id, decision),
+      showDiff: (id) => approvals.showDiff(id),
     },
-    renameSession: async (id, title) => {
-      await session.renameSession(id, title);
-      await deps.panel().refreshHistory();
-      await deps.panel().refreshSessionInfo();
-    },
-    deleteSession: async (id) => {
-      await session.deleteSession(id);
-      await reload();
-    },
-    saveSnapshot: async (name) => {
-      await session.saveSnapshot(name);
-      await deps.panel().refreshHistory();
-    },
-    restoreSnapshot: async (id) => {
-      await session.restoreSnapshot(id);
-      await reload('restore');
-    },
-    undoCompaction: async () => {
-      await session.undoCompaction();
-      await reload('undo');
-    },
-    ...checkpointActions(deps),
-    cancelCompaction: () => void session.cancelCompaction(),
-    openResult: (refId) => results.open(refId, resultTitle(session.storedResults().find((r) => r.refId === refId))),
-    searchHistory: (query) => session.searchHistory(query),
-    storedResults: () => session.storedResults(),
-    messages: () => session.messages,
-    measure: () => session.measure(),
-    pins: () => session.pins(),
-    pin: (text) => session.pin(text),
-    unpin: (id) => session.unpin(id),
-    approve: (id, decision) => void approvals.respond(id, decision),
-    showDiff: (id) => approvals.showDiff(id),
-    updateConfig,
-    testConnection: () => session.testConnection(),
-    setApiKey: () => setApiKey(deps.secrets, deps.log),
-    selectModel: () => selectModel(deps),
-    runCommand: async (name) => {
-      await vscode.commands.executeCommand(
-        name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,
-        name === 'openSettings' ? 'headroom' : undefined,
-      );
+    config: {
+      update: updateConfig,
+      testConnection: () => session.turns.testConnection(),
+      setApiKey: () => setApiKey(deps.secrets, deps.log),
+      selectModel: () => selectModel(deps),
+      runCommand: async (name) => {
+        await vscode.commands.executeCommand(
+          name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,
+          name === 'openSettings' ? 'headroom' : undefined,
+        );
+      },
     },
   };
 }
 
 /** The first-run view's provider and base URL, saved to user settings (a bad URL is refused with the reason). */
-async function updateConfig(change: Parameters<HostActions['updateConfig']>[0]): Promise<void> {
+async function updateConfig(change: Parameters<HostActions['config']['update']>[0]): Promise<void> {
   const cfg = vscode.workspace.getConfiguration('headroom');
   if (change.baseUrl !== undefined) {
     const problem = validateBaseUrl(change.baseUrl);
@@ -164,17 +172,17 @@ async function updateConfig(change: Parameters<HostActions['updateConfig']>[0]):
 /** Select Model: the quick pick, then the session's model; the meter shows the new window at once. */
 async function selectModel(deps: HostActionDeps): Promise<void> {
   const { session } = deps;
-  const limits = session.limits();
+  const limits = session.models.limits();
   const serverUrl = readProviderSettings().baseUrl;
   const choice = await pickModel({
-    current: session.modelChoice(),
+    current: session.models.choice(),
     serverUrl,
     // A local server lists what it can serve; a vendor API at a base URL (a proxy) may list nothing.
     serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
     serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
   });
   if (!choice) return;
-  await session.setModel(choice);
+  await session.turns.setModel(choice);
   // A changed default re-measures and refreshes the header through the settings listener; when the
   // settings already held this model, it is done here: the meter shows the new window at once.
   if (await saveDefaultModel(choice)) return;
@@ -183,41 +191,41 @@ async function selectModel(deps: HostActionDeps): Promise<void> {
 }
 
 /** A turn's diff and Restore checkpoint: files back, the conversation rewound, the chat kept under a divider. */
-function checkpointActions(deps: HostActionDeps): Pick<HostActions, 'openCheckpointDiff' | 'restoreCheckpoint' | 'turnChanges'> {
+function checkpointActions(deps: HostActionDeps): CheckpointActions {
   const { session } = deps;
   return {
-    openCheckpointDiff: (turn, path) => deps.diffs.open(turn, path),
-    turnChanges: () => session.turnChanges(),
-    restoreCheckpoint: async (turn) => {
-      const outcome = await session.restoreCheckpoint(turn, confirmOverwrite);
+    openDiff: (turn, path) => deps.diffs.open(turn, path),
+    turnChanges: () => session.checkpoints.turnChanges(),
+    restore: async (turn) => {
+      const outcome = await session.checkpoints.restore(turn, confirmOverwrite);
       if (!outcome) return;
       deps.remeasure();
       const panel = deps.panel();
-      panel.setUndoAvailable(session.canUndoCompactions);
-      await panel.rewindTranscript(session.messages, outcome);
+      panel.setUndoAvailable(session.compactions.canUndo);
+      await panel.rewindTranscript(session.sessions.messages, outcome);
       await panel.refreshHistory();
     },
   };
 }
 
-/** The actions that send a prompt (with its @-mentions), edit-and-resend, and the mention picker's. */
-function mentionActions(
-  deps: HostActionDeps,
-): Pick<HostActions, 'submitPrompt' | 'resendPrompt' | 'searchMentions' | 'openMention' | 'addSelection'> {
+/** The actions that send a prompt (with its @-mentions), edit-and-resend, stop, and the mention picker's. */
+function promptActions(deps: HostActionDeps): PromptActions {
   const { session } = deps;
+  const { turns } = session;
   return {
-    submitPrompt: async (text, images, mentions) => {
+    submit: async (text, images, mentions) => {
       await session.init();
-      void session.prompt(text, images, mentions).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
+      void turns.prompt(text, images, mentions).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
     },
-    resendPrompt: async (text, images, mentions) => {
+    resend: async (text, images, mentions) => {
       // Refused (a turn running, nothing to edit) before anything changes: the panel shows why.
-      await session.dropLastTurn();
+      await turns.dropLastTurn();
       deps.panel().dropLastTurn();
       deps.remeasure();
-      void session.prompt(text, images, mentions).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
+      void turns.prompt(text, images, mentions).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
     },
-    searchMentions: (query) => session.searchMentions(query),
+    stop: () => session.sessions.stop(),
+    searchMentions: (query) => turns.searchMentions(query),
     openMention: (path, line) => openMention(path, line),
     addSelection: async () => {
       const mention = selectionMention();

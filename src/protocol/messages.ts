@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from '../common/images';
-import { Mention, MentionOption } from './mentions';
+import { Mention } from './mentions';
+import { ReplyMessage, RequestMessage } from './requests';
 import {
   ChatItem,
   ChatOp,
@@ -20,9 +21,10 @@ import {
 
 export * from './mentions';
 export * from './view-models';
+export * from './requests';
 
 /** Bumped when a message changes shape incompatibly; the host refuses a webview of another version. */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 const msg = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 const refId = z.string().min(1).max(200);
@@ -37,6 +39,8 @@ export type PanelCommand = z.infer<typeof PanelCommand>;
 
 export const WebviewToHost = z.discriminatedUnion('type', [
   msg('webview/ready', { protocolVersion: z.number().int() }),
+  /** A question the host answers with a `reply` of the same id (`requests.ts`: session list, older page, Test connection, @ picker). */
+  RequestMessage,
   /** The webview reports its own failure (a render error, a rejected host message) so the host logs it. */
   msg('webview/error', { message: z.string().max(10_000) }),
   msg('prompt/submit', {
@@ -55,15 +59,12 @@ export const WebviewToHost = z.discriminatedUnion('type', [
     images: z.array(ImageAttachment).max(MAX_IMAGES_PER_MESSAGE).optional(),
     mentions: z.array(Mention).max(50).optional(),
   }),
-  /** The `@` picker asks for workspace files and folders matching what was typed after the `@`. */
-  msg('mention/search', { query: z.string().max(500) }),
   /** A mention chip in a sent prompt was clicked: open that workspace file (or reveal that folder). */
   msg('mention/open', { path: z.string().min(1).max(1_000), line: z.number().int().min(1).optional() }),
   msg('prompt/stop', {}),
   msg('context/compact', { focus: z.string().max(10_000).optional() }),
   msg('context/clear', {}),
   msg('session/new', {}),
-  msg('session/list', {}),
   msg('session/open', { id: refId }),
   msg('session/rename', { id: refId, title: z.string().trim().min(1).max(200) }),
   msg('session/delete', { id: refId }),
@@ -83,15 +84,11 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   /** Show the proposed edit of a pending approval in VS Code's diff editor. */
   msg('approval/diff', { id: refId }),
   msg('result/open', { refId }),
-  /** The panel scrolled to the top of what it shows: the page of items before `beforeId` (the first shown). */
-  msg('transcript/older', { beforeId: refId }),
   /** Opens VS Code's diff editor: a file before turn `turn` and now. */
   msg('checkpoint/diff', { turn: z.number().int().positive(), path: z.string().min(1).max(4096) }),
   /** Restores the files of turn `turn` and rewinds the conversation to before it (the panel confirmed it). */
   msg('checkpoint/restore', { turn: z.number().int().positive() }),
   msg('config/update', { provider: ProviderName.optional(), baseUrl: z.string().max(2_000).optional() }),
-  /** The first-run view's Test connection: one small request to the configured provider. */
-  msg('config/test', {}),
   msg('command/run', { command: PanelCommand }),
   /** A code block's Copy button: the host writes the text to the clipboard. */
   msg('code/copy', { text: z.string().max(2_000_000) }),
@@ -105,10 +102,10 @@ export type WebviewToHost = z.infer<typeof WebviewToHost>;
 export const HostToWebview = z.discriminatedUnion('type', [
   /** Everything the panel shows; sent on ready, on session switch, and when config changes. */
   msg('session/snapshot', { snapshot: SnapshotView }),
+  /** The answer to the webview's `request` of the same id. */
+  ReplyMessage,
   /** Transcript changes, batched (≤ 30 messages a second while text streams). */
   msg('chat/ops', { ops: z.array(ChatOp).max(10_000) }),
-  /** The page before `beforeId`, to put above it; `hasOlder`: more pages before this one. */
-  msg('transcript/page', { beforeId: refId, items: z.array(ChatItem).max(10_000), hasOlder: z.boolean() }),
   msg('turn/state', { running: z.boolean(), compacting: z.boolean().optional() }),
   /** The work ledger changed ("Work so far"). */
   msg('ledger/update', { ledger: LedgerView }),
@@ -117,13 +114,10 @@ export const HostToWebview = z.discriminatedUnion('type', [
   /** The session's title and message count changed (after a turn, a rename). */
   msg('session/info', { session: SessionView }),
   msg('context/usage', { meter: MeterView }),
+  /** The history changed (an action renamed, saved, deleted…); the webview's `session/list` request asks for it too. */
   msg('history/list', { history: HistoryView }),
-  /** What Test connection found: `ok` with the server or model that answered, or what failed and what to do. */
-  msg('config/testResult', { ok: z.boolean(), message: z.string().max(2_000), url: z.string().max(2_000).optional() }),
   /** An error the panel shows in its banner. `detail` is optional technical text. */
   msg('host/error', { message: z.string(), detail: z.string().optional() }),
-  /** The picker's rows for `query` (an answer to `mention/search`; a stale one is ignored). */
-  msg('mention/results', { query: z.string().max(500), options: z.array(MentionOption).max(200) }),
   /** "Add Selection to Headroom": put this mention into the composer and focus it. */
   msg('mention/add', { mention: Mention }),
 ]);

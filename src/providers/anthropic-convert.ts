@@ -1,6 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { parseToolArguments } from './assistant-builder';
-import type { AssistantMessage, ImagePart, Message, ProviderRequest, TextPart, ToolResultMessage, UserMessage } from './types';
+import type { AssistantMessage, ImagePart, Message, ProviderRequest, TextPart, ToolResultMessage } from './types';
 
 /**
  * Neutral model ⇄ Anthropic Messages API wire format. Pure. Only this file and `anthropic.ts` know the
@@ -146,75 +145,4 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
   if (thinkingBudget >= 1024) params.thinking = { type: 'enabled', budget_tokens: thinkingBudget };
   // `req.temperature` is not sent: this SDK's Messages API no longer has a temperature parameter.
   return params;
-}
-
-function neutralUserContent(blocks: unknown[]): Array<TextPart | ImagePart> {
-  const out: Array<TextPart | ImagePart> = [];
-  for (const b of blocks as WireBlock[]) {
-    if (b.type === 'text') out.push({ type: 'text', text: b.text });
-    else if (b.type === 'image' && b.source.type === 'base64')
-      out.push({ type: 'image', mediaType: b.source.media_type, data: b.source.data });
-  }
-  return out;
-}
-
-/**
- * Converts wire messages back to the neutral model (for round-trip checks and imported histories).
- * Timestamps are not on the wire and come back as 0; assistant metadata comes from `meta`.
- */
-export function fromAnthropicMessages(wire: Anthropic.MessageParam[], meta: { model: string } = { model: 'unknown' }): Message[] {
-  const out: Message[] = [];
-  const toolNames = new Map<string, string>();
-  for (const w of wire) {
-    const blocks: WireBlock[] = typeof w.content === 'string' ? [{ type: 'text', text: w.content }] : (w.content as WireBlock[]);
-    if (w.role === 'assistant') {
-      const content: AssistantMessage['content'] = [];
-      for (const b of blocks) {
-        if (b.type === 'text') content.push({ type: 'text', text: b.text });
-        else if (b.type === 'thinking') content.push({ type: 'reasoning', text: b.thinking, signature: b.signature });
-        else if (b.type === 'redacted_thinking') content.push({ type: 'reasoning', text: '', redactedData: b.data });
-        else if (b.type === 'tool_use') {
-          toolNames.set(b.id, b.name);
-          const args =
-            typeof b.input === 'object' && b.input !== null
-              ? (b.input as Record<string, unknown>)
-              : parseToolArguments(String(b.input)).arguments;
-          content.push({ type: 'toolCall', id: b.id, name: b.name, arguments: args });
-        }
-      }
-      out.push({
-        role: 'assistant',
-        content,
-        provider: 'anthropic',
-        model: meta.model,
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end',
-        timestamp: 0,
-      });
-      continue;
-    }
-    let pending: WireBlock[] = [];
-    const flushUser = () => {
-      if (pending.length) out.push({ role: 'user', content: neutralUserContent(pending), timestamp: 0 } satisfies UserMessage);
-      pending = [];
-    };
-    for (const b of blocks) {
-      if (b.type === 'tool_result') {
-        flushUser();
-        const content = typeof b.content === 'string' ? [{ type: 'text' as const, text: b.content }] : neutralUserContent(b.content ?? []);
-        out.push({
-          role: 'toolResult',
-          toolCallId: b.tool_use_id,
-          toolName: toolNames.get(b.tool_use_id) ?? '',
-          content,
-          isError: b.is_error === true,
-          timestamp: 0,
-        });
-      } else {
-        pending.push(b);
-      }
-    }
-    flushUser();
-  }
-  return out;
 }

@@ -1,5 +1,4 @@
 import type OpenAI from 'openai';
-import { parseToolArguments } from './assistant-builder';
 import type { AssistantMessage, ImagePart, Message, ProviderId, ProviderRequest, TextPart, ToolResultMessage } from './types';
 
 /**
@@ -115,79 +114,4 @@ export function toOpenAIParams(req: ProviderRequest, provider: ProviderId): Open
   if (provider === 'openai' && req.reasoningBudget) params.reasoning_effort = reasoningEffort(req.reasoningBudget);
   if (req.temperature !== undefined) params.temperature = req.temperature;
   return params;
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((p: { type?: string; text?: string }) => (p.type === 'text' ? (p.text ?? '') : '')).join('\n');
-}
-
-function partsOf(content: unknown): Array<TextPart | ImagePart> {
-  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
-  if (!Array.isArray(content)) return [];
-  const out: Array<TextPart | ImagePart> = [];
-  for (const p of content as UserPart[]) {
-    if (p.type === 'text') out.push({ type: 'text', text: p.text });
-    else {
-      const m = /^data:([^;]+);base64,(.*)$/s.exec(p.image_url.url);
-      if (m) out.push({ type: 'image', mediaType: m[1], data: m[2] });
-    }
-  }
-  return out;
-}
-
-/**
- * Converts Chat Completions messages back to the neutral model (round-trip checks, imported
- * histories). The system message is returned separately; timestamps come back as 0. A user message
- * of images right after tool messages is folded back into the last tool result.
- */
-export function fromOpenAIMessages(
-  wire: WireMessage[],
-  meta: { provider: ProviderId; model: string } = { provider: 'openai', model: 'unknown' },
-): { system: string; messages: Message[] } {
-  let system = '';
-  const messages: Message[] = [];
-  const toolNames = new Map<string, string>();
-  for (const w of wire) {
-    if (w.role === 'system' || w.role === 'developer') {
-      system += textOf(w.content);
-    } else if (w.role === 'user') {
-      const parts = partsOf(w.content);
-      const prev = messages[messages.length - 1];
-      if (prev?.role === 'toolResult' && parts.length && parts.every((p) => p.type === 'image')) prev.content.push(...parts);
-      else messages.push({ role: 'user', content: parts, timestamp: 0 });
-    } else if (w.role === 'assistant') {
-      const content: AssistantMessage['content'] = [];
-      const text = textOf(w.content);
-      if (text) content.push({ type: 'text', text });
-      for (const c of w.tool_calls ?? []) {
-        if (c.type !== 'function') continue;
-        toolNames.set(c.id, c.function.name);
-        content.push({ type: 'toolCall', id: c.id, name: c.function.name, ...parseToolArguments(c.function.arguments) });
-      }
-      messages.push({
-        role: 'assistant',
-        content,
-        provider: meta.provider,
-        model: meta.model,
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'end',
-        timestamp: 0,
-      });
-    } else if (w.role === 'tool') {
-      let text = textOf(w.content);
-      const isError = text.startsWith(TOOL_ERROR_PREFIX);
-      if (isError) text = text.slice(TOOL_ERROR_PREFIX.length);
-      messages.push({
-        role: 'toolResult',
-        toolCallId: w.tool_call_id,
-        toolName: toolNames.get(w.tool_call_id) ?? '',
-        content: text ? [{ type: 'text', text }] : [],
-        isError,
-        timestamp: 0,
-      });
-    }
-  }
-  return { system, messages };
 }

@@ -8,6 +8,7 @@
 import { errorMessage } from '../common/errors';
 import type { ResultPort } from './ports';
 import { resultText, type ToolResult } from './tool-result';
+import { modelNumber } from '../common/model-numbers';
 
 export const DEFAULT_OFFLOAD_THRESHOLD_BYTES = 4096;
 
@@ -68,7 +69,7 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
     if (decision === 'inline' || bytes <= REFUSAL_BYTES) return result;
     return withText(
       result,
-      `[${result.toolName} output of ${byteCount(bytes)} bytes does not fit in the remaining context. ` +
+      `[${result.toolName} output of ${modelNumber(bytes)} bytes does not fit in the remaining context. ` +
         'Ask for less (read_result: a smaller limit, or grep), or call compact_context first.]',
       true,
     );
@@ -85,7 +86,7 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
   } catch (err) {
     return withText(
       result,
-      `[Tool result of ${byteCount(bytes)} bytes from "${result.toolName}" could not be stored (${clipChars(errorMessage(err), 120)}) ` +
+      `[Tool result of ${modelNumber(bytes)} bytes from "${result.toolName}" could not be stored (${clipChars(errorMessage(err), 120)}) ` +
         `and was dropped. First lines: ${previewLines(text)}]`,
       result.isError,
     );
@@ -95,14 +96,9 @@ export async function admitResult(result: ToolResult, options: AdmissionOptions)
 /** The stub that replaces an offloaded result. Bounded to a few hundred bytes whatever `text` is. */
 export function buildStub(toolName: string, bytes: number, text: string, refId: string): string {
   return (
-    `[Tool result stored — ${byteCount(bytes)} bytes from "${toolName}". First lines: ${previewLines(text)}] ` +
+    `[Tool result stored — ${modelNumber(bytes)} bytes from "${toolName}". First lines: ${previewLines(text)}] ` +
     `read_result ref_id="${refId}" offset/limit/grep`
   );
-}
-
-/** An exact byte count as the model reads it in stubs ("48,231"); the panel's short form is `protocol/format.ts`. */
-function byteCount(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 function withText(result: ToolResult, text: string, isError: boolean): ToolResult {

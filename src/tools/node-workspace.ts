@@ -12,6 +12,7 @@ import type { FileStat, WorkspacePort } from './ports';
 import { decodeUtf8Prefix, readRegularFile } from './safe-file';
 import { PATTERN_TIMEOUT_MS, runPatternJob } from './pattern-runner';
 import { searchWithRipgrep } from './text-search';
+import { modelNumber } from '../common/model-numbers';
 
 export interface NodeWorkspaceOptions {
   /** A ripgrep binary; used when it exists, else the pure-JS search runs. */
@@ -67,7 +68,7 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       const cap = readOptions?.maxBytes ?? MAX_WHOLE_READ_BYTES;
       const read = await readRegularFile(real, cap, p);
       if (read.truncated && readOptions?.maxBytes === undefined) {
-        throw new HeadroomError('invalid_tool_input', `"${p}" is ${read.size.toLocaleString('en-US')} bytes, too large to read whole.`);
+        throw new HeadroomError('invalid_tool_input', `"${p}" is ${modelNumber(read.size)} bytes, too large to read whole.`);
       }
       return decodeUtf8Prefix(read.bytes, read.truncated);
     },

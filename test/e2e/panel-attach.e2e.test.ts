@@ -192,8 +192,16 @@ describe('image input, Test connection and example prompts in a real VS Code', f
       // The first-run view first (no key): its Test connection and the answer.
       await post(sessionFixture(0, false).snapshot);
       await page.locator('body[data-ready="true"]').waitFor();
+      const sent = () => page.evaluate(() => (window as unknown as { __sent: WebviewToHost[] }).__sent);
+      /** The panel's last message: the Test connection request, answered by its id. */
+      const answerTest = async (result: { ok: boolean; message: string; url?: string }) => {
+        const asked = (await sent()).at(-1);
+        assert.ok(asked?.type === 'request' && asked.method === 'config/test', JSON.stringify(asked));
+        assert.deepEqual(asked.params, {});
+        await post({ type: 'reply', id: asked.id, result });
+      };
       await page.locator('[data-testid=first-run] [data-testid=test-connection]').click();
-      await post({ type: 'config/testResult', ok: false, message: 'No Anthropic API key is set: use Set API Key… to set one.' });
+      await answerTest({ ok: false, message: 'No Anthropic API key is set: use Set API Key… to set one.' });
       await page.locator('[data-testid=first-run] [data-testid=test-result][data-ok=false]').waitFor();
       assert.ok(await page.locator('[data-testid=first-run] [data-testid=test-result]').isVisible());
       await page.screenshot({ path: screenshotPath('panel-first-run-test-320') });
@@ -201,10 +209,7 @@ describe('image input, Test connection and example prompts in a real VS Code', f
       await post(fixture);
       await page.locator('[data-testid=examples]').waitFor();
       await page.locator('[data-testid=test-connection]').click();
-      const sent = () => page.evaluate(() => (window as unknown as { __sent: WebviewToHost[] }).__sent);
-      assert.deepEqual((await sent()).at(-1), { type: 'config/test' });
-      await post({
-        type: 'config/testResult',
+      await answerTest({
         ok: false,
         message: 'https://api.anthropic.com refused the API key (401). Use Set API Key… to set a valid Anthropic API key.',
         url: 'https://api.anthropic.com',

@@ -11,7 +11,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/lib/code-server.mjs';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
 import { messagesToItems } from '../../src/panel/transcript-items';
-import type { HostToWebview, WebviewToHost } from '../../src/protocol/messages';
+import { REQUESTS, type HostToWebview, type WebviewToHost } from '../../src/protocol/messages';
 import { screenshotPath } from './workbench';
 import { LIGHT_VARS, loadPanel, sessionFixture, sessionMessages } from './webview-harness';
 
@@ -47,8 +47,7 @@ async function pagedPanel(width: number, vars?: string) {
   const page = await browser.newPage({ viewport: { width, height: 700 } });
   page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
   await loadPanel(page, undefined, vars);
-  const posted: HostToWebview[] = [];
-  const host = new ChatPresenter((m) => posted.push(m));
+  const host = new ChatPresenter(() => {});
   const messages = sessionMessages(MESSAGES);
   host.load(messages);
   const base = sessionFixture(MESSAGES).snapshot;
@@ -56,16 +55,19 @@ async function pagedPanel(width: number, vars?: string) {
   await post(page, { type: 'session/snapshot', snapshot: { ...base.snapshot, ...host.view() } });
   await page.locator('body[data-ready="true"]').waitFor();
   let answered = 0;
-  /** Waits for the panel's next `transcript/older` and answers it the way the extension does. */
+  /** Waits for the panel's next `transcript/older` request and answers it the way the extension does: a reply of its id. */
   const answerNext = async () => {
-    await page.waitForFunction((n) => (window as unknown as Win).__sent.filter((m) => m.type === 'transcript/older').length > n, answered, {
-      timeout: 5_000,
-    });
-    const asks = (await page.evaluate(() => (window as unknown as Win).__sent)).filter((m) => m.type === 'transcript/older');
+    const isOlder = (m: WebviewToHost) => m.type === 'request' && m.method === 'transcript/older';
+    await page.waitForFunction(
+      (n) => (window as unknown as Win).__sent.filter((m) => m.type === 'request' && m.method === 'transcript/older').length > n,
+      answered,
+      { timeout: 5_000 },
+    );
+    const asks = (await page.evaluate(() => (window as unknown as Win).__sent)).filter(isOlder);
     const ask = asks[answered++];
-    assert.ok(ask?.type === 'transcript/older');
-    void host.olderPage(ask.beforeId);
-    await post(page, posted.pop()!);
+    assert.ok(ask?.type === 'request' && ask.method === 'transcript/older');
+    const { beforeId } = REQUESTS['transcript/older'][0].parse(ask.params);
+    await post(page, { type: 'reply', id: ask.id, result: await host.olderPage(beforeId) });
   };
   return { page, host, all: messagesToItems(messages), answerNext, chat: page.locator('[data-testid=chat]') };
 }

@@ -403,16 +403,21 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     const page = await freshPanel(6);
     try {
       await page.getByRole('button', { name: 'Session history and snapshots' }).click();
-      assert.deepEqual(await lastSent(page), { type: 'session/list' });
+      const asked = await lastSent(page);
+      assert.ok(asked?.type === 'request' && asked.method === 'session/list', JSON.stringify(asked));
+      // The answer to that request, by its id (the history view awaits it).
       await post(page, {
-        type: 'history/list',
-        history: {
-          sessions: [
-            { id: 's1', title: 'Parser fixes', date: '22 Nov 2026, 10:41', messageCount: 42, size: '1.2 MB', current: true },
-            { id: 's2', title: 'Old work', date: '21 Nov 2026, 09:00', messageCount: 7, size: '20 KB', current: false },
-          ],
-          snapshots: [{ id: 'snap1', kind: 'compaction', label: 'Compaction', date: '22 Nov 2026, 10:30', messageCount: 40 }],
-          canUndoCompaction: true,
+        type: 'reply',
+        id: asked.id,
+        result: {
+          history: {
+            sessions: [
+              { id: 's1', title: 'Parser fixes', date: '22 Nov 2026, 10:41', messageCount: 42, size: '1.2 MB', current: true },
+              { id: 's2', title: 'Old work', date: '21 Nov 2026, 09:00', messageCount: 7, size: '20 KB', current: false },
+            ],
+            snapshots: [{ id: 'snap1', kind: 'compaction', label: 'Compaction', date: '22 Nov 2026, 10:30', messageCount: 40 }],
+            canUndoCompaction: true,
+          },
         },
       });
       const history = page.locator('[data-testid=history]');

@@ -44,7 +44,7 @@ describe('agent turn with an approved edit, in a real VS Code', () => {
       { text: 'Done: the greeting now says hello headroom.' },
     );
     const approval = waitFor(host.approvals.onDidRequest, (p) => p, 30_000, 'an approval request');
-    const turn = host.session.prompt('Change the greeting to hello headroom');
+    const turn = host.session.turns.prompt('Change the greeting to hello headroom');
     const pending = await approval;
     assert.equal(pending.request.kind, 'edit');
     assert.equal(fs.readFileSync(file, 'utf8'), 'hello world\n', 'nothing is written before approval');
@@ -69,7 +69,7 @@ describe('agent turn with an approved edit, in a real VS Code', () => {
     assert.match(results, /tool_result/);
     assert.match(results, /toolu_edit1/);
     assert.ok(
-      host.session.messages.some((m) => m.role === 'toolResult' && !m.isError),
+      host.session.sessions.messages.some((m) => m.role === 'toolResult' && !m.isError),
       'the edit result is in the context',
     );
   });
@@ -85,7 +85,7 @@ describe('agent turn with an approved edit, in a real VS Code', () => {
       { text: 'Understood, I left it alone.' },
     );
     const approval = waitFor(host.approvals.onDidRequest, (p) => p, 30_000, 'an approval request');
-    const turn = host.session.prompt('Overwrite keep.txt');
+    const turn = host.session.turns.prompt('Overwrite keep.txt');
     const pending = await approval;
     host.approvals.respond(pending.id, { approved: false, reason: 'The user rejected it.' });
     await turn;

@@ -84,7 +84,7 @@ describe('context fidelity through three compactions, in a real VS Code', functi
       );
     await vscode.commands.executeCommand('headroom.focusPanel');
     const { host } = await activateHeadroom();
-    await host.session.newSession();
+    await host.session.sessions.create();
   });
 
   after(async () => {
@@ -93,7 +93,7 @@ describe('context fidelity through three compactions, in a real VS Code', functi
     await server?.close();
     fs.rmSync(path.join(root, 'fid-src'), { recursive: true, force: true });
     const { host } = await activateHeadroom();
-    await host.session.newSession();
+    await host.session.sessions.create();
   });
 
   const views: StoredCompactionView[] = [];
@@ -102,16 +102,16 @@ describe('context fidelity through three compactions, in a real VS Code', functi
     const { host } = await activateHeadroom();
     for (let r = 0; r < ROUNDS; r++) {
       server.script.push(...workTurn(r));
-      await host.session.prompt(`Round ${r}: go on. ${'context '.repeat(200)}`);
+      await host.session.turns.prompt(`Round ${r}: go on. ${'context '.repeat(200)}`);
       for (let k = 0; k < 2; k++) {
         server.script.push({ text: `Talk ${r}.${k}: ${'more words about the settings module '.repeat(150)}`, chunkChars: 4_000 });
-        await host.session.prompt(`Round ${r} question ${k}: ${'context '.repeat(200)}`);
+        await host.session.turns.prompt(`Round ${r} question ${k}: ${'context '.repeat(200)}`);
       }
       server.script.push({ text: `Summary ${r}: rounds up to ${r} read their module, one file was missing, ls failed.` });
-      const report = await host.session.compact();
+      const report = await host.session.compactions.compact();
       assert.ok(report, `compaction ${r + 1} ran`);
-      await host.session.flush();
-      const history = await host.session.compactionHistory();
+      await host.session.storage.flush();
+      const history = await host.session.compactions.history();
       assert.equal(history.compactions.length, r + 1);
       const view = history.compactions[r].view;
       assert.ok(view, `compaction ${r + 1} stored its view`);
@@ -120,7 +120,7 @@ describe('context fidelity through three compactions, in a real VS Code', functi
       // The next request: the ledger is in it, with every round's entries so far.
       const before = server.requests.length;
       server.script.push({ text: `Checked ${r}.` });
-      await host.session.prompt(`Round ${r}: what is done?`);
+      await host.session.turns.prompt(`Round ${r}: what is done?`);
       const request = sent(server.requests[before]);
       for (let j = 0; j <= r; j++) {
         assert.ok(request.includes(`fid-src/mod${j}.ts`), `compaction ${r + 1}: file of round ${j} in the request`);
@@ -149,8 +149,8 @@ describe('context fidelity through three compactions, in a real VS Code', functi
 
   it('finds what was said before the first compaction: search_history and the palette search', async () => {
     const { host } = await activateHeadroom();
-    assert.ok(!JSON.stringify(host.session.messages).includes(EARLY), 'the code word left the context');
-    const found = await host.session.searchHistory(EARLY);
+    assert.ok(!JSON.stringify(host.session.sessions.messages).includes(EARLY), 'the code word left the context');
+    const found = await host.session.search.searchHistory(EARLY);
     assert.ok(
       found.hits.some((h) => h.role === 'assistant' && h.excerpt.includes(EARLY)),
       `Search History finds it: ${JSON.stringify(found.hits)}`,
@@ -160,7 +160,7 @@ describe('context fidelity through three compactions, in a real VS Code', functi
       { toolCalls: [{ id: 'toolu_search', name: 'search_history', arguments: { query: EARLY } }] },
       { text: 'Found the code word.' },
     );
-    await host.session.prompt('What was the code word?');
+    await host.session.turns.prompt('What was the code word?');
     const result = sent(server.requests[before + 1]);
     assert.match(result, new RegExp(`search_history \\\\"${EARLY}\\\\": [1-9]`), 'the tool found it');
     assert.ok(result.includes(`the code word is ${EARLY}`), 'with an excerpt');
@@ -181,7 +181,7 @@ describe('context fidelity through three compactions, in a real VS Code', functi
       );
       assert.ok(!d.kept.some((l) => l.role === 'user' && l.text.startsWith(`Round ${i}:`)), `the round's first turn is not kept`);
       for (const s of d.stored) {
-        const text = await host.session.readResult(s.refId);
+        const text = await host.session.search.readResult(s.refId);
         assert.ok(text.length > 0, `${s.refId} opens`);
       }
     }
@@ -189,7 +189,7 @@ describe('context fidelity through three compactions, in a real VS Code', functi
     let module: string | undefined;
     const opened: string[] = [];
     for (const s of views.flatMap((v) => v.details.stored)) {
-      const text = await host.session.readResult(s.refId);
+      const text = await host.session.search.readResult(s.refId);
       opened.push(`${s.refId}: ${text.slice(0, 80)}`);
       if (/FIDELITY-MOD-0/.test(text)) module = s.refId;
     }
@@ -200,14 +200,14 @@ describe('context fidelity through three compactions, in a real VS Code', functi
       { toolCalls: [{ id: 'toolu_rr', name: 'read_result', arguments: { ref_id: module, grep: 'FIDELITY-MOD' } }] },
       { text: 'Read it.' },
     );
-    await host.session.prompt('Open the stored module.');
+    await host.session.turns.prompt('Open the stored module.');
     assert.match(sent(server.requests[before + 1]), /FIDELITY-MOD-0/);
   });
 
   it('after closing and reopening the session the panel shows the 3 cards with the same views', async () => {
     const { host, panel } = await activateHeadroom();
-    const id = host.session.state().sessionId;
-    await host.session.flush();
+    const id = host.session.sessions.state().sessionId;
+    await host.session.storage.flush();
     // As the user starts one: through the panel (the host action reloads the chat), not the service alone.
     await panel.receive({ type: 'session/new' });
     assert.equal(cards((await panelView()).items ?? []).length, 0, 'a new session has no cards');

@@ -68,7 +68,7 @@ describe('the meter against the request actually sent, in a real VS Code', () =>
   it('rules, deferred tools, summary, messages and results each match the request sent, within the band; "confirmed" after a response', async function () {
     this.timeout(300_000);
     const { host } = await activateHeadroom();
-    await host.session.newSession();
+    await host.session.sessions.create();
     const events: AgentEvent[] = [];
     let latest: ContextUsage | undefined;
     const shownBeforeRequest: ContextUsage[] = [];
@@ -81,18 +81,18 @@ describe('the meter against the request actually sent, in a real VS Code', () =>
       server.script.length = 0;
       const step = model(k);
       for (let i = 0; i < 6; i++) server.script.push(step);
-      await host.session.prompt(`Turn ${k}: read meter-src/f${k % 5}.ts and explain it. ${prose(60, k)}`);
+      await host.session.turns.prompt(`Turn ${k}: read meter-src/f${k % 5}.ts and explain it. ${prose(60, k)}`);
     };
     const compactions: unknown[] = [];
     try {
       for (let k = 0; k < 3; k++) await turn(k);
       server.script.length = 0;
       server.script.push(model(90));
-      compactions.push(await host.session.compact('the files read so far'));
+      compactions.push(await host.session.compactions.compact('the files read so far'));
       for (let k = 3; k < 5; k++) await turn(k);
       server.script.length = 0;
       server.script.push(model(91));
-      compactions.push(await host.session.compact());
+      compactions.push(await host.session.compactions.compact());
       const before = server.requests.length;
       const from = shownBeforeRequest.length;
       await turn(5);
@@ -130,7 +130,7 @@ describe('the meter against the request actually sent, in a real VS Code', () =>
         `total: shown ${usage.used} (${usage.confirmedTokens} confirmed + ${usage.estimatedTokens} est. ±${usage.bandTokens}), sent ${total}`,
       );
       // After the response: "confirmed".
-      const after = host.session.measure();
+      const after = host.session.turns.measure();
       assert.ok(after.budget?.confirmed, `the meter says confirmed after a response (${after.budget?.accuracy})`);
       assert.ok(events.filter((e) => e.type === 'error').length === 0, 'no error');
     } finally {

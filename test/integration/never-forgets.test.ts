@@ -47,7 +47,7 @@ describe('never silently forgets: rolling window, model switch, three compaction
     await cfg().update('rollingWindowMinutes', WINDOW_MINUTES, vscode.ConfigurationTarget.Global);
     root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const { host } = await activateHeadroom();
-    await host.session.newSession();
+    await host.session.sessions.create();
     host.session.onDidEvent((e: AgentEvent) => void (e.type === 'compaction_end' && e.change && changes.push(e.change)));
   });
 
@@ -58,7 +58,7 @@ describe('never silently forgets: rolling window, model switch, three compaction
     await server?.close();
     fs.rmSync(path.join(root, 'nf-src'), { recursive: true, force: true });
     const { host } = await activateHeadroom();
-    await host.session.newSession();
+    await host.session.sessions.create();
     fs.writeFileSync(path.join(os.tmpdir(), 'headroom-never-forgets-receipts.json'), JSON.stringify(receipts, null, 2));
   });
 
@@ -72,7 +72,7 @@ describe('never silently forgets: rolling window, model switch, three compaction
 
   it('carries instructions, pin and ledger in every request after each of three compactions, across a model switch', async () => {
     const { host } = await activateHeadroom();
-    await host.session.pin(PIN);
+    await host.session.pins.pin(PIN);
     for (let r = 0; r < 3; r++) {
       server.script.push(
         {
@@ -87,18 +87,18 @@ describe('never silently forgets: rolling window, model switch, three compaction
         { toolCalls: [{ id: `toolu_c${r}`, name: 'run_command', arguments: { command: `echo NF-CHECK-${r}` } }] },
         { text: `Round ${r} done. ${'the round wrote its file and checked it '.repeat(60)}` },
       );
-      await host.session.prompt(`NF-INSTR-${r}: never edit the generated files. Now do round ${r}. ${'context '.repeat(200)}`);
+      await host.session.turns.prompt(`NF-INSTR-${r}: never edit the generated files. Now do round ${r}. ${'context '.repeat(200)}`);
       for (let k = 0; k < 2; k++) {
         server.script.push({ text: `Talk ${r}.${k}: ${'more words about the round '.repeat(120)}` });
-        await host.session.prompt(`Round ${r} question ${k}: ${'context '.repeat(200)}`);
+        await host.session.turns.prompt(`Round ${r} question ${k}: ${'context '.repeat(200)}`);
       }
       if (r === 1) {
-        await host.session.setModel({ provider: 'anthropic', model: SWITCHED, thinking: 'off' });
-        assert.equal(host.session.modelChoice().model, SWITCHED);
+        await host.session.turns.setModel({ provider: 'anthropic', model: SWITCHED, thinking: 'off' });
+        assert.equal(host.session.models.choice().model, SWITCHED);
       }
       const summariesBefore = server.requests.filter(isSummary).length;
       server.script.push({ text: '## Goal\nKeep going.' }); // a summarizer that names nothing
-      assert.ok(await host.session.compact(), `compaction ${r + 1} ran`);
+      assert.ok(await host.session.compactions.compact(), `compaction ${r + 1} ran`);
       const summaries = server.requests.filter(isSummary).slice(summariesBefore);
       assert.ok(summaries.length >= 1);
       if (r >= 1)
@@ -107,12 +107,12 @@ describe('never silently forgets: rolling window, model switch, three compaction
           'the summary follows the switched model',
         );
       firstAfter.push(server.requests.length);
-      const stored = (await host.session.compactionHistory()).compactions.at(-1);
+      const stored = (await host.session.compactions.history()).compactions.at(-1);
       assert.deepEqual(stored?.view?.receipt, changes.at(-1)?.receipt, 'the receipt is stored with the compaction');
       receipts.push({ compaction: r + 1, receipt: changes.at(-1)?.receipt });
 
       server.script.push({ text: `Checked after compaction ${r + 1}.` });
-      await host.session.prompt(`After compaction ${r + 1}: what is done?`);
+      await host.session.turns.prompt(`After compaction ${r + 1}: what is done?`);
       const next = server.requests.slice(firstAfter[r]).find((q) => !isSummary(q))!;
       assert.deepEqual(
         receiptMismatches(changes.at(-1)!, changes.at(-1)!.receipt!, next).mismatches,
@@ -135,17 +135,17 @@ describe('never silently forgets: rolling window, model switch, three compaction
     const { host } = await activateHeadroom();
     await new Promise((r) => setTimeout(r, WINDOW_MINUTES * 60_000 + 1_000));
     server.script.push({ text: 'Still here.' });
-    await host.session.prompt('After the window: what is done?');
+    await host.session.turns.prompt('After the window: what is done?');
     let body = sent(server.requests.at(-1)!);
     assert.ok(!body.includes('Round 2 question 1'), 'the window did cut the kept turns');
     for (const s of expected(2)) assert.ok(body.includes(s), `live: ${s}`);
 
-    await host.session.flush();
-    const id = host.session.state().sessionId;
-    await host.session.newSession();
-    await host.session.openSession(id);
+    await host.session.storage.flush();
+    const id = host.session.sessions.state().sessionId;
+    await host.session.sessions.create();
+    await host.session.sessions.open(id);
     server.script.push({ text: 'Reopened.' });
-    await host.session.prompt('After the reopen: what is done?');
+    await host.session.turns.prompt('After the reopen: what is done?');
     body = sent(server.requests.at(-1)!);
     for (const s of expected(2)) assert.ok(body.includes(s), `reopened: ${s}`);
   });

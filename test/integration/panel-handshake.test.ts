@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { PROTOCOL_VERSION, type HostToWebview } from '../../src/protocol/messages';
+import { PROTOCOL_VERSION, REQUESTS, type HostToWebview } from '../../src/protocol/messages';
 import { activateHeadroom, waitFor } from './helpers';
 
 describe('the side panel in a real extension host', () => {
@@ -36,5 +36,20 @@ describe('the side panel in a real extension host', () => {
     const error = waitFor(api.panel.onDidPost, (m: HostToWebview) => (m.type === 'host/error' ? m : undefined), 5_000, 'host/error');
     await api.panel.receive({ type: 'webview/ready', protocolVersion: 999 });
     assert.match((await error).message, /protocol v999/);
+  });
+
+  it('answers a webview request with a reply of its id, and a bad one with an error reply', async () => {
+    const api = await activateHeadroom();
+    const reply = (id: number) =>
+      waitFor(api.panel.onDidPost, (m: HostToWebview) => (m.type === 'reply' && m.id === id ? m : undefined), 10_000, `reply ${id}`);
+    const listed = reply(41);
+    await api.panel.receive({ type: 'request', id: 41, method: 'session/list', params: {} });
+    const answer = REQUESTS['session/list'][1].parse((await listed).result);
+    assert.ok(answer.history.sessions.length > 0, 'the sessions of this workspace');
+    const refused = reply(42);
+    await api.panel.receive({ type: 'request', id: 42, method: 'transcript/older', params: { beforeId: '' } });
+    const bad = await refused;
+    assert.equal(bad.result, undefined);
+    assert.match(bad.error ?? '', /Invalid transcript\/older request/);
   });
 });

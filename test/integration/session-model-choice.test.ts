@@ -25,19 +25,19 @@ describe('session model choice in a real session', () => {
   after(async () => {
     const { host } = await activateHeadroom();
     await resetProviderSettings();
-    await host.session.newSession();
+    await host.session.sessions.create();
     await server?.close();
   });
 
   it('sends the thinking budget inside max_tokens, and the usable input shrinks by it', async () => {
     const { host } = await activateHeadroom();
-    await host.session.newSession();
-    const off = host.session.limits().effectiveWindow;
-    await host.session.setModel({ provider: 'anthropic', model: 'claude-sonnet-4-5', thinking: 'high' });
-    const high = host.session.limits();
+    await host.session.sessions.create();
+    const off = host.session.models.limits().effectiveWindow;
+    await host.session.turns.setModel({ provider: 'anthropic', model: 'claude-sonnet-4-5', thinking: 'high' });
+    const high = host.session.models.limits();
     assert.equal(off - high.effectiveWindow, 24_576);
     server.script.push({ text: 'Thought about it.' });
-    await host.session.prompt('Think, then answer.');
+    await host.session.turns.prompt('Think, then answer.');
     const body = server.requests.at(-1)!.body as { max_tokens?: number; thinking?: { type: string; budget_tokens: number } };
     assert.equal(body.max_tokens, 8_000 + 24_576);
     assert.deepEqual(body.thinking, { type: 'enabled', budget_tokens: 24_576 });
@@ -45,14 +45,14 @@ describe('session model choice in a real session', () => {
 
   it('a switch mid-session is measured against the new window at once, and the session keeps it', async () => {
     const { host } = await activateHeadroom();
-    assert.equal(host.session.measure().contextWindow, 200_000);
-    await host.session.setModel({ provider: 'anthropic', model: 'claude-haiku-4-5', thinking: 'off' });
-    assert.equal(host.session.measure().contextWindow, 50_000);
-    const id = host.session.state().sessionId;
-    await host.session.newSession();
-    assert.equal(host.session.modelChoice().model, 'claude-sonnet-4-5', 'a new session starts on the settings default');
-    await host.session.openSession(id);
-    assert.equal(host.session.modelChoice().model, 'claude-haiku-4-5');
-    assert.equal(host.session.measure().contextWindow, 50_000);
+    assert.equal(host.session.turns.measure().contextWindow, 200_000);
+    await host.session.turns.setModel({ provider: 'anthropic', model: 'claude-haiku-4-5', thinking: 'off' });
+    assert.equal(host.session.turns.measure().contextWindow, 50_000);
+    const id = host.session.sessions.state().sessionId;
+    await host.session.sessions.create();
+    assert.equal(host.session.models.choice().model, 'claude-sonnet-4-5', 'a new session starts on the settings default');
+    await host.session.sessions.open(id);
+    assert.equal(host.session.models.choice().model, 'claude-haiku-4-5');
+    assert.equal(host.session.turns.measure().contextWindow, 50_000);
   });
 });

@@ -100,7 +100,7 @@ describe('an 8k-window session with large outputs, in a real VS Code', () => {
   it('goes through 5 turns: each ends with the answer, no request over the window, compaction ran, the meter moved', async function () {
     this.timeout(300_000);
     const { host } = await activateHeadroom();
-    await host.session.newSession();
+    await host.session.sessions.create();
     const events: AgentEvent[] = [];
     const sub = host.session.onDidEvent((e) => events.push(e));
     let approvals = 0;
@@ -116,7 +116,7 @@ describe('an 8k-window session with large outputs, in a real VS Code', () => {
         const step = model(k);
         for (let i = 0; i < 40; i++) server.script.push(step);
         const from = events.length;
-        await host.session.prompt(`Turn ${k}: go on with the task. ${prose(80, k)}`);
+        await host.session.turns.prompt(`Turn ${k}: go on with the task. ${prose(80, k)}`);
         const end = events.slice(from).find((e) => e.type === 'turn_end');
         ends.push(end?.type === 'turn_end' ? end.reason : ('none' as TurnEndReason));
       }

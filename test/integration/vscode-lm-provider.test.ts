@@ -26,8 +26,8 @@ describe('VS Code Language Model API provider: full turns through a registered c
     // Under @vscode/test-electron no runner extension registers the provider: nothing to run against.
     if (!installFakeLanguageModels(fake)) this.skip();
     const { host } = await activateHeadroom();
-    await host.session.newSession();
-    await host.session.setModel({ provider: 'vscode-lm', model: 'fake-small', thinking: 'off' });
+    await host.session.sessions.create();
+    await host.session.turns.setModel({ provider: 'vscode-lm', model: 'fake-small', thinking: 'off' });
     sub = host.session.onDidEvent((e) => events.push(e));
   });
 
@@ -35,25 +35,25 @@ describe('VS Code Language Model API provider: full turns through a registered c
     sub?.dispose();
     uninstallFakeLanguageModels();
     const { host } = await activateHeadroom();
-    await host.session.newSession();
+    await host.session.sessions.create();
   });
 
   it('answers a text turn, and the budget is the input limit VS Code reports for the model', async () => {
     const { host } = await activateHeadroom();
     fake.script.push({ text: 'Hello from the fake model.' });
-    await host.session.prompt('Say hello.');
-    assert.equal(lastAnswer(host.session.messages), 'Hello from the fake model.');
+    await host.session.turns.prompt('Say hello.');
+    assert.equal(lastAnswer(host.session.sessions.messages), 'Hello from the fake model.');
     assert.match(fake.requests.at(-1)!.text, /Say hello\./);
-    const limits = host.session.limits();
+    const limits = host.session.models.limits();
     assert.deepEqual([limits.provider, limits.contextWindow, limits.source], ['vscode-lm', WINDOW, 'server']);
-    assert.equal(host.session.measure().contextWindow, WINDOW);
+    assert.equal(host.session.turns.measure().contextWindow, WINDOW);
   });
 
   it('runs a tool call and sends its result back to the model', async () => {
     const { host } = await activateHeadroom();
     fake.script.push({ toolCall: { name: 'read_file', input: { path: 'README.md' } } }, { text: 'The README holds a title.' });
     const before = fake.requests.length;
-    await host.session.prompt('What is in README.md?');
+    await host.session.turns.prompt('What is in README.md?');
     const sent = fake.requests.slice(before);
     assert.equal(sent.length, 2, 'one request for the call, one with its result');
     assert.ok(sent[0].toolNames.includes('read_file'), `tools offered: ${sent[0].toolNames.join(', ')}`);
@@ -61,7 +61,7 @@ describe('VS Code Language Model API provider: full turns through a registered c
       sent[1].toolResults.some((r) => r.includes('# integration workspace')),
       'the file content went back as a tool result',
     );
-    assert.equal(lastAnswer(host.session.messages), 'The README holds a title.');
+    assert.equal(lastAnswer(host.session.sessions.messages), 'The README holds a title.');
   });
 
   it('compacts as its small window fills: every turn ends well and no request is refused twice in a row', async () => {
@@ -70,7 +70,7 @@ describe('VS Code Language Model API provider: full turns through a registered c
     const before = fake.requests.length;
     for (let i = 0; i < 6; i++) {
       fake.script.push({ text: `Answer ${i}: ${'words '.repeat(1_200)}` });
-      await host.session.prompt(`Question ${i}: ${'context '.repeat(150)}`);
+      await host.session.turns.prompt(`Question ${i}: ${'context '.repeat(150)}`);
     }
     const mine = events.slice(from);
     const ends = mine.filter((e): e is Extract<AgentEvent, { type: 'turn_end' }> => e.type === 'turn_end');
@@ -96,23 +96,23 @@ describe('VS Code Language Model API provider: full turns through a registered c
     const from = events.length;
     fake.overflowNext = true;
     fake.script.push({ text: 'Answered after the retry.' });
-    await host.session.prompt('One more question.');
+    await host.session.turns.prompt('One more question.');
     const mine = events.slice(from);
     assert.ok(
       mine.some((e) => e.type === 'compaction' && e.report.trigger === 'overflow'),
       `events: ${mine.map((e) => e.type).join(',')}`,
     );
-    assert.equal(lastAnswer(host.session.messages), 'Answered after the retry.');
+    assert.equal(lastAnswer(host.session.sessions.messages), 'Answered after the retry.');
   });
 
   it('the session keeps its model: a new session starts on the default, reopening brings the fake model back', async () => {
     const { host } = await activateHeadroom();
-    const id = host.session.state().sessionId;
-    await host.session.flush();
-    await host.session.newSession();
-    assert.notEqual(host.session.modelChoice().provider, 'vscode-lm');
-    await host.session.openSession(id);
-    assert.deepEqual(host.session.modelChoice(), { provider: 'vscode-lm', model: 'fake-small', thinking: 'off' });
-    assert.equal(host.session.measure().contextWindow, WINDOW);
+    const id = host.session.sessions.state().sessionId;
+    await host.session.storage.flush();
+    await host.session.sessions.create();
+    assert.notEqual(host.session.models.choice().provider, 'vscode-lm');
+    await host.session.sessions.open(id);
+    assert.deepEqual(host.session.models.choice(), { provider: 'vscode-lm', model: 'fake-small', thinking: 'off' });
+    assert.equal(host.session.turns.measure().contextWindow, WINDOW);
   });
 });

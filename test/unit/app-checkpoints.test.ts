@@ -185,5 +185,11 @@ describe('checkpoints: capture and restore of a turn’s files', () => {
     assert.deepEqual(lineChanges('', 'a\nb\n'), { added: 2, removed: 0 });
     assert.deepEqual(lineChanges('a\nb\nc\n', 'a\nc\n'), { added: 0, removed: 1 });
     assert.deepEqual(lineChanges('a\nb\nc\nd\n', 'a\nx\nc\ny\nd\n'), { added: 2, removed: 1 });
+    assert.deepEqual(lineChanges('a\nb\n', 'a\nb'), { added: 0, removed: 0 }, 'a missing final newline is no change');
+  });
+
+  it('counts a large file exactly: its first and last lines changed, the 2,100 between kept', () => {
+    const middle = Array.from({ length: 2_100 }, (_, i) => `line ${i}`).join('\n');
+    assert.deepEqual(lineChanges(`first\n${middle}\nlast\n`, `FIRST\n${middle}\nLAST\n`), { added: 2, removed: 2 });
   });
 });

@@ -19,15 +19,15 @@ describe('session service: the stored "what left the context" of each compaction
     world.server.script.push({ toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'README.md' } }] });
     await talk(world, service, 5);
     world.server.script.push({ text: 'Summary one: lowercase file names.' });
-    assert.ok(await service.compact());
+    assert.ok(await service.compactions.compact());
     await talk(world, service, 4, 'Later');
     world.server.script.push({ text: 'Summary two: still lowercase.' });
-    assert.ok(await service.compact());
-    const id = service.state().sessionId;
-    await service.newSession();
-    await service.openSession(id);
+    assert.ok(await service.compactions.compact());
+    const id = service.sessions.state().sessionId;
+    await service.sessions.create();
+    await service.sessions.open(id);
 
-    const history = await service.compactionHistory();
+    const history = await service.compactions.history();
     assert.equal(history.compactions.length, 2);
     assert.equal(history.newestUndoable, true);
     const [first, second] = history.compactions.map((c) => c.view);
@@ -49,7 +49,7 @@ describe('session service: the stored "what left the context" of each compaction
 
     const presenter = new ChatPresenter(() => {});
     presenter.setUndoAvailable(true);
-    presenter.load(service.messages, history);
+    presenter.load(service.sessions.messages, history);
     const cards = cardsOf(presenter.transcript.items);
     assert.equal(cards.length, 2);
     // Issue 19 item 3: the stored transcript, from its first prompt, with each card where its compaction ran.
@@ -64,8 +64,8 @@ describe('session service: the stored "what left the context" of each compaction
     assert.match(cards[1].text, /^Compacted: /);
 
     // Undo from the reopened card: the card says so and the restored context is shown below it.
-    await service.undoCompaction();
-    presenter.continueWith(service.messages, 'undo');
+    await service.compactions.undo();
+    presenter.continueWith(service.sessions.messages, 'undo');
     const after = cardsOf(presenter.transcript.items);
     assert.equal(after[1].undone, true);
     assert.equal(after[1].canUndo, false);
@@ -78,9 +78,9 @@ describe('session service: the stored "what left the context" of each compaction
     assert.equal(presenter.transcript.get(`${after[1].id}d`), undefined, 'the undone compaction’s divider went');
 
     // Reopened once more: the undone compaction cannot be undone, and its view is still there.
-    await service.newSession();
-    await service.openSession(id);
-    const again = await service.compactionHistory();
+    await service.sessions.create();
+    await service.sessions.open(id);
+    const again = await service.compactions.history();
     assert.equal(again.newestUndoable, false);
     assert.deepEqual(again.compactions[1].view?.details, second.details);
   });
@@ -89,13 +89,13 @@ describe('session service: the stored "what left the context" of each compaction
     const { service } = await world.open();
     await talk(world, service, 4);
     world.server.script.push({ text: 'Summary before the clear.' });
-    assert.ok(await service.compact());
-    await service.clear();
+    assert.ok(await service.compactions.compact());
+    await service.sessions.clear();
     await talk(world, service, 4, 'After');
-    const id = service.state().sessionId;
-    await service.newSession();
-    await service.openSession(id);
-    const before = await service.compactionHistory();
+    const id = service.sessions.state().sessionId;
+    await service.sessions.create();
+    await service.sessions.open(id);
+    const before = await service.compactions.history();
     assert.deepEqual(
       before.compactions.map((c) => c.summary),
       ['Summary before the clear.'],
@@ -103,8 +103,8 @@ describe('session service: the stored "what left the context" of each compaction
     assert.equal(before.newestUndoable, false, 'a compaction from before the clear cannot be undone');
     assert.equal(before.stored?.clear?.afterSeq !== undefined, true, 'the clear is placed');
     world.server.script.push({ text: 'Summary after the clear.' });
-    assert.ok(await service.compact());
-    const history = await service.compactionHistory();
+    assert.ok(await service.compactions.compact());
+    const history = await service.compactions.history();
     assert.deepEqual(
       history.compactions.map((c) => c.summary),
       ['Summary before the clear.', 'Summary after the clear.'],

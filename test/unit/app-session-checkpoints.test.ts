@@ -14,20 +14,20 @@ describe('session service: per-turn checkpoints', function () {
     const opened = await world.open();
     const { service } = opened;
     world.server.script.push({ text: 'Hello.' });
-    await service.prompt('first, no edits');
-    assert.equal(service.turnChanges(), undefined, 'a turn without writes has no changes');
+    await service.turns.prompt('first, no edits');
+    assert.equal(service.checkpoints.turnChanges(), undefined, 'a turn without writes has no changes');
     world.server.script.push(
       { toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'notes.txt', old_text: 'beta', new_text: 'gamma\ndelta' } }] },
       { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { path: 'made/new.txt', content: 'fresh\n' } }] },
       { text: 'Done.' },
     );
-    await service.prompt('second, edits two files');
+    await service.turns.prompt('second, edits two files');
     return opened;
   }
 
   it('lists the files a turn changed and restores files and conversation to before that turn', async () => {
     const { service } = await twoTurns();
-    const changes = service.turnChanges();
+    const changes = service.checkpoints.turnChanges();
     assert.deepEqual(changes, {
       turn: 2,
       files: [
@@ -35,12 +35,12 @@ describe('session service: per-turn checkpoints', function () {
         { path: 'made/new.txt', change: 'created', added: 1, removed: 0, restorable: true },
       ],
     });
-    const diff = await service.checkpointDiff(2, 'notes.txt');
+    const diff = await service.checkpoints.diff(2, 'notes.txt');
     assert.equal(diff.before, 'alpha\nbeta\n');
     assert.equal(diff.current, path.join(await fs.realpath(world.folder), 'notes.txt'));
-    const transcriptBefore = service.state().transcriptCount;
+    const transcriptBefore = service.sessions.state().transcriptCount;
     let asked = false;
-    const outcome = await service.restoreCheckpoint(2, () => {
+    const outcome = await service.checkpoints.restore(2, () => {
       asked = true;
       return Promise.resolve('overwrite');
     });
@@ -50,17 +50,17 @@ describe('session service: per-turn checkpoints', function () {
     await assert.rejects(fs.stat(path.join(world.folder, 'made/new.txt')));
     // The conversation is what it was before turn 2; the transcript keeps everything.
     assert.deepEqual(
-      service.messages.map((m) => m.role),
+      service.sessions.messages.map((m) => m.role),
       ['user', 'assistant'],
     );
-    assert.equal(service.state().transcriptCount, transcriptBefore);
+    assert.equal(service.sessions.state().transcriptCount, transcriptBefore);
     await assert.rejects(
-      service.restoreCheckpoint(2, () => Promise.resolve('overwrite')),
+      service.checkpoints.restore(2, () => Promise.resolve('overwrite')),
       /already restored/,
     );
     // The next turn continues from the rewound conversation.
     world.server.script.push({ text: 'Again.' });
-    await service.prompt('third');
+    await service.turns.prompt('third');
     const last = world.server.requests.at(-1)!;
     assert.equal(JSON.stringify(last.body).includes('second, edits two files'), false, 'the rewound turn is not sent again');
   });
@@ -69,15 +69,15 @@ describe('session service: per-turn checkpoints', function () {
     const { service } = await twoTurns();
     await fs.writeFile(path.join(world.folder, 'notes.txt'), 'my own edit\n');
     const asked: string[][] = [];
-    const cancelled = await service.restoreCheckpoint(2, (paths) => {
+    const cancelled = await service.checkpoints.restore(2, (paths) => {
       asked.push(paths);
       return Promise.resolve('cancel');
     });
     assert.equal(cancelled, undefined);
     assert.deepEqual(asked, [['notes.txt']]);
     assert.equal(await fs.readFile(path.join(world.folder, 'made/new.txt'), 'utf8'), 'fresh\n', 'cancel changed nothing');
-    assert.equal(service.messages.length, 8, 'and the conversation was not rewound');
-    const kept = await service.restoreCheckpoint(2, () => Promise.resolve('keep'));
+    assert.equal(service.sessions.messages.length, 8, 'and the conversation was not rewound');
+    const kept = await service.checkpoints.restore(2, () => Promise.resolve('keep'));
     assert.deepEqual(kept?.kept, ['notes.txt']);
     assert.equal(await fs.readFile(path.join(world.folder, 'notes.txt'), 'utf8'), 'my own edit\n');
     await assert.rejects(fs.stat(path.join(world.folder, 'made/new.txt')));
@@ -90,14 +90,14 @@ describe('session service: per-turn checkpoints', function () {
       { toolCalls: [{ id: 'w9', name: 'write_file', arguments: { path: 'later.txt', content: 'x\n' } }] },
       { text: 'Wrote it.' },
     );
-    await service.prompt('write later.txt');
-    const turn = service.turnChanges()!.turn;
+    await service.turns.prompt('write later.txt');
+    const turn = service.checkpoints.turnChanges()!.turn;
     await talk(world, service, 2, 'After');
     world.server.script.push({ text: 'Summary: everything so far.' });
-    assert.ok(await service.compact(), 'a compaction ran after the turn');
-    await service.restoreCheckpoint(turn, () => Promise.resolve('overwrite'));
+    assert.ok(await service.compactions.compact(), 'a compaction ran after the turn');
+    await service.checkpoints.restore(turn, () => Promise.resolve('overwrite'));
     await assert.rejects(fs.stat(path.join(world.folder, 'later.txt')));
-    const text = JSON.stringify(service.messages);
+    const text = JSON.stringify(service.sessions.messages);
     assert.ok(text.includes('Instruction 2:'), 'the turns before it are back');
     assert.ok(!text.includes('write later.txt') && !text.includes('After 0'), 'that turn and the later ones are not');
     assert.ok(!text.includes('Summary: everything so far.'), 'the summary that covered the turn is not used');

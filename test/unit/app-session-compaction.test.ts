@@ -11,67 +11,67 @@ describe('session service: manual compaction and undo', function () {
   it('compacts by hand, keeps every instruction, and undo restores the exact view', async () => {
     const { service } = await world.open();
     await talk(world, service, 6);
-    const before = JSON.stringify(service.messages);
-    assert.equal((await service.history()).canUndoCompaction, false);
+    const before = JSON.stringify(service.sessions.messages);
+    assert.equal((await service.sessions.history()).canUndoCompaction, false);
     world.server.script.push({ text: 'Summary: the user wants lowercase file names; six questions were answered.' });
-    const report = await service.compact('keep the naming rule');
+    const report = await service.compactions.compact('keep the naming rule');
     assert.ok(report, 'a compaction ran');
     assert.equal(report.trigger, 'manual');
     assert.ok(report.afterTokens < report.beforeTokens, `freed tokens (${report.beforeTokens} → ${report.afterTokens})`);
-    const after = JSON.stringify(service.messages);
+    const after = JSON.stringify(service.sessions.messages);
     for (let i = 0; i < 6; i++)
       assert.ok(after.includes(`Instruction ${i}: always keep file names in lowercase`), `instruction ${i} survives`);
-    assert.ok(service.state().messageCount < service.state().transcriptCount, 'the transcript keeps everything');
+    assert.ok(service.sessions.state().messageCount < service.sessions.state().transcriptCount, 'the transcript keeps everything');
 
-    assert.equal((await service.history()).canUndoCompaction, true, 'the compaction was recorded');
-    await service.undoCompaction();
-    assert.equal(JSON.stringify(service.messages), before, 'undo restores the view exactly');
-    assert.equal((await service.history()).canUndoCompaction, false, 'an undo is not undone again');
+    assert.equal((await service.sessions.history()).canUndoCompaction, true, 'the compaction was recorded');
+    await service.compactions.undo();
+    assert.equal(JSON.stringify(service.sessions.messages), before, 'undo restores the view exactly');
+    assert.equal((await service.sessions.history()).canUndoCompaction, false, 'an undo is not undone again');
   });
 
   it('a reopened session resumes from the compacted view', async () => {
     const { service } = await world.open();
     await talk(world, service, 4);
     world.server.script.push({ text: 'Summary again.' });
-    assert.ok(await service.compact());
-    const view = JSON.stringify(service.messages);
-    const id = service.state().sessionId;
-    await service.newSession();
-    await service.openSession(id);
-    assert.equal(JSON.stringify(service.messages), view);
+    assert.ok(await service.compactions.compact());
+    const view = JSON.stringify(service.sessions.messages);
+    const id = service.sessions.state().sessionId;
+    await service.sessions.create();
+    await service.sessions.open(id);
+    assert.equal(JSON.stringify(service.sessions.messages), view);
   });
 
   it('an empty session has nothing to compact', async () => {
     const { service } = await world.open();
-    assert.equal(await service.compact(), undefined);
+    assert.equal(await service.compactions.compact(), undefined);
     assert.equal(world.server.requests.length, 0);
   });
 
   it('clear empties the context but deletes no stored message', async () => {
     const { service } = await world.open();
     await talk(world, service, 2);
-    const stored = service.state().transcriptCount;
-    await service.clear();
-    assert.equal(service.messages.length, 0);
-    assert.equal(service.state().transcriptCount, stored);
+    const stored = service.sessions.state().transcriptCount;
+    await service.sessions.clear();
+    assert.equal(service.sessions.messages.length, 0);
+    assert.equal(service.sessions.state().transcriptCount, stored);
   });
 
   it('a cancelled compaction leaves the context as it was and records nothing', async () => {
     const { service } = await world.open();
     await talk(world, service, 6);
-    const before = JSON.stringify(service.messages);
+    const before = JSON.stringify(service.sessions.messages);
     const sent = world.server.requests.length;
     world.server.script.push({ fault: 'silent' });
-    const running = service.compact();
+    const running = service.compactions.compact();
     await until(() => world.server.requests.length > sent);
-    assert.equal(service.compacting, true);
-    await assert.rejects(service.undoCompaction(), /Wait for the compaction/);
-    assert.equal(service.cancelCompaction(), true);
+    assert.equal(service.compactions.running, true);
+    await assert.rejects(service.compactions.undo(), /Wait for the compaction/);
+    assert.equal(service.compactions.cancel(), true);
     assert.equal(await running, undefined);
-    assert.equal(service.compacting, false);
-    assert.equal(service.lastCompactionCancelled, true);
-    assert.equal(JSON.stringify(service.messages), before);
-    assert.equal((await service.history()).canUndoCompaction, false);
-    assert.equal(service.cancelCompaction(), false, 'nothing left to cancel');
+    assert.equal(service.compactions.running, false);
+    assert.equal(service.compactions.lastCancelled, true);
+    assert.equal(JSON.stringify(service.sessions.messages), before);
+    assert.equal((await service.sessions.history()).canUndoCompaction, false);
+    assert.equal(service.compactions.cancel(), false, 'nothing left to cancel');
   });
 });

@@ -26,31 +26,31 @@ describe('session service: a read-only store', function () {
   it('shows the first window’s session, refuses to change the store, and still runs turns in memory', async () => {
     const { service: first } = await world.open();
     await talk(world, first, 1);
-    await first.pin('first window pin');
-    await first.flush();
+    await first.pins.pin('first window pin');
+    await first.storage.flush();
     const { service: second, env } = await world.open();
-    const state = second.state();
+    const state = second.sessions.state();
     assert.equal(state.storage, 'read-only');
     assert.ok(state.storageNote, 'the panel is told why');
     assert.ok(
       env.warnings.some((w) => /read-only|another/i.test(w)),
       `warned: ${env.warnings.join(' | ')}`,
     );
-    assert.equal(state.sessionId, first.state().sessionId, 'it opens the latest session');
-    assert.equal(JSON.stringify(second.messages), JSON.stringify(first.messages));
+    assert.equal(state.sessionId, first.sessions.state().sessionId, 'it opens the latest session');
+    assert.equal(JSON.stringify(second.sessions.messages), JSON.stringify(first.sessions.messages));
     assert.deepEqual(
-      (await second.pins()).map((p) => p.text),
+      (await second.pins.pins()).map((p) => p.text),
       ['first window pin'],
     );
 
     const before = files(world.storageRoot);
-    await assert.rejects(second.pin('mine'), readOnly);
-    await assert.rejects(second.saveSnapshot('mine'), readOnly);
-    await assert.rejects(second.undoCompaction(), readOnly);
+    await assert.rejects(second.pins.pin('mine'), readOnly);
+    await assert.rejects(second.pins.saveSnapshot('mine'), readOnly);
+    await assert.rejects(second.compactions.undo(), readOnly);
     await talk(world, second, 1, 'Second window');
-    assert.equal(second.messages.length, 4, 'the turn ran in memory');
-    await second.clear();
-    await second.flush();
+    assert.equal(second.sessions.messages.length, 4, 'the turn ran in memory');
+    await second.sessions.clear();
+    await second.storage.flush();
     assert.deepEqual(files(world.storageRoot), before, 'the read-only window changed no file');
   });
 });

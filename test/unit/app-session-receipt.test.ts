@@ -26,13 +26,13 @@ describe('session service: the compaction receipt', function () {
       { toolCalls: [{ id: 'r2', name: 'run_command', arguments: { command: 'echo "TypeError: port is undefined" && exit 2' } }] },
       { text: `I changed src/legacy/adapter.ts as well and measured 1834 ms per request. ${'notes '.repeat(300)}` },
     );
-    await service.prompt(`Set the port to 8443 and never touch the migrations. ${'context '.repeat(300)}`);
+    await service.turns.prompt(`Set the port to 8443 and never touch the migrations. ${'context '.repeat(300)}`);
     for (let i = 0; i < 3; i++) {
       world.server.script.push({ text: `Answer ${i}: ${'details '.repeat(400)}` });
-      await service.prompt(`Question ${i}: ${'context '.repeat(300)}`);
+      await service.turns.prompt(`Question ${i}: ${'context '.repeat(300)}`);
     }
     world.server.script.push({ text: '## Goal\nKeep going.' }); // a summarizer that names nothing
-    assert.ok(await service.compact());
+    assert.ok(await service.compactions.compact());
     const receipt = changes.at(-1)?.receipt;
     assert.ok(receipt, 'the pass has a receipt');
     const count = (kind: string) => receipt.counts.find((c) => c.kind === kind);
@@ -45,30 +45,30 @@ describe('session service: the compaction receipt', function () {
 
     // The figures are the next request's.
     world.server.script.push({ text: 'Next.' });
-    await service.prompt('What next?');
+    await service.turns.prompt('What next?');
     const check = receiptMismatches(changes.at(-1)!, receipt, world.server.requests.at(-1)!);
     assert.deepEqual(check.mismatches, []);
     assert.ok(check.checked >= 8, `checked ${check.checked} specifics`);
 
     // One click on a missing item pins it: the very next request carries it.
     const item = receipt.missing.find((m) => m.text === 'src/legacy/adapter.ts')!;
-    await service.pin(receiptPin(item));
-    await service.pin(receiptPin(item)); // twice: pinned once
-    assert.equal((await service.pins()).length, 1);
+    await service.pins.pin(receiptPin(item));
+    await service.pins.pin(receiptPin(item)); // twice: pinned once
+    assert.equal((await service.pins.pins()).length, 1);
     world.server.script.push({ text: 'Next again.' });
-    await service.prompt('And then?');
+    await service.turns.prompt('And then?');
     assert.ok(sent(world.server.requests.at(-1)!).includes('A file from earlier work: src/legacy/adapter.ts'));
 
     // Stored with the compaction: a reopened session shows the same receipt.
-    await service.flush();
-    const id = service.state().sessionId;
-    await service.newSession();
-    await service.openSession(id);
-    const stored = (await service.compactionHistory()).compactions.at(-1);
+    await service.storage.flush();
+    const id = service.sessions.state().sessionId;
+    await service.sessions.create();
+    await service.sessions.open(id);
+    const stored = (await service.compactions.history()).compactions.at(-1);
     assert.deepEqual(stored?.view?.receipt, receipt);
-    assert.deepEqual((await service.compactionHistory()).pins, [receiptPin(item)], 'the reopened card knows the item is pinned');
+    assert.deepEqual((await service.compactions.history()).pins, [receiptPin(item)], 'the reopened card knows the item is pinned');
     assert.ok(
-      JSON.stringify(service.messages[0]).includes('A file from earlier work: src/legacy/adapter.ts'),
+      JSON.stringify(service.sessions.messages[0]).includes('A file from earlier work: src/legacy/adapter.ts'),
       'the pin is in the reopened view',
     );
   });

@@ -15,11 +15,11 @@ describe('session service: reopened compaction cards match the live ones', funct
   afterEach(async () => world?.close());
 
   async function reopenedCards(service: Awaited<ReturnType<FakeWorld['open']>>['service']) {
-    await service.flush();
-    const id = service.state().sessionId;
-    await service.newSession();
-    await service.openSession(id);
-    return (await service.compactionHistory()).compactions.map((c) => storedCompactionCard('card', c));
+    await service.storage.flush();
+    const id = service.sessions.state().sessionId;
+    await service.sessions.create();
+    await service.sessions.open(id);
+    return (await service.compactions.history()).compactions.map((c) => storedCompactionCard('card', c));
   }
 
   const same = (live: ReturnType<typeof compactionCard>, reopened: ReturnType<typeof compactionCard>) => {
@@ -34,7 +34,7 @@ describe('session service: reopened compaction cards match the live ones', funct
     service.onDidEvent((e: AgentEvent) => void (e.type === 'compaction_end' && e.change && changes.push(e.change)));
     await talk(world, service, 5);
     world.server.script.push({ text: 'Summary.' });
-    const report = await service.compact();
+    const report = await service.compactions.compact();
     assert.ok(report);
     const live = compactionCard('card', report, changes.at(-1));
     assert.match(live.text, /Compacted: \d+(\.\d)?k → \d+(\.\d)?k tokens/);
@@ -53,7 +53,7 @@ describe('session service: reopened compaction cards match the live ones', funct
       if (e.type === 'compaction') live.push(compactionCard('card', e.report, change));
     });
     for (let i = 0; i < 30 && !live.length; i++) await talk(world, service, 1, `Turn ${i}`);
-    assert.ok(live.length >= 1, `the gate compacted (${JSON.stringify(service.measure())})`);
+    assert.ok(live.length >= 1, `the gate compacted (${JSON.stringify(service.turns.measure())})`);
     const cards = await reopenedCards(service);
     assert.equal(cards.length, live.length);
     live.forEach((card, i) => same(card, cards[i]));

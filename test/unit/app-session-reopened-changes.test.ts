@@ -18,17 +18,17 @@ describe('session service: checkpoint cards come back after a reopen', function 
       { toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'src/a.ts', old_text: 'a = 1', new_text: 'a = 2' } }] },
       { text: 'Edited.' },
     );
-    await service.prompt('Change a to 2.');
-    const live = service.turnChanges();
+    await service.turns.prompt('Change a to 2.');
+    const live = service.checkpoints.turnChanges();
     assert.ok(live, 'the turn changed a file');
     world.server.script.push({ text: 'Nothing to change.' });
-    await service.prompt('Anything else?');
+    await service.turns.prompt('Anything else?');
 
-    await service.flush();
-    const id = service.state().sessionId;
-    await service.newSession();
-    await service.openSession(id);
-    const history = await service.compactionHistory();
+    await service.storage.flush();
+    const id = service.sessions.state().sessionId;
+    await service.sessions.create();
+    await service.sessions.open(id);
+    const history = await service.compactions.history();
     const stored = history.stored;
     assert.ok(stored);
     assert.deepEqual(

@@ -31,7 +31,7 @@ describe('session service: repeat guard', function () {
     const sub = service.onDidEvent((e) => events.push(e));
     const id = `c${world.server.requests.length}`;
     world.server.script.push({ toolCalls: [{ id, name, arguments: args }] }, { text: 'Done.' });
-    await service.prompt(prompt);
+    await service.turns.prompt(prompt);
     sub.dispose();
     const end = events.find((e) => e.type === 'tool_end' && e.call.id === id);
     assert.ok(end?.type === 'tool_end');
@@ -49,8 +49,8 @@ describe('session service: repeat guard', function () {
     assert.match(again, /^Not run again: `echo CHECK-OK` already ran at turn 1 with exit 0, and no file in the workspace changed since\./);
     const ref = /stored as (\S+):/.exec(again)?.[1];
     assert.ok(ref, `names where the output is: ${again}`);
-    assert.match(await service.readResult(ref), /CHECK-OK/, 'the ref opens the earlier output');
-    const card = service.messages.find((m) => m.role === 'toolResult' && resultText(m).startsWith('Not run again'));
+    assert.match(await service.search.readResult(ref), /CHECK-OK/, 'the ref opens the earlier output');
+    const card = service.sessions.messages.find((m) => m.role === 'toolResult' && resultText(m).startsWith('Not run again'));
     assert.ok(card?.role === 'toolResult' && !card.isError, 'an answer, not an error');
 
     await call(service, 'write_file', { path: 'src/b.ts', content: 'export const b = 2;\n' });
@@ -115,10 +115,10 @@ describe('session service: repeat guard', function () {
       /^Already done: a plan step sent as open was finished before and stay done: "Port the lexer" \(done at turn 3\)/,
     );
     assert.deepEqual(
-      service.ledgerState().plan.map((p) => p.status),
+      service.records.ledger().plan.map((p) => p.status),
       ['done', 'in_progress'],
     );
     await call(service, 'update_plan', { items: [{ text: 'port the lexer', status: 'open' }], reopen: ['port the lexer'] });
-    assert.equal(service.ledgerState().plan[0].status, 'open', 'reopen opens it on purpose');
+    assert.equal(service.records.ledger().plan[0].status, 'open', 'reopen opens it on purpose');
   });
 });

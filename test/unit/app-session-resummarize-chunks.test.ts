@@ -30,12 +30,12 @@ describe('session service: re-summary from the originals in chunks', function ()
     const answer = (req: RecordedRequest) => (isSummary(req) ? { text: 'A summary that names nothing.' } : { text: 'Answer: noted.' });
     for (let i = 0; i < 200; i++) world.server.script.push(answer);
 
-    for (let i = 0; i < 8; i++) await service.prompt(`ORIGINAL-${i}: always keep file names in lowercase. ${'context '.repeat(600)}`);
-    const first = await service.compact();
+    for (let i = 0; i < 8; i++) await service.turns.prompt(`ORIGINAL-${i}: always keep file names in lowercase. ${'context '.repeat(600)}`);
+    const first = await service.compactions.compact();
     assert.ok(first?.strategies.includes('summary'), `first pass: ${first?.strategies.join('+')}`);
     for (let i = 8; i < 40 && !reports.length; i++)
-      await service.prompt(`ORIGINAL-${i}: always keep file names in lowercase. ${'context '.repeat(600)}`);
-    const second = reports[0] ?? (await service.compact());
+      await service.turns.prompt(`ORIGINAL-${i}: always keep file names in lowercase. ${'context '.repeat(600)}`);
+    const second = reports[0] ?? (await service.compactions.compact());
     assert.ok(second, 'a second compaction ran');
     assert.ok(
       second.strategies.includes('resummarize'),

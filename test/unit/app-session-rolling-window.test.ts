@@ -20,12 +20,12 @@ describe('session service: the rolling window keeps the history message', functi
     const opened = await world.open();
     const { service } = opened;
     world.server.script.push({ toolCalls: [{ id: 'r1', name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'Read it.' });
-    await service.prompt('Read notes.txt, and from now on never touch the migrations.');
+    await service.turns.prompt('Read notes.txt, and from now on never touch the migrations.');
     await talk(world, service, 4);
-    await service.pin(PIN);
+    await service.pins.pin(PIN);
     world.server.script.push({ text: SUMMARY });
-    assert.ok(await service.compact(), 'a compaction ran');
-    assert.ok(isHistoryMessage(service.messages[0]));
+    assert.ok(await service.compactions.compact(), 'a compaction ran');
+    assert.ok(isHistoryMessage(service.sessions.messages[0]));
     return opened;
   }
 
@@ -39,25 +39,25 @@ describe('session service: the rolling window keeps the history message', functi
     env.settingsNow.rollingWindowMs = 1;
     await new Promise((r) => setTimeout(r, 20));
     world.server.script.push({ text: 'Next answer.' });
-    await service.prompt('What next?');
+    await service.turns.prompt('What next?');
     const request = world.server.requests.at(-1)!;
     const body = JSON.stringify(request.body.messages);
     carriesHistory(body);
     assert.ok(!body.includes('Instruction 3:'), 'the kept turns older than the window did leave the context');
-    assert.ok(isHistoryMessage(service.messages[0]), 'the live view still starts with it');
+    assert.ok(isHistoryMessage(service.sessions.messages[0]), 'the live view still starts with it');
   });
 
   it('on reopen: the stored view keeps the history message when the window cut everything else', async () => {
     const { service, env } = await compacted();
-    await service.flush();
-    const id = service.state().sessionId;
+    await service.storage.flush();
+    const id = service.sessions.state().sessionId;
     env.settingsNow.rollingWindowMs = 1;
     await new Promise((r) => setTimeout(r, 20));
-    await service.newSession();
-    await service.openSession(id);
-    assert.ok(isHistoryMessage(service.messages[0]), 'the reopened view starts with the history message');
+    await service.sessions.create();
+    await service.sessions.open(id);
+    assert.ok(isHistoryMessage(service.sessions.messages[0]), 'the reopened view starts with the history message');
     world.server.script.push({ text: 'Next answer.' });
-    await service.prompt('What next?');
+    await service.turns.prompt('What next?');
     carriesHistory(JSON.stringify(world.server.requests.at(-1)!.body.messages));
   });
 });

@@ -21,9 +21,9 @@ describe('session service: the summary follows the session’s model', function 
     const { service } = await world.open();
     world.server.setWindow('other-model', 200_000);
     await talk(world, service, 4);
-    await service.setModel({ provider: 'anthropic', model: 'other-model', thinking: 'off' });
+    await service.turns.setModel({ provider: 'anthropic', model: 'other-model', thinking: 'off' });
     world.server.script.push({ text: 'Summary by the other model.' });
-    assert.ok(await service.compact());
+    assert.ok(await service.compactions.compact());
     const summaries = world.server.requests.filter(isSummary);
     assert.ok(summaries.length >= 1);
     assert.deepEqual([...new Set(summaries.map((r) => r.model))], ['other-model']);
@@ -36,9 +36,9 @@ describe('session service: the summary follows the session’s model', function 
     world.server.setWindow('gpt-other', 128_000);
     await talk(world, service, 4);
     env.settingsNow.provider = { provider: 'openai', model: 'gpt-other', baseUrl: world.server.openaiBaseUrl, thinking: 'off' };
-    await service.setModel({ provider: 'openai', model: 'gpt-other', thinking: 'off' });
+    await service.turns.setModel({ provider: 'openai', model: 'gpt-other', thinking: 'off' });
     world.server.script.push({ text: 'Summary through the other provider.' });
-    const report = await service.compact();
+    const report = await service.compactions.compact();
     assert.ok(
       report?.strategies.some((s) => s === 'summary' || s === 'resummarize'),
       `a model summary: ${report?.strategies.join('+')}`,
@@ -60,7 +60,7 @@ describe('session service: the summary follows the session’s model', function 
     world.server.setWindow('small-sum', 6_000);
     await talk(world, service, 8);
     for (let i = 0; i < 30; i++) world.server.script.push({ text: `Part ${i} summary.` });
-    const report = await service.compact();
+    const report = await service.compactions.compact();
     assert.ok(report?.strategies.includes('summary'), `summarized, not dropped: ${report?.strategies.join('+')}`);
     const summaries = world.server.requests.filter(isSummary);
     assert.ok(summaries.length >= 1);

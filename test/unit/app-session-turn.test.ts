@@ -18,12 +18,12 @@ describe('session service: a turn', function () {
       { toolCalls: [{ id: 't1', name: 'read_file', arguments: { path: 'notes.txt' } }] },
       { text: 'It uses esbuild.' },
     );
-    await service.prompt('Which bundler?\nsecond line');
+    await service.turns.prompt('Which bundler?\nsecond line');
     assert.deepEqual(
-      service.messages.map((m) => m.role),
+      service.sessions.messages.map((m) => m.role),
       ['user', 'assistant', 'toolResult', 'assistant'],
     );
-    assert.match(JSON.stringify(service.messages[2]), /the build uses esbuild/, 'the tool read the workspace folder of the port');
+    assert.match(JSON.stringify(service.sessions.messages[2]), /the build uses esbuild/, 'the tool read the workspace folder of the port');
     assert.equal(world.server.requests.length, 2);
     // 200: the server accepts only the key the port released.
     assert.ok(world.server.requests.every((r) => r.model === MODEL && r.status === 200));
@@ -31,18 +31,18 @@ describe('session service: a turn', function () {
       events.filter((e) => e.type === 'turn_end').map((e) => e.type === 'turn_end' && e.reason),
       ['done'],
     );
-    const state = service.state();
+    const state = service.sessions.state();
     assert.equal(state.title, 'Which bundler?');
     assert.equal(state.running, false);
     assert.equal(state.transcriptCount, 4, 'the store has the whole turn');
-    assert.ok(service.measure().used > 0, 'the meter measures the view');
+    assert.ok(service.turns.measure().used > 0, 'the meter measures the view');
     assert.deepEqual(env.warnings, []);
   });
 
   it('sends nothing in Restricted Mode', async () => {
     const { service } = await world.open({ trusted: false });
-    await assert.rejects(service.prompt('hello'), (e: unknown) => e instanceof HeadroomError && e.kind === 'invalid_request');
-    await assert.rejects(service.compact(), (e: unknown) => e instanceof HeadroomError && e.kind === 'invalid_request');
+    await assert.rejects(service.turns.prompt('hello'), (e: unknown) => e instanceof HeadroomError && e.kind === 'invalid_request');
+    await assert.rejects(service.compactions.compact(), (e: unknown) => e instanceof HeadroomError && e.kind === 'invalid_request');
     assert.equal(world.server.requests.length, 0);
   });
 
@@ -50,7 +50,7 @@ describe('session service: a turn', function () {
     const { service } = await world.open({ folderOpen: false });
     const events: AgentEvent[] = [];
     service.onDidEvent((e) => events.push(e));
-    await service.prompt('hello');
+    await service.turns.prompt('hello');
     const error = events.find((e) => e.type === 'error');
     assert.match(error?.type === 'error' ? error.message : '', /Open a folder first/);
     assert.equal(world.server.requests.length, 0);

@@ -1,17 +1,22 @@
 // The size and layering limits of ../../ARCHITECTURE.md, checked on the source itself: no file in `src/`
-// or `webview-ui/` over 400 lines, no function (declaration, method, accessor, constructor, arrow or
-// function expression, nested ones counted on their own) over 120 lines, and `vscode` imported only by
-// the layers that may touch VS Code. Parsed with the TypeScript compiler API, never with regexes.
+// or `webview-ui/` over 350 lines, no function (declaration, method, accessor, constructor, arrow or
+// function expression, nested ones counted on their own) over 120 lines, `vscode` imported only by
+// the layers that may touch VS Code, no import to a higher floor (the floors are the rows of
+// ARCHITECTURE.md's layer table) and no import circle. Parsed with the TypeScript compiler API.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 
-const MAX_FILE_LINES = 400;
+const MAX_FILE_LINES = 350;
 const MAX_FUNCTION_LINES = 120;
 
 /** Files allowed past the limits for now, each with the reason; the list shrinks, it never grows. */
-const EXCEPTIONS: Readonly<Record<string, string>> = {};
+const EXCEPTIONS: Readonly<Record<string, string>> = {
+  'src/store/session-store.ts':
+    'being split into repositories (sessions, transcript, views, state) with the store rework under way in parallel',
+  'src/store/journaled-db.ts': 'part of the store rework under way in parallel; split with it rather than under it',
+};
 
 /** Where `vscode` may be imported: everything else runs under plain mocha. */
 const VSCODE_LAYERS = ['src/panel/', 'src/commands/', 'src/config/', 'src/platform/', 'src/extension.ts'];
@@ -90,6 +95,120 @@ function importedModules(file: ts.SourceFile): string[] {
   return found;
 }
 
+/** The floors of ARCHITECTURE.md's layer table, lowest first: each row's backticked paths (`src/app/`, `src/extension.ts`). */
+function floorsFromArchitecture(): string[][] {
+  const text = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
+  const start = text.indexOf('| layer | what lives there |');
+  assert.ok(start >= 0, 'ARCHITECTURE.md has no layer table');
+  const rows = text.slice(start).split('\n').slice(2);
+  const floors: string[][] = [];
+  for (const row of rows) {
+    if (!row.startsWith('|')) break;
+    const firstCell = row.split('|')[1];
+    floors.push([...firstCell.matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+  }
+  return floors;
+}
+
+/** The floor of a file: the row whose path is the file or a folder holding it (undefined: in no row). */
+function floorOf(floors: readonly string[][], path: string): number | undefined {
+  const i = floors.findIndex((paths) => paths.some((p) => path === p || (p.endsWith('/') && path.startsWith(p))));
+  return i < 0 ? undefined : i;
+}
+
+/** The `.ts` file a relative module specifier of `from` names (`./x` → `x.ts` or `x/index.ts`); undefined for packages. */
+function resolveImport(from: string, specifier: string, known: ReadonlySet<string>): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = posix.normalize(posix.join(dirname(from), specifier));
+  return [base, `${base}.ts`, `${base}/index.ts`].find((p) => known.has(p));
+}
+
+/** Every import circle (strongly connected component of more than one file, or a file importing itself), each sorted. */
+function importCircles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's algorithm, iterative so a long chain of imports cannot overflow the stack.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  for (const start of graph.keys()) {
+    if (index.has(start)) continue;
+    const work: Array<{ node: string; edge: number }> = [{ node: start, edge: 0 }];
+    index.set(start, next);
+    low.set(start, next++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length) {
+      const frame = work[work.length - 1];
+      const edges = graph.get(frame.node) ?? [];
+      if (frame.edge < edges.length) {
+        const to = edges[frame.edge++];
+        if (!index.has(to)) {
+          index.set(to, next);
+          low.set(to, next++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ node: to, edge: 0 });
+        } else if (onStack.has(to)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) {
+        const parent = work[work.length - 1].node;
+        low.set(parent, Math.min(low.get(parent)!, low.get(frame.node)!));
+      }
+      if (low.get(frame.node) !== index.get(frame.node)) continue;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== frame.node);
+      if (component.length > 1 || (graph.get(frame.node) ?? []).includes(frame.node)) circles.push(component.sort());
+    }
+  }
+  return circles;
+}
+
+/**
+ * Assignments in `file` to a property of something the code does not own: a parameter or a
+ * module-level binding (`core.store = …`). Its own state (`this.x = …`) and objects it made itself
+ * (a local `const`) are fine.
+ */
+function foreignAssignments(file: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const isAssignment = (k: ts.SyntaxKind) => k >= ts.SyntaxKind.FirstAssignment && k <= ts.SyntaxKind.LastAssignment;
+  const declaredLocally = (name: string, from: ts.Node): 'local' | 'parameter' | 'outside' => {
+    for (let n: ts.Node | undefined = from; n && !ts.isSourceFile(n); n = n.parent) {
+      if (!ts.isFunctionLike(n)) continue;
+      if (n.parameters.some((p) => ts.isIdentifier(p.name) && p.name.text === name)) return 'parameter';
+      let local = false;
+      const scan = (c: ts.Node): void => {
+        if (ts.isVariableDeclaration(c) && ts.isIdentifier(c.name) && c.name.text === name) local = true;
+        if (!local) ts.forEachChild(c, scan);
+      };
+      if ('body' in n && n.body) scan(n.body);
+      if (local) return 'local';
+    }
+    return 'outside';
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isBinaryExpression(node) && isAssignment(node.operatorToken.kind)) {
+      let target: ts.Expression = node.left;
+      if (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target)) {
+        while (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target)) target = target.expression;
+        if (ts.isIdentifier(target) && declaredLocally(target.text, node) !== 'local')
+          found.push(`${file.fileName}:${lineOf(file, node.getStart(file))} ${node.left.getText(file)}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
 describe('architecture limits', () => {
   const paths = [...tsFiles('src'), ...tsFiles('webview-ui')];
   const files = paths.map((path) => ({ path, source: parse(path) }));
@@ -129,6 +248,69 @@ describe('architecture limits', () => {
         fileLines(file.source) > MAX_FILE_LINES || functionSizes(file.source).some(({ lines }) => lines > MAX_FUNCTION_LINES);
       assert.ok(oversized, `${path} is within the limits now: remove it from EXCEPTIONS`);
     }
+  });
+
+  /** Each file's imports of other files of `src/` and `webview-ui/` (type-only, dynamic and re-exports included). */
+  const known = new Set(paths);
+  const graph = new Map(
+    files.map(({ path, source }) => [
+      path,
+      [...new Set(importedModules(source).map((m) => resolveImport(path, m, known)))].filter((p): p is string => p !== undefined),
+    ]),
+  );
+
+  it('imports nothing from a higher floor of the layer table', () => {
+    const floors = floorsFromArchitecture();
+    assert.ok(floors.length >= 10, `only ${floors.length} floors read from ARCHITECTURE.md`);
+    const unplaced = paths.filter((p) => floorOf(floors, p) === undefined);
+    assert.deepEqual(unplaced, [], `files in no row of ARCHITECTURE.md's layer table:\n${unplaced.join('\n')}`);
+    const offenders = [...graph].flatMap(([from, targets]) =>
+      targets.filter((to) => floorOf(floors, to)! > floorOf(floors, from)!).map((to) => `${from} → ${to}`),
+    );
+    assert.deepEqual(offenders, [], `imports to a higher floor:\n${offenders.join('\n')}`);
+  });
+
+  it('keeps the side panel to src/protocol and src/common, and nothing imports the side panel', () => {
+    const offenders = [...graph].flatMap(([from, targets]) =>
+      targets
+        .filter((to) =>
+          from.startsWith('webview-ui/')
+            ? !to.startsWith('webview-ui/') && !to.startsWith('src/protocol/') && !to.startsWith('src/common/')
+            : to.startsWith('webview-ui/'),
+        )
+        .map((to) => `${from} → ${to}`),
+    );
+    assert.deepEqual(offenders, [], `imports across the webview boundary:\n${offenders.join('\n')}`);
+  });
+
+  it('has no import circle', () => {
+    const circles = importCircles(graph).map((c) => c.join(' ↔ '));
+    assert.deepEqual(circles, [], `import circles:\n${circles.join('\n')}`);
+  });
+
+  it('has no index file that nothing imports (a folder’s surface is what its users import)', () => {
+    const imported = new Set([...graph.values()].flat());
+    const unused = paths.filter((p) => p.startsWith('src/') && p.endsWith('/index.ts') && !imported.has(p));
+    assert.deepEqual(unused, [], `index files nobody imports:\n${unused.join('\n')}`);
+  });
+
+  it('changes an owner’s state in app/ only through its own verbs: no assignment to another’s property', () => {
+    const offenders = files.filter(({ path }) => path.startsWith('src/app/')).flatMap(({ source }) => foreignAssignments(source));
+    assert.deepEqual(offenders, [], `assignments to state another owner holds:\n${offenders.join('\n')}`);
+  });
+
+  it('finds a circle and an upward import when there is one (the checks can fail)', () => {
+    const planted = new Map([
+      ['src/app/a.ts', ['src/app/b.ts']],
+      ['src/app/b.ts', ['src/app/c.ts']],
+      ['src/app/c.ts', ['src/app/a.ts', 'src/common/d.ts']],
+      ['src/common/d.ts', ['src/common/d.ts']],
+      ['src/common/e.ts', []],
+    ]);
+    assert.deepEqual(importCircles(planted).sort(), [['src/app/a.ts', 'src/app/b.ts', 'src/app/c.ts'], ['src/common/d.ts']]);
+    const floors = floorsFromArchitecture();
+    assert.ok(floorOf(floors, 'src/panel/x.ts')! > floorOf(floors, 'src/app/x.ts')!, 'panel sits above app');
+    assert.ok(floorOf(floors, 'src/common/x.ts')! < floorOf(floors, 'src/protocol/x.ts')!, 'common is the lowest floor');
   });
 
   it('imports vscode only from the layers that may touch VS Code', () => {

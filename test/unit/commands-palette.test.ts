@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ContextUsage } from '../../src/agent/events';
 import { HOST_COMMANDS, type HostCommand } from '../../src/commands/command-table';
-import type { HostActions } from '../../src/commands/host-actions';
+import type { HostActions } from '../../src/app/host-actions';
 import { createPaletteCommands } from '../../src/commands/palette-commands';
 import type { InputOptions, PaletteUi, PickItem, PickOptions } from '../../src/commands/palette-ui';
 import { historyMessage } from '../../src/context/compaction/history-message';
@@ -16,27 +16,33 @@ type Call = [string, ...unknown[]];
 
 const SRC = join(__dirname, '..', '..', 'src');
 
-/** HostActions that record every call; reads answer from `data`. No panel, no webview, no vscode. */
-function fakeActions(
-  calls: Call[],
-  data: Partial<Pick<HostActions, 'listSessions' | 'storedResults' | 'messages' | 'measure' | 'pins' | 'searchHistory'>> = {},
-) {
-  const reads: Partial<HostActions> = {
-    listSessions: () => Promise.resolve({ sessions: [], snapshots: [], currentSessionId: null, canUndoCompaction: false }),
-    storedResults: () => [],
-    messages: () => [],
-    pins: () => Promise.resolve([]),
+/** What the fake answers, by qualified action name (`sessions.list`); any other action resolves undefined. */
+type Reads = Partial<Record<string, (...args: never[]) => unknown>>;
+
+/** HostActions that record every call by its qualified name; reads answer from `data`. No panel, no webview, no vscode. */
+function fakeActions(calls: Call[], data: Reads = {}): HostActions {
+  const reads: Reads = {
+    'sessions.list': () => Promise.resolve({ sessions: [], snapshots: [], currentSessionId: null, canUndoCompaction: false }),
+    'results.storedResults': () => [],
+    'context.messages': () => [],
+    'pins.pins': () => Promise.resolve([]),
     ...data,
   };
-  return new Proxy({} as HostActions, {
-    get:
-      (_target, name: string) =>
-      (...args: unknown[]) => {
-        calls.push([name, ...args]);
-        const read = reads[name as keyof HostActions] as ((...a: unknown[]) => unknown) | undefined;
-        return read ? read(...args) : Promise.resolve();
+  const group = (prefix: string) =>
+    new Proxy(
+      {},
+      {
+        get:
+          (_target, name: string) =>
+          (...args: unknown[]) => {
+            const qualified = `${prefix}.${name}`;
+            calls.push([qualified, ...args]);
+            const read = reads[qualified] as ((...a: unknown[]) => unknown) | undefined;
+            return read ? read(...args) : Promise.resolve();
+          },
       },
-  });
+    );
+  return new Proxy({} as HostActions, { get: (_target, prefix: string) => group(prefix) });
 }
 
 /** A UI whose pickers and input boxes answer from scripts, in order; records what it was asked and told. */
@@ -90,13 +96,13 @@ describe('palette commands call the actions directly', () => {
   });
 
   const direct: Array<[HostCommand, Call]> = [
-    ['compactContext', ['compact']],
-    ['clearContext', ['clear']],
-    ['newSession', ['newSession']],
-    ['undoCompaction', ['undoCompaction']],
-    ['stop', ['stop']],
-    ['setApiKey', ['setApiKey']],
-    ['selectModel', ['selectModel']],
+    ['compactContext', ['context.compact']],
+    ['clearContext', ['sessions.clear']],
+    ['newSession', ['sessions.create']],
+    ['undoCompaction', ['context.undoCompaction']],
+    ['stop', ['prompt.stop']],
+    ['setApiKey', ['config.setApiKey']],
+    ['selectModel', ['config.selectModel']],
   ];
   for (const [command, call] of direct) {
     it(`${command} calls ${call[0]}() and nothing else`, async () => {
@@ -113,18 +119,18 @@ describe('palette commands call the actions directly', () => {
     ];
     const listSessions = () => Promise.resolve({ sessions, snapshots: [], currentSessionId: 'a', canUndoCompaction: false });
     const calls: Call[] = [];
-    await createPaletteCommands(fakeActions(calls, { listSessions }), new ScriptedUi([byLabel('Bug hunt')])).openSession();
-    assert.deepEqual(calls, [['listSessions'], ['openSession', 'b']]);
+    await createPaletteCommands(fakeActions(calls, { 'sessions.list': listSessions }), new ScriptedUi([byLabel('Bug hunt')])).openSession();
+    assert.deepEqual(calls, [['sessions.list'], ['sessions.open', 'b']]);
 
     const none: Call[] = [];
-    await createPaletteCommands(fakeActions(none, { listSessions }), new ScriptedUi([dismiss])).openSession();
-    assert.deepEqual(none, [['listSessions']]);
+    await createPaletteCommands(fakeActions(none, { 'sessions.list': listSessions }), new ScriptedUi([dismiss])).openSession();
+    assert.deepEqual(none, [['sessions.list']]);
   });
 
   it('Save Snapshot saves with the trimmed description, none when left empty, nothing when dismissed', async () => {
     for (const [typed, expected] of [
-      ['  before the refactor ', [['saveSnapshot', 'before the refactor']]],
-      ['', [['saveSnapshot', undefined]]],
+      ['  before the refactor ', [['context.saveSnapshot', 'before the refactor']]],
+      ['', [['context.saveSnapshot', undefined]]],
       [undefined, []],
     ] as Array<[string | undefined, Call[]]>) {
       const calls: Call[] = [];
@@ -157,8 +163,11 @@ describe('palette commands call the actions directly', () => {
     };
     const listSessions = () => Promise.resolve({ sessions: [], snapshots: [snapshot], currentSessionId: 'a', canUndoCompaction: false });
     const calls: Call[] = [];
-    await createPaletteCommands(fakeActions(calls, { listSessions }), new ScriptedUi([byLabel('before')])).restoreSnapshot();
-    assert.deepEqual(calls, [['listSessions'], ['restoreSnapshot', 'snap1']]);
+    await createPaletteCommands(
+      fakeActions(calls, { 'sessions.list': listSessions }),
+      new ScriptedUi([byLabel('before')]),
+    ).restoreSnapshot();
+    assert.deepEqual(calls, [['sessions.list'], ['context.restoreSnapshot', 'snap1']]);
 
     const ui = new ScriptedUi([dismiss]);
     await createPaletteCommands(fakeActions([]), ui).restoreSnapshot();
@@ -171,15 +180,15 @@ describe('palette commands call the actions directly', () => {
     const calls: Call[] = [];
     const storedResults = () => [stored('res_1', 'read_file'), stored('res_2', 'run_command')];
     const ui = new ScriptedUi([byLabel('run_command')]);
-    await createPaletteCommands(fakeActions(calls, { storedResults }), ui).openStoredResult();
-    assert.deepEqual(calls, [['storedResults'], ['openResult', 'res_2']]);
+    await createPaletteCommands(fakeActions(calls, { 'results.storedResults': storedResults }), ui).openStoredResult();
+    assert.deepEqual(calls, [['results.storedResults'], ['results.open', 'res_2']]);
     const list = ui.asked[0];
     assert.ok(list?.kind === 'pick');
     assert.equal(list.items[0]?.description, '35.9 KB · 1,200 lines');
 
     const typed: Call[] = [];
     await createPaletteCommands(fakeActions(typed), new ScriptedUi([], ['  res_9 '])).openStoredResult();
-    assert.deepEqual(typed, [['storedResults'], ['openResult', 'res_9']]);
+    assert.deepEqual(typed, [['results.storedResults'], ['results.open', 'res_9']]);
   });
 
   it('Search History… searches the whole session and opens the picked hit; says so when nothing matches', async () => {
@@ -193,10 +202,10 @@ describe('palette commands call the actions directly', () => {
         ],
       });
     const ui = new ScriptedUi([byLabel('Tool · run_command')], ['  linter ']);
-    await createPaletteCommands(fakeActions(calls, { searchHistory }), ui).searchHistory();
+    await createPaletteCommands(fakeActions(calls, { 'results.searchHistory': searchHistory }), ui).searchHistory();
     assert.deepEqual(calls, [
-      ['searchHistory', 'linter'],
-      ['openResult', 'res_3'],
+      ['results.searchHistory', 'linter'],
+      ['results.open', 'res_3'],
     ]);
     const list = ui.asked[1];
     assert.ok(list?.kind === 'pick');
@@ -206,10 +215,10 @@ describe('palette commands call the actions directly', () => {
     const none = new ScriptedUi([], ['zebra']);
     const noCalls: Call[] = [];
     await createPaletteCommands(
-      fakeActions(noCalls, { searchHistory: () => Promise.resolve({ total: 0, hits: [] }) }),
+      fakeActions(noCalls, { 'results.searchHistory': () => Promise.resolve({ total: 0, hits: [] }) }),
       none,
     ).searchHistory();
-    assert.deepEqual(noCalls, [['searchHistory', 'zebra']]);
+    assert.deepEqual(noCalls, [['results.searchHistory', 'zebra']]);
     assert.deepEqual(none.told, ['Headroom: nothing in this session matches "zebra".']);
   });
 
@@ -221,32 +230,32 @@ describe('palette commands call the actions directly', () => {
     ];
     const calls: Call[] = [];
     const ui = new ScriptedUi([byLabel('always use tabs')]);
-    await createPaletteCommands(fakeActions(calls, { messages: () => messages }), ui).pin();
+    await createPaletteCommands(fakeActions(calls, { 'context.messages': () => messages }), ui).pin();
     const list = ui.asked[0];
     assert.ok(list?.kind === 'pick');
     assert.deepEqual(
       list.items.map((i) => i.label),
       ['$(edit) Type what to pin…', 'now write the tests', 'always use tabs'],
     );
-    assert.deepEqual(calls, [['messages'], ['pin', 'always use tabs']]);
+    assert.deepEqual(calls, [['context.messages'], ['pins.pin', 'always use tabs']]);
     assert.deepEqual(ui.told, ['Pinned: always use tabs']);
   });
 
   it('Pin… pins typed text, and pins nothing when the box is left empty', async () => {
     const calls: Call[] = [];
     await createPaletteCommands(fakeActions(calls), new ScriptedUi([byLabel('$(edit) Type what to pin…')], ['keep the API stable'])).pin();
-    assert.deepEqual(calls, [['messages'], ['pin', 'keep the API stable']]);
+    assert.deepEqual(calls, [['context.messages'], ['pins.pin', 'keep the API stable']]);
 
     const none: Call[] = [];
     await createPaletteCommands(fakeActions(none), new ScriptedUi([byLabel('$(edit) Type what to pin…')], ['   '])).pin();
-    assert.deepEqual(none, [['messages']]);
+    assert.deepEqual(none, [['context.messages']]);
   });
 
   it('Unpin… removes the picked pin, and says so when there are none', async () => {
     const pins = () => Promise.resolve([{ id: 'p1', text: 'always use tabs', createdAt: 1 }]);
     const calls: Call[] = [];
-    await createPaletteCommands(fakeActions(calls, { pins }), new ScriptedUi([byLabel('always use tabs')])).unpin();
-    assert.deepEqual(calls, [['pins'], ['unpin', 'p1']]);
+    await createPaletteCommands(fakeActions(calls, { 'pins.pins': pins }), new ScriptedUi([byLabel('always use tabs')])).unpin();
+    assert.deepEqual(calls, [['pins.pins'], ['pins.unpin', 'p1']]);
 
     const ui = new ScriptedUi();
     await createPaletteCommands(fakeActions([]), ui).unpin();
@@ -256,7 +265,7 @@ describe('palette commands call the actions directly', () => {
   it('Show Context Breakdown opens the measured figures as markdown', async () => {
     const usage: ContextUsage = { used: 12_345, effectiveWindow: 160_000, contextWindow: 200_000, ratio: 12_345 / 160_000, status: 'ok' };
     const ui = new ScriptedUi();
-    await createPaletteCommands(fakeActions([], { measure: () => usage }), ui).showContextBreakdown();
+    await createPaletteCommands(fakeActions([], { 'context.measure': () => usage }), ui).showContextBreakdown();
     // The meter's own label: the same figure and percent of the window (it once said 7.7 % of the effective window beside the meter's 6 %).
     assert.match(ui.markdown[0] ?? '', /^Used \*\*12\.3k \/ 200k \(6 %\)\*\* \(estimated\)\.$/m);
   });
@@ -272,16 +281,15 @@ describe('palette commands call the actions directly', () => {
       budget: b,
     };
     const ui = new ScriptedUi();
-    await createPaletteCommands(fakeActions([], { measure: () => usage }), ui).showContextBreakdown();
+    await createPaletteCommands(fakeActions([], { 'context.measure': () => usage }), ui).showContextBreakdown();
     const details = meterDetails(b);
     assert.ok(details.length > 0);
     for (const row of details) assert.ok(ui.markdown[0]?.includes(`| ${row.label} | ${row.value.replace(/\|/g, '\\|')} |`), row.label);
   });
 
   it('surfaces a failing action to its caller (the registration shows it and rethrows)', async () => {
-    const failing = new Proxy({} as HostActions, {
-      get: () => () => Promise.reject(new Error('There is no compaction to undo.')),
-    });
+    const group = new Proxy({}, { get: () => () => Promise.reject(new Error('There is no compaction to undo.')) });
+    const failing = new Proxy({} as HostActions, { get: () => group });
     await assert.rejects(createPaletteCommands(failing, new ScriptedUi()).undoCompaction(), /no compaction to undo/);
   });
 });

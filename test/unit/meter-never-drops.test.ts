@@ -15,7 +15,7 @@ describe('meter: the used figure never drops when a turn starts', function () {
   afterEach(async () => world?.close());
 
   async function sampleTurn(service: Awaited<ReturnType<FakeWorld['open']>>['service'], presenter: ChatPresenter, posted: HostToWebview[]) {
-    const idle = service.measure();
+    const idle = service.turns.measure();
     presenter.setBudget(idle.budget!);
     // The meters shown before the answer's usage report arrived: the first answer and its streaming.
     const before: MeterView[] = [];
@@ -28,7 +28,7 @@ describe('meter: the used figure never drops when a turn starts', function () {
     const from = posted.length;
     const requests = world.server.requests.length;
     world.server.script.push({ text: `A long answer: ${'word '.repeat(600)}`, chunkChars: 8 });
-    await service.prompt(`Please explain ${'this part '.repeat(50)}`);
+    await service.turns.prompt(`Please explain ${'this part '.repeat(50)}`);
     sub.dispose();
     const meters = posted.slice(from).flatMap((m) => (m.type === 'context/usage' ? [m.meter] : []));
     return { idle: idle.budget!.used, before, meters, sent: world.server.requests[requests].inputTokens };

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { ContextUsage } from '../../src/agent/events';
+import { modelNumber } from '../../src/common/model-numbers';
+import { buildStub } from '../../src/tools/admission';
 import { breakdownMarkdown } from '../../src/commands/palette-commands';
 import { statusAt, tokensUntil } from '../../src/context/compaction/context-status';
 import { DEFAULT_THRESHOLDS } from '../../src/context/settings';
@@ -30,7 +34,7 @@ describe('numbers: one source for the figures shown', function () {
   it("Show Context Breakdown has real labels and numbers and the meter's figure and percent", async () => {
     const { service } = await world.open();
     await talk(world, service, 2);
-    const usage = service.measure();
+    const usage = service.turns.measure();
     const meter = meterFromUsage(usage);
     const md = breakdownMarkdown(usage);
     assert.doesNotMatch(md, /NaN|undefined|Infinity|\[object/);
@@ -106,5 +110,28 @@ describe('numbers: counts and relative dates', () => {
     assert.equal(formatRelativeDate(at(2, 9), now), '2 Nov');
     assert.equal(formatRelativeDate(new Date(2025, 0, 5).getTime(), now), '5 Jan 2025');
     assert.equal(formatRelativeDate(Number.NaN, now), '?');
+  });
+});
+
+describe('numbers: the ones the model reads have one formatter', () => {
+  const SRC = join(__dirname, '..', '..', 'src');
+  const HOMES = ['protocol/format.ts', 'common/model-numbers.ts'];
+
+  it('writes them whole and exact, with thousands separators', () => {
+    assert.equal(modelNumber(36_760), '36,760');
+    assert.equal(modelNumber(1_234_567.4), '1,234,567');
+    assert.equal(modelNumber(0), '0');
+  });
+
+  it('formats numbers into text only in the two homes (people: protocol/format.ts, the model: common/model-numbers.ts)', () => {
+    const offenders = readdirSync(SRC, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => relative(SRC, join(e.parentPath, e.name)).split(sep).join('/'))
+      .filter((p) => !HOMES.includes(p) && /\.toLocaleString\(|Intl\.NumberFormat/.test(readFileSync(join(SRC, p), 'utf8')));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('a stored result’s stub uses it', () => {
+    assert.match(buildStub('run_command', 48_231, 'line\n', 'res_1'), /48,231 bytes from "run_command"/);
   });
 });

@@ -3,7 +3,7 @@ import type { AgentEvent, CompactionChange, CompactionReport } from '../../src/a
 import { historyMessage } from '../../src/context/compaction';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
 import { compactionDetails, keptWords } from '../../src/panel/compaction-card';
-import { DIVIDER_TEXT } from '../../src/panel/compaction-cards';
+import { DIVIDER_TEXT } from '../../src/panel/compaction-card';
 import { messagesToItems } from '../../src/panel/transcript-items';
 import type { ChatItem, ChatItemOf, HostToWebview } from '../../src/protocol/messages';
 import type { Message } from '../../src/providers/types';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
 import { messagesToItems } from '../../src/panel/transcript-items';
 import { PAGE_MESSAGES, pageStart } from '../../src/panel/transcript-pages';
-import { parseHostMessage, parseWebviewMessage, type HostToWebview } from '../../src/protocol/messages';
+import { REQUESTS } from '../../src/protocol/messages';
 import type { AssistantMessage, Message, ToolResultMessage } from '../../src/providers/types';
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }], timestamp: 1 });
@@ -72,9 +72,8 @@ describe('panel: the transcript a page at a time', () => {
     assert.equal(wide[pageStart(wide, wide.length)].role, 'assistant');
   });
 
-  it('opening shows the newest page; each older page joins the shown items exactly, down to the beginning', () => {
-    const posted: HostToWebview[] = [];
-    const p = new ChatPresenter((m) => posted.push(m));
+  it('opening shows the newest page; each older page joins the shown items exactly, down to the beginning', async () => {
+    const p = new ChatPresenter(() => {});
     const all = session(650);
     p.load(all);
     const first = p.view();
@@ -84,10 +83,7 @@ describe('panel: the transcript a page at a time', () => {
     let pages = 0;
     while (p.view().hasOlder) {
       const before = p.view().items[0].id;
-      void p.olderPage(before);
-      const page = posted.at(-1);
-      assert.ok(page?.type === 'transcript/page');
-      assert.equal(page.beforeId, before);
+      const page = await p.olderPage(before);
       assert.ok(page.items.length > 0);
       assert.equal(page.hasOlder, p.view().hasOlder);
       assert.equal(p.view().items[page.items.length].id, before, 'the page sits right above what was shown');
@@ -103,12 +99,11 @@ describe('panel: the transcript a page at a time', () => {
         .every((i) => i.kind === 'tool' && i.args !== '' && i.status === 'done'),
     );
     // The last page said there is nothing before it; asking again adds nothing.
-    void p.olderPage(p.view().items[0].id);
-    const last = posted.at(-1);
-    assert.ok(last?.type === 'transcript/page' && last.items.length === 0 && !last.hasOlder);
+    const last = await p.olderPage(p.view().items[0].id);
+    assert.ok(last.items.length === 0 && !last.hasOlder);
   });
 
-  it("a reopened session's compaction cards come above its first message: with the oldest page, once", () => {
+  it("a reopened session's compaction cards come above its first message: with the oldest page, once", async () => {
     const p = new ChatPresenter(() => {});
     const all = session(650);
     const stored = (id: string) => ({ id, beforeTokens: 90_000, afterTokens: 20_000, durationMs: 10, summary: null });
@@ -116,7 +111,7 @@ describe('panel: the transcript a page at a time', () => {
     p.load(all, { compactions: [stored('cmp_a'), stored('cmp_b')], newestUndoable: true });
     const compactions = () => p.view().items.filter((i) => i.kind === 'compaction');
     assert.equal(compactions().length, 0, 'not on the newest page of a long session');
-    while (p.view().hasOlder) void p.olderPage(p.view().items[0].id);
+    while (p.view().hasOlder) await p.olderPage(p.view().items[0].id);
     assert.deepEqual(
       p
         .view()
@@ -131,14 +126,12 @@ describe('panel: the transcript a page at a time', () => {
     assert.equal(p.view().items[0].id, 'hcmp_a', 'a short session shows them at once');
   });
 
-  it('a request for a page before an item that is no longer first (a session switched meanwhile) adds nothing', () => {
-    const posted: HostToWebview[] = [];
-    const p = new ChatPresenter((m) => posted.push(m));
+  it('a request for a page before an item that is no longer first (a session switched meanwhile) adds nothing', async () => {
+    const p = new ChatPresenter(() => {});
     p.load(session(400));
     const shown = p.view().items.length;
-    void p.olderPage('m3');
-    const page = posted.at(-1);
-    assert.ok(page?.type === 'transcript/page' && page.items.length === 0 && page.hasOlder);
+    const page = await p.olderPage('m3');
+    assert.ok(page.items.length === 0 && page.hasOlder);
     assert.equal(p.view().items.length, shown);
   });
 
@@ -151,20 +144,20 @@ describe('panel: the transcript a page at a time', () => {
     assert.deepEqual(p.view().items, messagesToItems(session(20)));
   });
 
-  it('the page messages are validated on both sides: an empty or oversized id, or a page without hasOlder, is refused', () => {
-    assert.ok(parseWebviewMessage({ type: 'transcript/older', beforeId: 'm450' }).ok);
-    assert.ok(!parseWebviewMessage({ type: 'transcript/older', beforeId: '' }).ok);
-    assert.ok(!parseWebviewMessage({ type: 'transcript/older', beforeId: 'x'.repeat(201) }).ok);
-    assert.ok(!parseWebviewMessage({ type: 'transcript/older' }).ok);
+  it('the page request is validated on both sides: an empty or oversized id, or a page without hasOlder, is refused', () => {
+    const [input, output] = REQUESTS['transcript/older'];
+    assert.ok(input.safeParse({ beforeId: 'm450' }).success);
+    assert.ok(!input.safeParse({ beforeId: '' }).success);
+    assert.ok(!input.safeParse({ beforeId: 'x'.repeat(201) }).success);
+    assert.ok(!input.safeParse({}).success);
     const item = { kind: 'user', id: 'm1', text: 'hi' };
-    assert.ok(parseHostMessage({ type: 'transcript/page', beforeId: 'm2', items: [item], hasOlder: false }).ok);
-    assert.ok(!parseHostMessage({ type: 'transcript/page', beforeId: 'm2', items: [item] }).ok);
-    assert.ok(!parseHostMessage({ type: 'transcript/page', beforeId: 'm2', items: [{ kind: 'nope', id: 'm1' }], hasOlder: true }).ok);
+    assert.ok(output.safeParse({ items: [item], hasOlder: false }).success);
+    assert.ok(!output.safeParse({ items: [item] }).success);
+    assert.ok(!output.safeParse({ items: [{ kind: 'nope', id: 'm1' }], hasOlder: true }).success);
   });
 
   it('a restored context appended below does not disturb paging the loaded history above it', () => {
-    const posted: HostToWebview[] = [];
-    const p = new ChatPresenter((m) => posted.push(m));
+    const p = new ChatPresenter(() => {});
     const all = session(400);
     p.load(all);
     p.continueWith([user('restored')], 'restore');

@@ -11,15 +11,14 @@ function recorder() {
   const handlers: WebviewHandlers = {
     'webview/ready': record,
     'webview/error': record,
+    request: record,
     'prompt/submit': record,
     'prompt/resend': record,
-    'mention/search': record,
     'mention/open': record,
     'prompt/stop': record,
     'context/compact': record,
     'context/clear': record,
     'session/new': record,
-    'session/list': record,
     'session/open': record,
     'session/rename': record,
     'session/delete': record,
@@ -31,11 +30,9 @@ function recorder() {
     'approval/respond': record,
     'approval/diff': record,
     'result/open': record,
-    'transcript/older': record,
     'checkpoint/diff': record,
     'checkpoint/restore': record,
     'config/update': record,
-    'config/test': record,
     'code/copy': record,
     'code/insert': record,
     'command/run': (m) => {
@@ -101,8 +98,8 @@ describe('protocol: the webview dispatcher', () => {
     const record = (m: HostToWebview) => void seen.push(m);
     const handlers: HostHandlers = {
       'session/snapshot': record,
+      reply: record,
       'chat/ops': record,
-      'transcript/page': record,
       'turn/state': (m) => {
         if (m.running) throw new Error('render failed');
         seen.push(m);
@@ -113,8 +110,6 @@ describe('protocol: the webview dispatcher', () => {
       'host/error': record,
       'ledger/update': record,
       'host/ok': record,
-      'config/testResult': record,
-      'mention/results': record,
       'mention/add': record,
     };
     const dispatch = createHostDispatcher(

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mentionLabel, parseHostMessage, parseWebviewMessage } from '../../src/protocol/messages';
+import { mentionLabel, parseHostMessage, parseWebviewMessage, REQUESTS } from '../../src/protocol/messages';
 import { chipMention, mentionQuery, written } from '../../webview-ui/mention-text';
 
 describe('protocol: @-mentions are validated on both sides', () => {
@@ -32,13 +32,13 @@ describe('protocol: @-mentions are validated on both sides', () => {
       assert.equal(r.ok, false, JSON.stringify(mentions).slice(0, 80));
       assert.equal(parseWebviewMessage({ type: 'prompt/resend', text: 'hi', mentions }).ok, false);
     }
-    assert.equal(parseWebviewMessage({ type: 'mention/search', query: 'x'.repeat(501) }).ok, false);
+    assert.equal(REQUESTS['mention/search'][0].safeParse({ query: 'x'.repeat(501) }).success, false);
     assert.equal(parseWebviewMessage({ type: 'mention/open', path: '' }).ok, false);
   });
 
   it('validates the host’s picker rows and the mention the editor adds', () => {
-    assert.ok(parseHostMessage({ type: 'mention/results', query: 'ap', options: [{ kind: 'file', path: 'src/app.ts' }] }).ok);
-    assert.equal(parseHostMessage({ type: 'mention/results', query: 'ap', options: [{ kind: 'selection', path: 'x' }] }).ok, false);
+    assert.ok(REQUESTS['mention/search'][1].safeParse({ options: [{ kind: 'file', path: 'src/app.ts' }] }).success);
+    assert.equal(REQUESTS['mention/search'][1].safeParse({ options: [{ kind: 'selection', path: 'x' }] }).success, false);
     assert.ok(parseHostMessage({ type: 'mention/add', mention: { kind: 'range', path: 'a.ts', startLine: 2, endLine: 2, text: 'y' } }).ok);
     const chat = parseHostMessage({
       type: 'chat/ops',

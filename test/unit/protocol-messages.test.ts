@@ -40,7 +40,7 @@ const EVERY_WEBVIEW_MESSAGE: WebviewToHost[] = [
   { type: 'context/compact', focus: 'the parser' },
   { type: 'context/clear' },
   { type: 'session/new' },
-  { type: 'session/list' },
+  { type: 'request', id: 1, method: 'session/list', params: {} },
   { type: 'session/open', id: 'ses_1' },
   { type: 'session/rename', id: 'ses_1', title: 'T' },
   { type: 'session/delete', id: 'ses_1' },

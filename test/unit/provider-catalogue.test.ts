@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PROVIDER, isProviderId, PROVIDER_CATALOGUE, PROVIDER_IDS, providerEntry } from '../../src/common/provider-catalogue';
-import { parseProviderSettings } from '../../src/config/provider-settings';
+import { parseProviderSettings } from '../../src/context/provider-settings';
 import { familyFor, resolveModelLimits } from '../../src/context/models';
 import { isSetUp, providerChoices, toConfigView } from '../../src/panel/config-view';
 import { parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION } from '../../src/protocol/messages';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { fromAnthropicMessages, toAnthropicMessages, toAnthropicParams } from '../../src/providers/anthropic-convert';
-import { fromOpenAIMessages, toOpenAIMessages, toOpenAIParams } from '../../src/providers/openai-convert';
+import { toAnthropicMessages, toAnthropicParams } from '../../src/providers/anthropic-convert';
+import { toOpenAIMessages, toOpenAIParams } from '../../src/providers/openai-convert';
+import { fromAnthropicMessages, fromOpenAIMessages } from '../fixtures/providers/wire-back';
 import type { AssistantMessage, Message } from '../../src/providers/types';
 import { request, toolResult, user } from '../fixtures/fake-provider/factories';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool';
 import type { CompactPort } from '../ports';
+import { modelNumber } from '../../common/model-numbers';
 
 /** `compact_context`: the model asks for a compaction when it sees the context filling up. */
 export function createCompactContextTool(port: CompactPort): Tool {
@@ -15,14 +16,13 @@ export function createCompactContextTool(port: CompactPort): Tool {
     timeoutMs: 5 * 60_000,
     async execute({ focus }, ctx) {
       const r = await port.compact({ focus }, ctx.signal);
-      const fmt = (n: number) => n.toLocaleString('en-US');
       const freed = Math.max(0, r.beforeTokens - r.afterTokens);
       const how = r.strategies.length ? ` (${r.strategies.join(', ')})` : '';
       const note = r.note ? ` ${r.note}` : '';
       // A scheduled compaction has not freed anything yet: say so rather than "0 freed".
       if (r.note && r.strategies.length === 0 && r.beforeTokens === r.afterTokens)
-        return `Compaction scheduled at ${fmt(r.beforeTokens)} tokens.${note}`;
-      return `Context compacted${how}: ${fmt(r.beforeTokens)} → ${fmt(r.afterTokens)} tokens, ${fmt(freed)} freed.${note}`;
+        return `Compaction scheduled at ${modelNumber(r.beforeTokens)} tokens.${note}`;
+      return `Context compacted${how}: ${modelNumber(r.beforeTokens)} → ${modelNumber(r.afterTokens)} tokens, ${modelNumber(freed)} freed.${note}`;
     },
   });
 }

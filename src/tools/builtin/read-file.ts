@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HeadroomError } from '../../common/errors';
 import { defineTool } from '../define-tool';
+import { modelNumber } from '../../common/model-numbers';
 
 /** Lines returned when no range is given. */
 export const READ_FILE_DEFAULT_LINES = 2000;
@@ -31,7 +32,7 @@ export const readFileTool = defineTool({
     if (st.size > MAX_READ_BYTES) {
       return {
         isError: true,
-        content: `"${path}" is ${st.size.toLocaleString('en-US')} bytes, too large to read. Use search_text to find what you need in it.`,
+        content: `"${path}" is ${modelNumber(st.size)} bytes, too large to read. Use search_text to find what you need in it.`,
       };
     }
     if (start_line !== undefined && end_line !== undefined && end_line < start_line) {
@@ -39,7 +40,7 @@ export const readFileTool = defineTool({
     }
     const text = await ctx.workspace.readFile(path, { maxBytes: MAX_READ_BYTES });
     if (text.slice(0, 8000).includes('\u0000'))
-      return `"${path}" is a binary file (${st.size.toLocaleString('en-US')} bytes); its content is not shown.`;
+      return `"${path}" is a binary file (${modelNumber(st.size)} bytes); its content is not shown.`;
     if (text === '') return `${path} is empty.`;
     const lines = text.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();

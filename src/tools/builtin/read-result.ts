@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
 import type { ResultPage, ToolExecContext } from '../ports';
+import { modelNumber } from '../../common/model-numbers';
 
 /** Default page: with its header it stays under the 4 KiB offload threshold. */
 export const READ_RESULT_DEFAULT_LIMIT = 3500;
@@ -66,7 +67,7 @@ function noRoom(input: PageRequest, remaining: number, ctx: ToolExecContext): st
   ctx.headroom?.requestCompaction();
   const where = input.grep !== undefined ? `offset=${input.offset} grep=${JSON.stringify(input.grep)}` : `offset=${input.offset}`;
   return (
-    `[ref_id="${input.ref_id}": the context has room for only about ${remaining.toLocaleString('en-US')} more tokens, too little for a page. ` +
+    `[ref_id="${input.ref_id}": the context has room for only about ${modelNumber(remaining)} more tokens, too little for a page. ` +
     `A compaction is scheduled before your next request; then call read_result again with ${where}.]`
   );
 }
@@ -74,8 +75,8 @@ function noRoom(input: PageRequest, remaining: number, ctx: ToolExecContext): st
 function render(input: PageRequest, page: ResultPage, shortened?: { asked: number }): string {
   const { ref_id, grep } = input;
   const from = page.toolName ? ` from "${page.toolName}"` : '';
-  const total = page.totalBytes.toLocaleString('en-US');
-  const fit = shortened ? `; shortened to fit the remaining context (asked for ${shortened.asked.toLocaleString('en-US')} bytes)` : '';
+  const total = modelNumber(page.totalBytes);
+  const fit = shortened ? `; shortened to fit the remaining context (asked for ${modelNumber(shortened.asked)} bytes)` : '';
   if (grep !== undefined) {
     const count = page.totalMatches ?? 0;
     if (count === 0) return `[ref_id="${ref_id}"${from}, ${total} bytes: no line matches /${grep}/]`;
@@ -85,7 +86,7 @@ function render(input: PageRequest, page: ResultPage, shortened?: { asked: numbe
     return `[ref_id="${ref_id}"${from}: ${range} of ${count} for /${grep}/${fit}]\n${page.text}\n${next}`;
   }
   const end = page.offset + Buffer.byteLength(page.text, 'utf8');
-  const left = shortened && page.nextOffset !== undefined ? `, ${(page.totalBytes - end).toLocaleString('en-US')} bytes left` : '';
+  const left = shortened && page.nextOffset !== undefined ? `, ${modelNumber(page.totalBytes - end)} bytes left` : '';
   const next = page.nextOffset !== undefined ? `[more: offset=${page.nextOffset}${left ? `${left}` : ''}]` : '[end of result]';
   return `[ref_id="${ref_id}"${from}: bytes ${page.offset}-${end} of ${total}${fit}]\n${page.text}\n${next}`;
 }

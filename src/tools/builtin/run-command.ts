@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
 import { askApproval, rejectedOutput } from './approval';
+import { modelNumber } from '../../common/model-numbers';
 
 const EXIT_LINE = /\n\[exit code (-?\d+|none \(killed\))\]\s*$/;
 
@@ -50,7 +51,7 @@ export const runCommandTool = defineTool({
       onOutput: ctx.onOutput,
     });
     const parts = [`$ ${command}`, r.output === '' ? '(no output)' : r.output.replace(/\n$/, '')];
-    if (r.droppedBytes > 0) parts.push(`[${r.droppedBytes.toLocaleString('en-US')} more bytes of output were not kept]`);
+    if (r.droppedBytes > 0) parts.push(`[${modelNumber(r.droppedBytes)} more bytes of output were not kept]`);
     if (r.timedOut) parts.push(`[timed out after ${timeout_seconds} s; the command was killed]`);
     else if (r.aborted) parts.push('[stopped by the user]');
     else parts.push(`[exit code ${r.exitCode ?? 'none (killed)'}]`);

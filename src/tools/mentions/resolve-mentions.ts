@@ -13,6 +13,7 @@ import { isInside, resolveInside, toRelative } from '../path-guard';
 import { decodeUtf8Prefix, readRegularFile } from '../safe-file';
 import { isIgnoredPath } from './mention-index';
 import { isSecretPath } from './secret-files';
+import { modelNumber } from '../../common/model-numbers';
 
 /** Files larger than this are not read for a mention (read_file's own cap). */
 export const MAX_MENTION_READ_BYTES = 20 * 1024 * 1024;
@@ -112,11 +113,11 @@ async function resolveFile(requested: string, sources: MentionSources): Promise<
   const st = await fs.stat(real);
   if (st.isDirectory()) return resolveFolder(requested, sources);
   if (st.size > MAX_MENTION_READ_BYTES) {
-    return refused({ kind: 'file', path: rel }, `it is ${st.size.toLocaleString('en-US')} bytes, too large to attach; ask to search it`);
+    return refused({ kind: 'file', path: rel }, `it is ${modelNumber(st.size)} bytes, too large to attach; ask to search it`);
   }
   const read = await readRegularFile(real, MAX_MENTION_READ_BYTES, rel);
   if (read.bytes.subarray(0, 8000).includes(0)) {
-    return refused({ kind: 'file', path: rel }, `it is a binary file (${read.size.toLocaleString('en-US')} bytes)`);
+    return refused({ kind: 'file', path: rel }, `it is a binary file (${modelNumber(read.size)} bytes)`);
   }
   const text = decodeUtf8Prefix(read.bytes, read.truncated);
   return { chip, text: `<file path="${attr(rel)}">\n${text}${text.endsWith('\n') || !text ? '' : '\n'}</file>`, attached: true };

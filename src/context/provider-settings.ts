@@ -1,12 +1,12 @@
 /**
  * The provider part of Headroom's settings (`headroom.provider`, `headroom.model`, `headroom.baseUrl`,
  * `headroom.thinking`)
- * as a zod schema derived from the provider catalogue. Pure (no vscode): `settings.ts` reads the raw
+ * as a zod schema derived from the provider catalogue. Pure (no vscode): `config/settings.ts` reads the raw
  * values and parses them here. Never throws: bad values fall back to the defaults.
  */
 import { z } from 'zod';
 import { DEFAULT_PROVIDER, PROVIDER_IDS, providerEntry, type ProviderId } from '../common/provider-catalogue';
-import { THINKING_LEVELS, type ThinkingLevel } from '../context/thinking';
+import { THINKING_LEVELS, type ThinkingLevel } from './thinking';
 
 /** The provider/model part of Headroom's settings, read fresh each time (settings can change). */
 export interface ProviderSettings {

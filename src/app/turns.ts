@@ -1,0 +1,226 @@
+/**
+ * The current session's turns: a prompt (or a steer of the running turn) with its images and
+ * @-mentions, edit-and-resend, the gate for the session's model (the meter measures with it), the
+ * model switch, Test connection, and what each turn is wired with when it starts (its checkpoint
+ * begins, then its configuration and system prompt with the workspace's rules files are built).
+ * Its state: the gates, the deferral policy, the estimate state and the rules loader. Pure (no vscode).
+ */
+import { SessionGate, withDynamicNotes, type ContextUsage, type DefaultContextGate } from '../agent';
+import { RulesFileLoader } from '../agent/rules-files';
+import { errorMessage, HeadroomError } from '../common/errors';
+import { EstimateState } from '../context/confirmed-base';
+import type { ModelChoice } from '../context/model-choice';
+import type { ModelLimits } from '../context/models';
+import { buildSystemSections, type RulesFile } from '../context/system-prompt';
+import type { TokenLedger } from '../context/token-ledger';
+import type { Mention, MentionOption } from '../protocol/mentions';
+import { restrictedModeRefusal } from '../protocol/restricted-mode';
+import type { ConnectionResult } from '../providers/connection-test';
+import type { SystemSection } from '../providers/types';
+import { createNodeWorkspace, DeferralPolicy } from '../tools';
+import type { Checkpoints } from './checkpoint-actions';
+import type { Compactions } from './compactions';
+import type { HostEnvironment } from './host-environment';
+import { mentionMessage, searchMentions } from './mention-message';
+import type { ModelAccess } from './model-access';
+import { promptMessage, type PromptImage } from './prompt-message';
+import { dropLastTurn, promptTitle, UNTITLED } from './resend-prompt';
+import type { SessionRecords } from './session-records';
+import type { SessionSearch } from './session-search';
+import type { Sessions } from './sessions';
+import type { SessionStorage } from './store-lifecycle';
+import { makeGate, toolRegistry, turnConfig } from './turn-wiring';
+
+export interface TurnsDeps {
+  readonly env: HostEnvironment;
+  readonly storage: SessionStorage;
+  readonly sessions: Sessions;
+  readonly records: Pick<SessionRecords, 'save' | 'watch'>;
+  readonly models: ModelAccess;
+  readonly compactions: Pick<Compactions, 'gateHooks' | 'discardPrepared'>;
+  readonly checkpoints: Pick<Checkpoints, 'beginTurn' | 'sealTurn'>;
+  readonly search: Pick<SessionSearch, 'source' | 'message'>;
+  /** Token counts of the messages (the service owns its worker). */
+  readonly ledger: TokenLedger;
+  /** Resolves once the service opened the store and a session. */
+  readonly ready: () => Promise<void>;
+}
+
+export class Turns {
+  /** The gate follows the session's model: a switch rebuilds it at once. */
+  private readonly gates: SessionGate;
+  private readonly policy = new DeferralPolicy();
+  /** The confirmed base and observed estimate errors, kept across the gates of a session. */
+  private readonly estimates = new EstimateState();
+  /** Rules files are read through one loader per workspace folder (it caches unchanged files). */
+  private rules: { root: string; loader: RulesFileLoader } | undefined;
+
+  constructor(private readonly deps: TurnsDeps) {
+    const { env, models, compactions, ledger, storage } = deps;
+    this.gates = new SessionGate((limits) =>
+      makeGate(
+        {
+          env,
+          models,
+          compaction: compactions.gateHooks(),
+          ledger,
+          calibration: storage.calibration,
+          estimates: this.estimates,
+          policy: this.policy,
+        },
+        limits,
+      ),
+    );
+  }
+
+  /**
+   * Sends a prompt (or steers the running turn). Resolves when the turn ends. Rejects only before the
+   * turn starts: in Restricted Mode (nothing is sent from an untrusted workspace).
+   */
+  async prompt(text: string, images?: readonly PromptImage[], mentions: readonly Mention[] = []): Promise<void> {
+    const { env, sessions, models } = this.deps;
+    const refusal = restrictedModeRefusal('send', env.trusted());
+    if (refusal) throw new HeadroomError('invalid_request', refusal);
+    await this.deps.ready();
+    const session = sessions.live!;
+    // Checked before anything changes: a refused image leaves the session as it was.
+    const message = promptMessage(text, images, models.target());
+    if (!session.isRunning && sessions.title === UNTITLED) await sessions.retitle(promptTitle(text));
+    if (!session.isRunning) {
+      await models.releaseKey();
+      await models.discoverServerWindow();
+      sessions.applyRollingWindow();
+    }
+    // The mentions are read now, against the view the prompt joins (after the rolling window).
+    const parts = {
+      env,
+      settings: () => models.contextSettings(),
+      gate: () => this.gate(models.limits()),
+      results: () => this.deps.storage.resultPort(sessions.id),
+      messages: () => sessions.messages,
+    };
+    const done = session.prompt(await mentionMessage(parts, message, mentions));
+    sessions.changed();
+    await done;
+    // The turn's records (work ledger, spend, its checkpoint's place) are saved before this resolves: nothing is written after it.
+    await Promise.all([this.deps.records.save(), this.deps.checkpoints.sealTurn()]);
+    await this.deps.storage.saveCalibration();
+    sessions.changed();
+  }
+
+  /**
+   * Edit-and-resend, first half: the last turn leaves the context (`resend-prompt.ts`); the caller then
+   * sends the edited prompt with `prompt`. Rejects, changing nothing, in Restricted Mode, while a turn
+   * or a compaction runs, or when the context has no prompt.
+   */
+  async dropLastTurn(): Promise<void> {
+    const refusal = restrictedModeRefusal('send', this.deps.env.trusted());
+    if (refusal) throw new HeadroomError('invalid_request', refusal);
+    await this.deps.ready();
+    await dropLastTurn(this.deps.sessions, this.deps.storage.writable, () => this.deps.compactions.discardPrepared());
+  }
+
+  /** The `@` picker's workspace files and folders for what was typed after the `@`. Never rejects. */
+  searchMentions(query: string): Promise<MentionOption[]> {
+    return searchMentions(this.deps.env.folder()?.root, query);
+  }
+
+  /**
+   * Switches the session's model (and thinking level) and stores it with the session, so resuming
+   * brings it back. The meter measures against the new window at once: the next `measure()` uses it.
+   */
+  async setModel(choice: ModelChoice): Promise<void> {
+    const { env, sessions, models } = this.deps;
+    await this.deps.ready();
+    sessions.assertIdle('switching models');
+    await models.choose(choice);
+    await models.discoverServerWindow().catch((e) => env.log.warn(`window discovery: ${errorMessage(e)}`));
+    // Another model may get other tool definitions and notes: the meter counts what its next request carries.
+    await this.expectNextRequest();
+    sessions.changed();
+  }
+
+  /** Test connection: one tiny request (at most 16 output tokens) to the session's model with the key released for it. */
+  async testConnection(): Promise<ConnectionResult> {
+    await this.deps.ready();
+    return this.deps.models.testConnection();
+  }
+
+  /** Current context usage as the gate measures it (for the meter between turns). */
+  measure(): ContextUsage {
+    this.deps.sessions.applyRollingWindow();
+    return this.gate(this.deps.models.limits()).measure(this.deps.sessions.messages);
+  }
+
+  /** The session's gate for these limits (a new one when they changed). */
+  gate(limits: ModelLimits): DefaultContextGate {
+    return this.gates.for(limits);
+  }
+
+  /** The session is left: its gate (and the compaction hook it holds) goes with it. */
+  leave(): void {
+    this.gates.reset();
+  }
+
+  /**
+   * Tells the gate what the next request will carry besides the messages (system prompt with the rules
+   * files and the deferral note, the tool definitions), so the meter counts them before any request of
+   * the session went out, the same way a turn sends them. Never rejects; not while a turn runs.
+   */
+  async expectNextRequest(): Promise<void> {
+    const sessions = this.deps.sessions;
+    if (sessions.live?.isRunning) return;
+    try {
+      const limits = this.deps.models.limits();
+      const tools = toolRegistry(
+        { env: this.deps.env, policy: this.policy, history: this.deps.search.source() },
+        this.gate(limits),
+        limits,
+      );
+      const system = await this.system();
+      if (sessions.live?.isRunning) return;
+      this.gates.expect(withDynamicNotes(system, { deferral: tools.selection().note }), tools.definitionsForRequest());
+    } catch (err) {
+      this.deps.env.log.warn(`Could not prepare the meter's system prompt and tools: ${errorMessage(err)}`);
+    }
+  }
+
+  /** A turn starts (the session asks): its checkpoint begins, then its configuration is built. */
+  begin() {
+    const { env, models, sessions, search } = this.deps;
+    const limits = models.limits();
+    const gate = this.gate(limits);
+    const folder = env.folder();
+    if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
+    // Every write of the turn is checkpointed first (restorable with the conversation).
+    const workspace = this.deps.checkpoints.beginTurn(folder.workspace());
+    return turnConfig({
+      env,
+      models,
+      policy: this.policy,
+      history: search.source(),
+      gate,
+      limits,
+      results: this.deps.storage.resultPort(sessions.id),
+      message: (seq) => search.message(seq),
+      workspace,
+      sessionId: sessions.id,
+      watch: (ws, options) => this.deps.records.watch(ws, options),
+    });
+  }
+
+  /** The system prompt of the next request, with the workspace's rules files. */
+  async system(): Promise<SystemSection[]> {
+    const env = this.deps.env;
+    const folder = env.folder();
+    let rules: RulesFile[] = [];
+    if (folder) {
+      const root = folder.root;
+      if (this.rules?.root !== root) {
+        this.rules = { root, loader: new RulesFileLoader({ workspace: createNodeWorkspace(root), onProblem: (m) => env.log.warn(m) }) };
+      }
+      rules = await this.rules.loader.load();
+    }
+    return buildSystemSections({ rules, workspaceName: env.workspaceName() });
+  }
+}
