@@ -4,7 +4,14 @@
  * unless it names the step in `reopen`; and the statuses a model states in a markdown checklist of its
  * own words update the plan's steps of the same text. Pure; never throws.
  */
-import type { LedgerPlanItem } from './work-ledger';
+export type PlanStatus = 'open' | 'in_progress' | 'done';
+
+export interface LedgerPlanItem {
+  text: string;
+  status: PlanStatus;
+  /** The turn it was first marked done (kept while it stays done). */
+  doneTurn?: number;
+}
 
 /** Steps are the same when their text is, ignoring case, spacing and trailing punctuation. */
 export function stepKey(text: string): string {

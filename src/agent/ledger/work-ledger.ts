@@ -7,10 +7,10 @@
  * Pure and synchronous; never throws.
  */
 import { singleLine } from '../../common/single-line';
-import { checklistPlan, mergePlan } from './ledger-plan';
+import { checklistPlan, mergePlan, type LedgerPlanItem } from './ledger-plan';
 
 export type FileAction = 'read' | 'created' | 'modified' | 'deleted';
-export type PlanStatus = 'open' | 'in_progress' | 'done';
+export type { LedgerPlanItem, PlanStatus } from './ledger-plan';
 
 export interface LedgerFile {
   path: string;
@@ -44,13 +44,6 @@ export interface LedgerError {
   tool: string;
   firstLine: string;
   turn: number;
-}
-
-export interface LedgerPlanItem {
-  text: string;
-  status: PlanStatus;
-  /** The turn it was first marked done (kept while it stays done). */
-  doneTurn?: number;
 }
 
 export interface LedgerDecision {
