@@ -1,5 +1,5 @@
 /**
- * How long compacting a huge history blocks the extension host (issue 18). A realistic session of
+ * How long compacting a huge history blocks the extension host. A realistic session of
  * ~1M tokens in view (mixed prose, code, logs, JSON, CJK and base64 from the real-text corpus, tool calls
  * with their results, some already offloaded) is compacted by the real chain, with the gate's own
  * counter (memoized, as after the meter measured the view) and an in-process fake summarizer that
@@ -24,9 +24,9 @@ const TEXTS = [
   'code-javascript.txt',
   'log-apache.txt',
   'json-gemoji.txt',
-  'cjk-ja-vite-docs.txt',
+  'ja-vite-docs.txt',
   'log-auth.txt',
-  'cyrillic-ru-vue-docs.txt',
+  'ru-vue-docs.txt',
   'minified-jquery.txt',
   'base64-png.txt',
 ].map((f) => readFileSync(join(CORPUS, f), 'utf8'));

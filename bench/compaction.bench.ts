@@ -1,5 +1,5 @@
 /**
- * Compaction benchmarks (issue 7, DESIGN §7). 200-turn scripted sessions through the real loop with the
+ * Compaction benchmarks. 200-turn scripted sessions through the real loop with the
  * compaction chain as the gate's hook and a summarizer on the fake provider that forgets everything (so
  * retention is Headroom's, not the model's); windows of 32k and 64k tokens. Prints:
  *   post_compaction_ratio   effective window used right after an automatic compaction, worst of all

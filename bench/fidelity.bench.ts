@@ -1,5 +1,5 @@
 /**
- * Context fidelity (issue 14). A 300-turn scripted session through the real loop on the fake provider
+ * Context fidelity. A 300-turn scripted session through the real loop on the fake provider
  * (32k window, 10+ compactions) with a summarizer that remembers nothing, planting specifics at turns
  * spread over the session. After every compaction the next request is searched for each specific
  * planted before it (verbatim, or in the work ledger). Prints:

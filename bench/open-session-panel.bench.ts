@@ -1,8 +1,8 @@
 // figures: open_session_panel_50k_ms open_session_panel_50k_kb open_session_panel_50k_uncompacted_kb
 /**
- * Opening a long session for the panel (issue 18): the store opens, the context view is read (for the
+ * Opening a long session for the panel: the store opens, the context view is read (for the
  * model), and the panel's presenter turns the stored transcript's newest page, with its compactions
- * placed (issue 19 item 3), into the first page of items; the figure is the time until that
+ * placed, into the first page of items; the figure is the time until that
  * `session/snapshot` is ready to post (median of 3 fresh opens of a 50,000-message session that
  * compacts, as `open_session_50k_ms` in store.bench.ts), and `_kb` its size as posted. The
  * `_uncompacted_kb` figure is the same message for a 50,000-message session that never compacted

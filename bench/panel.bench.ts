@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // figures: panel_render_500_ms
 /**
- * Panel bench (issue 8): `panel_render_500_ms` — the side panel renders a 500-message session
+ * Panel bench: `panel_render_500_ms` — the side panel renders a 500-message session
  * (snapshot + history list) in Chromium. The built bundle (media/webview.js, run `npm run build`
  * first) is loaded into a plain page with a stub webview API; each sample is a fresh page, and the
  * figure is the time from the message arriving to a laid-out DOM. Median of 7.

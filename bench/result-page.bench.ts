@@ -1,5 +1,5 @@
 /**
- * Paging a huge stored result (issue 13): one `read_result` page of a 100 MB result of realistic log
+ * Paging a huge stored result: one `read_result` page of a 100 MB result of realistic log
  * text, through the store's paging seam. The bytes are counted where the store reads them (its fs
  * seam), so the figure says what a page costs on disk: the page plus a few boundary bytes, never the
  * whole result. Built in a temp folder under os.tmpdir() and removed afterwards.

@@ -1,5 +1,5 @@
 /**
- * Resuming a long session (issue 18): a session whose context holds ~1M tokens of messages, each
+ * Resuming a long session: a session whose context holds ~1M tokens of messages, each
  * stored with its exact count, is opened the way the panel opens it (context view, the ledger seeded
  * from the stored counts) and measured by the context gate. The figure is the time from the opened
  * view to the first meter figure, which must already be exact: nothing is hashed or recounted.

@@ -1,6 +1,6 @@
 // figures: soak_overflow_errors_ollama soak_silent_truncations_ollama soak_overflow_errors_lmstudio soak_silent_truncations_lmstudio soak_overflow_errors_llamacpp soak_silent_truncations_llamacpp soak_overflow_errors_vllm soak_silent_truncations_vllm
 /**
- * Soak against local servers (issue 15): the scripted soak turns (huge tool outputs, CJK, deferred
+ * Soak against local servers: the scripted soak turns (huge tool outputs, CJK, deferred
  * tools) through the real agent loop and the OpenAI-compatible adapter, against the fake provider
  * acting as Ollama, LM Studio, llama.cpp and vLLM, each serving a 16k context for a model the
  * model table does not know (so without discovery Headroom would assume 128k). Headroom learns the

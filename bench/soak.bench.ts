@@ -1,5 +1,5 @@
 /**
- * Soak benchmark (issues 6 and 16, DESIGN §7): scripted turns through the real agent loop, the real
+ * Soak benchmark: scripted turns through the real agent loop, the real
  * provider adapters (Anthropic and OpenAI alternating) and the fake provider (in a child process), at
  * 4k, 8k, 32k and 200k windows, with a HARSH tokenizer on the provider side (o200k + 15 % + a quarter
  * token per non-ASCII character: not what Headroom estimates with) and `max_tokens` enforced, and with

@@ -1,7 +1,8 @@
 /**
  * Child process of the store bench: opens the store at argv[2] and the session argv[3] the way the
  * panel does (context view + the last page of the visible transcript) in a fresh process, and prints
- * {"ms": …, "rssMb": …} — the time and the growth of resident memory that opening caused.
+ * {"ms": …, "cpuMs": …, "rssMb": …} — the time (and the process's on-CPU time of it) and the growth of
+ * resident memory that opening caused.
  */
 import { openStore } from '../src/store';
 import { loadSqlJs } from '../src/store/sqljs';
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   await loadSqlJs(WASM); // the engine is loaded at activation, not by opening a session
   global.gc?.();
   const rss0 = process.memoryUsage().rss;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const store = await openStore({ root, wasmPath: WASM });
   const view = await store.sessions.contextView(id);
@@ -21,12 +23,14 @@ async function main(): Promise<void> {
   const lastSeq = store.sessions.get(id).messageCount;
   const page = await store.sessions.transcript(id, { fromSeq: Math.max(0, lastSeq - 49), limit: 50 });
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   global.gc?.();
   const rssMb = (process.memoryUsage().rss - rss0) / 1024 / 1024;
   if (page.length !== Math.min(50, lastSeq) || page.at(-1)?.seq !== lastSeq || view.messages.length === 0)
     throw new Error('the session did not open as expected');
   await store.close();
-  process.stdout.write(JSON.stringify({ ms, rssMb, contextMessages: view.messages.length }) + '\n');
+  process.stdout.write(JSON.stringify({ ms, cpuMs, rssMb, contextMessages: view.messages.length }) + '\n');
 }
 
 main().catch((err: unknown) => {

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRepetitive, messageSampleText } from '../src/context/estimate-band';
 import { messageParts } from '../src/context/message-tokens';
-import { contentClassOfTexts } from '../src/context/text-composition';
+import { contentClassOfTexts } from '../src/context/safe-estimate';
 import type { Message } from '../src/providers/types';
 import { openStore } from '../src/store';
 import { SESSION_MIGRATIONS } from '../src/store/schema';

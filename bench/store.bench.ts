@@ -1,5 +1,5 @@
 /**
- * Store benchmarks (DESIGN §7, issue 18): persisting one turn with 0 / 50 / 200 MB of results stored,
+ * Store benchmarks: persisting one turn with 0 / 50 / 200 MB of results stored,
  * opening a 1,000-message session, the longest synchronous block while the store works at 200 MB;
  * and, by messages in the session (1k / 10k / 50k), persisting a turn, the longest event-loop block
  * while persisting, and opening a 50k-message session (time and memory, in a fresh process).

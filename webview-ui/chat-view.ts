@@ -8,14 +8,16 @@ import type { Transcript } from '../src/protocol/chat-ops';
 import { h } from './dom';
 import { ItemContext, renderItem, retryText } from './item-views';
 import { OlderHistory } from './older-history';
+import { RovingList } from './roving-list';
 
 export class ChatView {
   readonly element = h('div', {
     class: 'hr-chat',
     role: 'log',
     'aria-live': 'polite',
-    'aria-label': 'Conversation',
-    tabindex: '0',
+    'aria-label': 'Conversation: arrow keys move between messages',
+    // Focusable from script (Escape, scrolling), never a Tab stop: the items are (one at a time).
+    tabindex: '-1',
     'data-testid': 'chat',
   });
   private readonly elements = new Map<string, HTMLElement>();
@@ -53,6 +55,8 @@ export class ChatView {
   private readTop = 0;
   /** "Load earlier messages" / "Beginning of session" above the first item. */
   private readonly older: OlderHistory;
+  /** One Tab stop for the whole conversation; the arrow keys move between its items. */
+  private readonly roving: RovingList;
 
   /** @param askOlder asks the host for the page before the item with this id (the first shown). */
   constructor(
@@ -64,6 +68,7 @@ export class ChatView {
       const first = this.transcript.items[0];
       if (first) askOlder(first.id);
     });
+    this.roving = new RovingList(this.element, (el) => el.hasAttribute('data-item'));
     this.element.addEventListener('scroll', () => {
       if (this.element.isConnected) this.readTop = this.element.scrollTop;
       this.syncStick();
@@ -98,13 +103,14 @@ export class ChatView {
     this.elements.clear();
     const frag = document.createDocumentFragment();
     for (const item of this.transcript.items) {
-      const el = renderItem(item, this.ctx);
+      const el = this.render(item.id);
       this.elements.set(item.id, el);
       frag.append(el);
     }
     if (this.transcript.items.length) this.element.replaceChildren(this.older.element, frag);
     else this.element.replaceChildren(this.empty);
     this.older.set(hasOlder);
+    this.roving.refresh();
     this.stick = scrollTop === null;
     if (scrollTop !== null) this.element.scrollTop = scrollTop;
     else this.toBottom();
@@ -124,10 +130,11 @@ export class ChatView {
     for (const id of ids) {
       const item = this.transcript.get(id);
       if (!item) continue;
-      const el = renderItem(item, this.ctx);
+      const el = this.render(id);
       this.elements.set(id, el);
       frag.append(el);
     }
+    this.roving.refresh();
     if (this.older.element.isConnected) this.older.element.after(frag);
     this.older.set(hasOlder);
     if (anchor) this.element.scrollTop += anchor.getBoundingClientRect().top - before;
@@ -143,6 +150,7 @@ export class ChatView {
       this.empty.remove();
       this.element.prepend(this.older.element);
     }
+    const changed: HTMLElement[] = [];
     for (const id of ids) {
       const item = this.transcript.get(id);
       const old = this.elements.get(id);
@@ -151,15 +159,31 @@ export class ChatView {
         this.elements.delete(id);
         continue;
       }
-      const el = renderItem(item, this.ctx);
+      const el = this.render(id);
       this.elements.set(id, el);
+      changed.push(el);
+      const focused = old?.contains(document.activeElement) === true;
       if (old) old.replaceWith(el);
       else this.insert(id, el);
+      // A re-rendered item keeps the keyboard where it was (a streaming answer re-renders often).
+      if (focused) el.focus({ preventScroll: true });
     }
     if (!this.transcript.items.length) this.element.replaceChildren(this.empty);
+    this.roving.refresh(changed);
     if (this.stick) this.toBottom();
     else this.newActivity.hidden = false;
     this.syncCountdown();
+  }
+
+  /** An item's element, marked as one of the list's items (a separator is not one: it says where, it is not read). */
+  private render(id: string): HTMLElement {
+    const el = renderItem(this.transcript.get(id)!, this.ctx);
+    if (el.getAttribute('role') !== 'separator') {
+      el.dataset.item = id;
+      // A tool card is a native disclosure (details), which takes no other role.
+      if (!el.hasAttribute('role') && el.tagName !== 'DETAILS') el.setAttribute('role', 'article');
+    }
+    return el;
   }
 
   private insert(id: string, el: HTMLElement): void {

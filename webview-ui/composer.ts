@@ -67,7 +67,7 @@ export class Composer {
   setRunning(running: boolean): void {
     this.stop.hidden = !running;
     this.send.textContent = running ? 'Queue' : 'Send';
-    this.send.setAttribute('aria-label', running ? 'Queue the message for the running turn' : 'Send the message');
+    this.send.setAttribute('aria-label', running ? 'Send: queue the message for the running turn' : 'Send the message');
     this.send.title = running ? 'The agent reads it at its next step' : '';
   }
 

@@ -23,12 +23,12 @@ export function renderFirstRun(config: ConfigView): HTMLElement {
     placeholder: 'http://localhost:11434/v1',
     'aria-label': 'Base URL',
   });
-  const saveUrl = h('button', { class: 'hr-secondary', 'aria-label': 'Save the base URL' }, 'Save URL');
+  const saveUrl = h('button', { class: 'hr-secondary', 'aria-label': 'Save URL: the base URL above' }, 'Save URL');
   saveUrl.addEventListener('click', () => send({ type: 'config/update', baseUrl: url.value.trim() }));
   url.addEventListener('keydown', (e) => e.key === 'Enter' && saveUrl.click());
-  const setKey = h('button', { 'aria-label': 'Set the API key', 'data-testid': 'set-key' }, 'Set API Key…');
+  const setKey = h('button', { 'aria-label': 'Set API Key…', 'data-testid': 'set-key' }, 'Set API Key…');
   setKey.addEventListener('click', () => send({ type: 'command/run', command: 'setApiKey' }));
-  const settings = h('button', { class: 'hr-link', 'aria-label': 'Open Headroom settings' }, 'Open settings');
+  const settings = h('button', { class: 'hr-link', 'aria-label': 'Open settings of Headroom' }, 'Open settings');
   settings.addEventListener('click', () => send({ type: 'command/run', command: 'openSettings' }));
   return h(
     'section',

@@ -23,7 +23,7 @@ export function renderHistory(history: HistoryView | undefined, rerender: () => 
     btn('New session', 'Start a new session', () => send({ type: 'session/new' })),
     btn(
       'Undo last compaction',
-      'Undo the last compaction of this session',
+      'Undo last compaction of this session',
       () => send({ type: 'compaction/undo' }),
       'hr-secondary',
       !history?.canUndoCompaction,

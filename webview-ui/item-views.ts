@@ -42,7 +42,9 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
       { class: `hr-tool hr-tool-${item.status}`, open: ctx.expanded.has(item.id), 'data-testid': 'tool-card' },
       h(
         'summary',
-        { 'aria-label': `Tool ${item.name} ${item.summary}: ${STATUS_TEXT[item.status]}` },
+        {},
+        // The visible words are the accessible name (WCAG 2.5.3); "Tool" is said, not shown.
+        h('span', { class: 'hr-sr-only' }, 'Tool '),
         h('span', { class: 'hr-tool-status', 'aria-hidden': 'true' }, STATUS_ICON[item.status]),
         h('span', { class: 'hr-tool-name' }, item.name),
         item.summary ? h('span', { class: 'hr-tool-summary' }, item.summary) : null,
@@ -90,15 +92,23 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
               h('code', {}, r.command),
               h('span', { class: 'hr-muted' }, r.cwd && r.cwd !== '.' ? ` in ${r.cwd}` : ' in the workspace folder'),
             )
-          : h(
-              'div',
-              {},
-              h('strong', {}, 'Call '),
-              h('code', {}, item.toolName),
-              h('span', { class: 'hr-muted' }, ` from ${r.origin}`),
-              h('pre', {}, h('code', {}, r.input)),
-            );
-    const noun = r.kind === 'edit' ? 'the edit' : r.kind === 'command' ? 'the command' : 'the tool call';
+          : r.kind === 'secret'
+            ? h(
+                'div',
+                {},
+                h('strong', {}, 'Read '),
+                h('code', {}, r.path),
+                h('span', { class: 'hr-muted' }, ` — ${r.reason}. Its content would be sent to the model.`),
+              )
+            : h(
+                'div',
+                {},
+                h('strong', {}, 'Call '),
+                h('code', {}, item.toolName),
+                h('span', { class: 'hr-muted' }, ` from ${r.origin}`),
+                h('pre', {}, h('code', {}, r.input)),
+              );
+    const noun = r.kind === 'edit' ? 'the edit' : r.kind === 'command' ? 'the command' : r.kind === 'secret' ? 'the read' : 'the tool call';
     const pending = item.state === 'pending';
     const reason = h('input', {
       class: 'hr-text hr-reject-reason',
@@ -139,14 +149,16 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
                 ? `Allow for this session: every ${item.toolName} edit`
                 : r.kind === 'command'
                   ? `Allow for this session: this exact command`
-                  : `Allow for this session: every ${item.toolName} call`,
+                  : r.kind === 'secret'
+                    ? `Allow for this session: reading ${r.target}`
+                    : `Allow for this session: every ${item.toolName} call`,
               () => send({ type: 'approval/respond', id: item.id, approved: true, forSession: true }),
               'hr-secondary',
             ),
             r.kind === 'edit'
               ? action(
                   'View diff',
-                  'Show the proposed change in a diff editor',
+                  'View diff: the proposed change in a diff editor',
                   () => send({ type: 'approval/diff', id: item.id }),
                   'hr-secondary',
                 )

@@ -311,7 +311,9 @@ function awaitApproval(id: string, request: ChatItemOf<'approval'>['request']): 
       ? `${request.isNew ? 'create' : 'edit'} ${request.path}`
       : request.kind === 'command'
         ? `run ${request.command}`
-        : `call a tool from ${request.origin}`;
+        : request.kind === 'secret'
+          ? `read ${request.path}, which looks like a secret`
+          : `call a tool from ${request.origin}`;
   announce(`Approval needed: ${what}`);
   const typing = document.activeElement?.matches('textarea') && (document.activeElement as HTMLTextAreaElement).value.trim() !== '';
   if (typing) return;

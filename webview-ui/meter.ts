@@ -132,7 +132,8 @@ function detailsView(rows: NonNullable<MeterView['details']>, open: boolean): HT
 }
 
 function segment(cls: string, fraction: number, title: string, key: string): HTMLElement {
-  const el = h('span', { class: cls, title, 'aria-label': title, 'data-key': key });
+  // Its words are the bar's description (the breakdown list), so the span itself is only seen.
+  const el = h('span', { class: cls, title, 'data-key': key });
   el.style.width = `${Math.min(100, fraction * 100)}%`;
   return el;
 }

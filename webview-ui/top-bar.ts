@@ -27,13 +27,15 @@ export function sessionLines(s: SnapshotView | undefined): HTMLElement[] {
 }
 
 /**
- * The model picker's button: provider's model, window, price per million tokens and thinking level.
+ * The model picker's button: provider's model, window ("unknown — assumed" for an unknown model), price per
+ * million tokens, thinking level and a deprecated or retired model's lifecycle.
  * A native button (keyboard and screen readers); it opens the quick pick of `Headroom: Select Model`.
  */
 function modelButton(config: ConfigView): HTMLButtonElement {
   const model = config.model || config.provider;
   const info = config.modelInfo;
-  const facts = info ? [`${info.window} window`, info.price, info.thinking ? `thinking ${info.thinking}` : undefined].filter(Boolean) : [];
+  const window = info?.windowAssumed ? `window unknown — assumed ${info.window}` : `${info?.window} window`;
+  const facts = info ? [window, info.price, info.thinking ? `thinking ${info.thinking}` : undefined, info.lifecycle].filter(Boolean) : [];
   const b = h(
     'button',
     {

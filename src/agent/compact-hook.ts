@@ -49,7 +49,7 @@ export interface CompactOutput {
 }
 
 /**
- * Compacts the view (issue 7's chain plugs in here). Resolves undefined when it could not; may reject
+ * Compacts the view (the compaction chain plugs in here). Resolves undefined when it could not; may reject
  * (treated as undefined). The result must keep every tool call with its result.
  */
 export type CompactHook = (input: CompactInput, signal: AbortSignal) => Promise<CompactOutput | undefined>;

@@ -1,20 +1,33 @@
 /**
- * The context's accounting, per component and per content class, with the provider-confirmed base
- * (DESIGN §3): what the gate projects and the meter shows. Each system section and message is counted
+ * The context's accounting, per component and per content class, with the provider-confirmed base:
+ * what the gate projects and the meter shows. Each system section and message is counted
  * where it lives (context/prompt-components); every count is calibrated by the factor of its content
  * class (`Calibration.factorFor`: a factor learned on prose never lowers code, CJK or base64); after a response the provider's figure for that request is the base and only what was added
  * since is estimated, with a band from the errors observed so far. Pure (no vscode); never throws if
  * the ledger does not.
  */
 import { COMPONENT_NAMES, type BudgetComponents } from '../context/budget';
-import { reportedInputTokens, type Calibration, type TokensByClass } from '../context/calibration';
+import type { Calibration, TokensByClass } from '../context/calibration';
 import { baseApplies, scaleToTotal, type EstimateState } from '../context/confirmed-base';
 import { dominantClass, isRepetitive, messageSampleText, type BandClass, type ClassTokens } from '../context/estimate-band';
-import { estimateMessage, toolDefinitionParts, type MessageCount } from '../context/message-tokens';
+import {
+  estimateMessage,
+  estimateText,
+  familyTokens,
+  MESSAGE_OVERHEAD,
+  TOOL_RESULT_OVERHEAD,
+  toolDefinitionParts,
+  type MessageCount,
+} from '../context/message-tokens';
 import type { ModelLimits, TokenizerFamily } from '../context/models';
 import { messageComponent, sectionComponent, type MessageComponent, type SectionComponent } from '../context/prompt-components';
+import type { ContentClass } from '../context/text-composition';
 import type { TokenLedger } from '../context/token-ledger';
+import type { ReportVerdict } from '../context/usage-evidence';
 import type { Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
+import { judgeUsage, type GateReports } from './usage-judging';
+
+export type { GateReports, UsageDoubt } from './usage-judging';
 
 /** One system section (or all tool definitions) as counted: where it belongs and how it is calibrated. */
 interface FixedPart {
@@ -40,6 +53,8 @@ const add = (classes: ClassTokens, cls: BandClass, tokens: number) => (classes[c
 export interface ContextAccounting {
   /** Calibrated tokens of one message (memoized counts; the factor of its content class). */
   tokensOf: (message: Message) => number;
+  /** A tool result's tokens as the request will count them until its exact count arrives (safe estimate, its class's factor). */
+  resultTokens: (text: string, toolName: string) => number;
   /**
    * The calibrated safe estimate of a message that is not part of the conversation (a summary request,
    * megabytes of transcript): nothing is memoized and no tokenizer count is started for it.
@@ -50,10 +65,11 @@ export interface ContextAccounting {
   /** The components with the confirmed base applied, and how much of them is estimated. */
   account: (messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]) => Accounting;
   /**
-   * Called with the provider's usage for a request that completed: records the error of what was
-   * shown (band), calibrates the dominant class, and makes the request the confirmed base.
+   * Called with the provider's usage for a request that completed: unless the figure is in doubt
+   * (`UsageEvidence`), records the error of what was shown (band), makes the request the confirmed
+   * base and calibrates the dominant class. Returns the verdict on the figure.
    */
-  learn: (request: ProviderRequest, usage: Usage) => void;
+  learn: (request: ProviderRequest, usage: Usage) => ReportVerdict | undefined;
 }
 
 export function createContextAccounting(deps: {
@@ -61,6 +77,8 @@ export function createContextAccounting(deps: {
   ledger: TokenLedger;
   calibration: Calibration;
   estimates: EstimateState;
+  /** Whether a reported figure may be used; without it every figure is. */
+  reports?: GateReports;
 }): ContextAccounting {
   const { limits, ledger, calibration, estimates } = deps;
   const family = limits.family;
@@ -92,6 +110,11 @@ export function createContextAccounting(deps: {
   }
 
   const noteTokens = (note: string | undefined) => (note ? scaled(ledger.countText(note, family)) : 0);
+  /** Tokens of a note that left with its request: its exact BPE count; nothing for an estimate or Claude's scaled counts. */
+  const leftNote = (note: string | undefined) => {
+    const c = note && family !== 'claude' ? ledger.countText(note, family) : undefined;
+    return c?.exact ? c.tokens : 0;
+  };
 
   /**
    * The request's components with the confirmed base applied: when the view still holds the last
@@ -113,14 +136,16 @@ export function createContextAccounting(deps: {
       }
       const now = fixedParts(system, tools);
       const then = fixedParts(base.system, base.tools);
-      // Only growth is added: what left the fixed parts since (tools dropped for a final turn, the note)
-      // is not subtracted, because our estimate of it may exceed what the provider counted for it and
-      // the figure must not fall below the truth.
+      // Only growth is added: what left the fixed parts since (tools dropped for a final turn) is not
+      // subtracted, because our estimate of it may exceed what the provider counted for it and the
+      // figure must not fall below the truth. The base's note left too: its exact BPE count is taken
+      // off (a note is plain English, which no tokenizer Headroom meets counts in fewer tokens, and
+      // its message framing stays counted), so a small window's meter does not carry it from turn to turn.
       const prose = Math.max(0, now.system + now.rules + now.deferredTools - (then.system + then.rules + then.deferredTools));
       const toolChange = Math.max(0, now.tools - then.tools);
       add('prose', prose);
       add('tools', toolChange);
-      delta += prose + toolChange;
+      delta += prose + toolChange - leftNote(base.note);
       return { components: scaleToTotal(c, base.reported + delta), confirmed: base.reported, estimated: delta, classes };
     }
     for (const m of messages) add(messageBand(m), tokensOf(m));
@@ -128,9 +153,14 @@ export function createContextAccounting(deps: {
     return { components: c, estimated: sumOf(c), classes };
   }
 
-  function learn(request: ProviderRequest, u: Usage): void {
-    const reported = reportedInputTokens(u);
-    if (reported > 0) {
+  function learn(request: ProviderRequest, u: Usage): ReportVerdict | undefined {
+    // Everything the request held, raw (per content class: calibration's input).
+    const raw = [...systemRaw(request.system), ...toolsParts(request.tools)].map((p) => p.count);
+    for (const m of request.messages) raw.push(countOf(m));
+    if (request.trailingNote) raw.push(ledger.countText(request.trailingNote, family));
+    const verdict = judgeUsage({ limits, ledger, reports: deps.reports, components, noteTokens, tokensOf }, request, u, raw);
+    if (verdict?.confirm) {
+      const reported = verdict.total;
       // What the meter would have shown for this exact request, before learning from it.
       const a = account(request.messages, request.system, request.tools);
       const note = noteTokens(request.trailingNote);
@@ -148,13 +178,30 @@ export function createContextAccounting(deps: {
       };
     }
     // Calibration per content class, on the raw counts of everything the request held.
-    const raw = [...systemRaw(request.system), ...toolsParts(request.tools)].map((p) => p.count);
-    for (const m of request.messages) raw.push(countOf(m));
-    if (request.trailingNote) raw.push(ledger.countText(request.trailingNote, family));
-    calibration.observeClasses(limits.model, tokensByClass(raw), u);
+    if (verdict?.calibrate) {
+      const total = verdict.total;
+      calibration.observeClasses(limits.model, tokensByClass(raw), { input: total, cacheRead: 0, cacheWrite: 0, output: u.output });
+    }
+    return verdict;
   }
 
-  return { tokensOf, estimateOf, components, account, learn };
+  const resultTokens = (text: string, toolName: string) =>
+    resultTokenCount(text, toolName, family, (c) => calibration.factorFor(limits.model, c));
+
+  return { tokensOf, estimateOf, resultTokens, components, account, learn };
+}
+
+/** A tool result's tokens until its exact count arrives: safe estimates of its text and tool name, its class's factor. */
+function resultTokenCount(
+  text: string,
+  toolName: string,
+  family: TokenizerFamily,
+  factorFor: (c: ContentClass | undefined) => number,
+): number {
+  const estimate = estimateText(text);
+  const name = estimateText(toolName);
+  const raw = familyTokens(estimate, family) + familyTokens(name, family) + TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD;
+  return Math.ceil(raw * factorFor(estimate.contentClass));
 }
 
 /** What the error of an estimate depends on: its content, or that it is still a safe estimate. */

@@ -12,18 +12,18 @@ import { ContextBudget, type BudgetComponents } from '../context/budget';
 import { Calibration } from '../context/calibration';
 import { EstimateState } from '../context/confirmed-base';
 import { admit, awarenessNote, preflight, type GuardOptions, type PreflightResult } from '../context/guard';
-import { estimateText, familyTokens, MESSAGE_OVERHEAD, TOOL_RESULT_OVERHEAD } from '../context/message-tokens';
 import type { ModelLimits, TokenizerFamily } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
-import { statusAt, type AgentPrefix, type CompactionTrigger } from '../context/compaction';
+import { agentPrefix, statusAt, type AgentPrefix, type CompactionTrigger } from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { HeadroomPort } from '../tools/ports';
 import { dropOldestTurnsHook, type CompactHook, type CompactInput } from './compact-hook';
-import { createContextAccounting, sumOf, type ContextAccounting } from './context-accounting';
+import { createContextAccounting, sumOf, type ContextAccounting, type GateReports } from './context-accounting';
 import { compactChecked, prepareSummary, targetFor, type Checked, type GateState } from './gate-compaction';
 import type { ContextUsage } from './events';
+import type { GateInputCount } from './input-confirmation';
 import type { ContextGate, PreflightDecision, PreflightInput } from './turn-config';
 
 export interface ContextGateOptions {
@@ -40,7 +40,7 @@ export interface ContextGateOptions {
    * room for the growth until the compact threshold. Must not throw (guarded).
    */
   prepare?: (input: CompactInput) => void;
-  /** Share of the effective window a compaction aims for (default `DEFAULT_COMPACT_TARGET_SHARE`, DESIGN §7). */
+  /** Share of the effective window a compaction aims for (default `DEFAULT_COMPACT_TARGET_SHARE`). */
   compactTarget?: number;
   /** How long a request waits for tokenizer counts before going on with byte estimates (default 2000 ms)… */
   exactCountTimeoutMs?: number;
@@ -53,6 +53,10 @@ export interface ContextGateOptions {
   estimates?: EstimateState;
   /** Deferral state for the meter. */
   deferred?: () => { count: number; savedTokens: number };
+  /** Exact input counts before sending, where the provider can count (`input-confirmation.ts`). */
+  inputCount?: Pick<GateInputCount, 'beforeSending'>;
+  /** Whether each reported figure may be used, and who hears of one in doubt (see `GateReports`). */
+  reports?: GateReports;
   onTrace?: GuardOptions['onTrace'];
 }
 
@@ -100,6 +104,8 @@ class DefaultGate implements DefaultContextGate {
   private lastPrefix: AgentPrefix | undefined;
   private used = 0;
   private requested: { focus?: string } | undefined;
+  /** The last figure looked truncated: the next request compacts first, as after an overflow. */
+  private suspected = false;
 
   constructor(private readonly options: ContextGateOptions) {
     this.limits = options.limits;
@@ -115,6 +121,7 @@ class DefaultGate implements DefaultContextGate {
       ledger: this.ledger,
       calibration: this.calibration,
       estimates: this.estimates,
+      reports: options.reports,
     });
     this.tokensOf = this.accounting.tokensOf;
     this.estimateOf = this.accounting.estimateOf;
@@ -145,7 +152,10 @@ class DefaultGate implements DefaultContextGate {
     try {
       this.lastSystem = input.system;
       this.lastTools = input.tools;
+      if (input.reason === 'request' && this.suspected) input = { ...input, reason: 'overflow' };
+      this.suspected = false;
       await this.countExactly(input);
+      await this.options.inputCount?.beforeSending(input, signal);
       const components = this.accounting.account(input.messages, input.system, input.tools).components;
       let checked: Checked = { messages: input.messages, components, result: this.check(components, false) };
       const asked = input.reason === 'request' ? this.requested : undefined;
@@ -175,7 +185,11 @@ class DefaultGate implements DefaultContextGate {
   admit(sizes: ResultSizes, view: readonly Message[]): AdmitDecision {
     try {
       const r = this.check(this.componentsOf(view), false);
-      return admit({ bytes: sizes.bytes, tokens: this.resultTokens(sizes.text, sizes.toolName) }, r.projection, this.guardOptions).decision;
+      return admit(
+        { bytes: sizes.bytes, tokens: this.accounting.resultTokens(sizes.text, sizes.toolName) },
+        r.projection,
+        this.guardOptions,
+      ).decision;
     } catch {
       return 'offload';
     }
@@ -194,7 +208,7 @@ class DefaultGate implements DefaultContextGate {
       },
       resultTokens: (text, toolName) => {
         try {
-          return this.resultTokens(text, toolName);
+          return this.accounting.resultTokens(text, toolName);
         } catch {
           return Infinity;
         }
@@ -234,9 +248,8 @@ class DefaultGate implements DefaultContextGate {
   observe(request: ProviderRequest, reply: AssistantMessage): void {
     if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
     const u = reply.usage;
-    this.accounting.learn(request, u);
-    if (request.tools.length)
-      this.lastPrefix = { model: request.model, contextWindow: this.limits.contextWindow, system: request.system, tools: request.tools };
+    if (this.accounting.learn(request, u)?.truncation) this.suspected = true;
+    if (request.tools.length) this.lastPrefix = agentPrefix(request, this.limits.contextWindow);
     const prompt = u.input + u.cacheRead + u.cacheWrite;
     if (prompt > 0) this.lastCacheShare = u.cacheRead / prompt;
   }
@@ -260,14 +273,6 @@ class DefaultGate implements DefaultContextGate {
   /** The components of `view` with the system prompt and tools of the last request. */
   private componentsOf(view: readonly Message[]): BudgetComponents {
     return this.accounting.account(view, this.lastSystem, this.lastTools).components;
-  }
-
-  /** A tool result's tokens as the request will count them until its exact count arrives (safe estimate, its class's factor). */
-  private resultTokens(text: string, toolName: string): number {
-    const estimate = estimateText(text);
-    const name = estimateText(toolName);
-    const raw = familyTokens(estimate, this.family) + familyTokens(name, this.family) + TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD;
-    return Math.ceil(raw * this.calibration.factorFor(this.limits.model, estimate.contentClass));
   }
 
   private check(c: BudgetComponents, compactionAttempted: boolean): PreflightResult {

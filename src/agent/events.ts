@@ -3,6 +3,7 @@
  * these events; the loop never touches the UI. All payloads are plain data.
  */
 import type { ErrorKind } from '../common/errors';
+import type { RequestShape } from '../context/cache-truth';
 import type { BudgetViewModel } from '../context/budget';
 import type { GuardStatus } from '../context/guard';
 import type { CompactionReport } from '../context/compaction/report';
@@ -64,8 +65,8 @@ export type AgentEvent =
    * the tool's own result when it was offloaded (for records such as the work ledger; not shown).
    */
   | { type: 'tool_end'; call: ToolCallPart; result: ToolResult; offloaded: boolean; full?: ToolResult }
-  /** Provider-reported usage of one model request. */
-  | { type: 'usage'; model: string; usage: Usage }
+  /** Provider-reported usage of one model request; `shape`: what the request was made of (for the cache's truth). */
+  | { type: 'usage'; model: string; usage: Usage; shape?: RequestShape }
   | { type: 'context_usage'; usage: ContextUsage }
   /**
    * A compaction pass starts (any trigger): `summarizing` is how many messages it expects to take out of

@@ -9,10 +9,15 @@
  * if even that would not fit); runTurn never throws.
  */
 import { errorMessage, type ErrorKind } from '../common/errors';
+import { singleLine } from '../common/single-line';
 import { newId } from '../common/ids';
+import { requestShape } from '../context/cache-truth';
 import type { AssistantMessage, Message, ProviderRequest, ToolCallPart, UserMessage } from '../providers/types';
 import type { AgentEvent, AgentEventSink, TurnEndReason } from './events';
 import { executeToolCalls, unrunResults } from './execute-tools';
+import { storableReply } from './storable-reply';
+import { isImageRefusal } from '../providers/image-refusals';
+import { withoutRefusedImages } from './refused-images';
 import { streamResponse } from './stream-response';
 import { withDynamicNotes } from './system-notes';
 import type { PreflightDecision, PreflightReason, TurnConfig, TurnContext, TurnResult } from './turn-config';
@@ -72,7 +77,8 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
       const planned = await planRequest(config, ctx, iteration >= maxIterations, signal, emit);
       if ('end' in planned) return end(planned.end, planned.error);
       const { final } = planned;
-      const reply = await sendRequest(config, ctx, planned, signal, emit);
+      // A reply cut off mid-thinking keeps no trailing thinking: the provider would refuse it from then on.
+      const reply = storableReply(await sendRequest(config, ctx, planned, signal, emit));
 
       const calls = reply.content.filter((p): p is ToolCallPart => p.type === 'toolCall');
       if (reply.content.length > 0) append(reply);
@@ -212,8 +218,28 @@ async function sendRequest(
       observe(config, request, reply, emit);
     }
   }
+  // A refused image would fail every later request too: it leaves the view as a note, and the
+  // request goes again (the newest image first, then every image left).
+  for (let round = 0; round < 2 && isRefusal(reply) && !signal.aborted; round++) {
+    const mended = withoutRefusedImages(ctx.messages, reply.error?.message ?? '', round > 0);
+    if (mended.replaced === 0) break;
+    ctx.messages = mended.messages;
+    emit({
+      type: 'error',
+      kind: 'invalid_request',
+      message:
+        `The provider could not read ${mended.replaced === 1 ? 'an image' : `${mended.replaced} images`} of this conversation ` +
+        `(${singleLine(reply.error?.message ?? '').slice(0, 200)}). A note took its place in the context and the request went again.`,
+    });
+    request = { ...request, messages: [...ctx.messages] };
+    reply = await streamResponse(config.provider, request, signal, emit);
+    observe(config, request, reply, emit);
+  }
   return reply;
 }
+
+const isRefusal = (reply: AssistantMessage) =>
+  reply.stopReason === 'error' && reply.error !== undefined && isImageRefusal(reply.error.message);
 
 /**
  * Releases the tools activated during this turn back to the deferral rule and checks (without
@@ -272,7 +298,8 @@ function buildRequest(
 
 /** Reports the request's usage and feeds it to calibration. */
 function observe(config: TurnConfig, request: ProviderRequest, reply: AssistantMessage, emit: (e: AgentEvent) => void): void {
-  if (reply.stopReason !== 'error' && reply.stopReason !== 'aborted') emit({ type: 'usage', model: reply.model, usage: reply.usage });
+  if (reply.stopReason !== 'error' && reply.stopReason !== 'aborted')
+    emit({ type: 'usage', model: reply.model, usage: reply.usage, shape: requestShape(request, reply.timestamp) });
   try {
     config.gate.observe?.(request, reply);
   } catch {

@@ -5,16 +5,25 @@
  * `AgentSession.onDidEvent`; the loop knows nothing about it. The one home of the session's cost.
  */
 import { errorMessage } from '../common/errors';
-import { CostTally, type SessionSpend } from '../context/cost';
+import { cacheFigures, cacheMiss, type CacheFigures, type CacheMiss, type RequestShape } from '../context/cache-truth';
+import { CostTally, type Prices, type SessionSpend } from '../context/cost';
+import type { Usage } from '../providers/types';
 import { pricesFor } from '../context/models';
 import type { CompactionReport } from '../context/compaction/report';
 import type { AgentEvent } from './events';
 
-/** What the panel shows: the running (or last) turn's dollars and the session's spend. */
+/** What the panel shows: the running (or last) turn's dollars, the session's spend and the cache's truth. */
 export interface SpendState {
   turn: number;
   spend: SessionSpend;
+  /** The last request's cache read / write / uncached input. */
+  lastCache?: CacheFigures;
+  /** The caches this session's requests missed (since it was opened), oldest first, each with its reason and cost. */
+  misses?: readonly CacheMiss[];
 }
+
+/** Misses kept for the details view (the newest). */
+const MAX_MISSES = 50;
 
 export interface SpendRecorderOptions {
   /** The stored spend of a resumed session (undefined: nothing recorded yet). */
@@ -40,8 +49,13 @@ export class SpendRecorder {
     this.saved = this.tally.spend;
   }
 
+  /** The previous request, to tell whether the next one read what it left in the cache. */
+  private previous: { shape: RequestShape; usage: Usage } | undefined;
+  private lastCache: CacheFigures | undefined;
+  private misses: CacheMiss[] = [];
+
   get state(): SpendState {
-    return { turn: this.tally.turn, spend: this.tally.spend };
+    return { turn: this.tally.turn, spend: this.tally.spend, lastCache: this.lastCache, misses: this.misses };
   }
 
   /** Feed every agent event here, in order. Never throws. */
@@ -50,7 +64,9 @@ export class SpendRecorder {
       this.tally.beginTurn();
       this.changed();
     } else if (event.type === 'usage') {
-      this.tally.add(event.usage, pricesFor(event.model));
+      const prices = pricesFor(event.model);
+      this.tally.add(event.usage, prices);
+      this.observeCache(event.usage, event.shape, prices);
       this.changed();
     } else if (event.type === 'compaction') {
       this.addCompaction(event.report, false);
@@ -65,6 +81,14 @@ export class SpendRecorder {
     this.tally.add(report.cost, pricesFor(safe(this.options.model)));
     this.changed();
     if (save) void this.save();
+  }
+
+  private observeCache(usage: Usage, shape: RequestShape | undefined, prices: Prices | undefined): void {
+    this.lastCache = cacheFigures(usage);
+    if (!shape) return;
+    const miss = cacheMiss(this.previous, { shape, usage }, prices);
+    if (miss) this.misses = [...this.misses, miss].slice(-MAX_MISSES);
+    this.previous = { shape, usage };
   }
 
   /** Saves the spend if it changed since the last save; resolves when saved (never rejects). */

@@ -6,7 +6,7 @@
 import { isRepetitive, messageSampleText } from '../context/estimate-band';
 import type { MessageCount } from '../context/message-tokens';
 import type { Message } from '../providers/types';
-import type { AppendTurnOptions } from '../store/types';
+import type { AppendTurnOptions, StoredCount } from '../store/types';
 import type { SessionPersistence } from './session';
 
 /** The one store method the agent needs (`SessionStore.appendTurn`). */
@@ -33,4 +33,24 @@ export function storePersistence(store: TurnAppender, sessionId: string, count?:
       });
     },
   };
+}
+
+/**
+ * The counts a snapshot keeps with its messages (`SaveSnapshotInput.counts`), in the form the store keeps
+ * them with transcript messages: seeded back when the compacted session is reopened, so its first meter
+ * is exact.
+ */
+export function snapshotCounts(messages: readonly Message[], counts: readonly MessageCount[]): StoredCount[] {
+  return messages.map((m, i) => {
+    const c = counts[i];
+    const stored: StoredCount = {
+      hash: c.hash,
+      family: c.family,
+      tokens: c.tokens,
+      exact: c.exact,
+      repetitive: isRepetitive(messageSampleText(m)),
+    };
+    if (c.contentClass) stored.contentClass = c.contentClass;
+    return stored;
+  });
 }

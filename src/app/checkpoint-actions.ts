@@ -12,7 +12,7 @@ import type { WorkspacePort } from '../tools/ports';
 import { checkpointRoot, target } from './checkpoint-files';
 import { beforeText, changesOf, type TurnChanges } from './checkpoint-record';
 import { CheckpointStore } from './checkpoint-store';
-import { checkpointingWorkspace, planRestore, restoreFiles, TurnCheckpoint } from './checkpoints';
+import { checkpointingWorkspace, laterTurnsFirst, planRestore, restoreFiles, TurnCheckpoint } from './checkpoints';
 import type { HostEnvironment } from './host-environment';
 import type { ModelAccess } from './model-access';
 import type { Sessions } from './sessions';
@@ -98,9 +98,16 @@ export class Checkpoints {
   async restore(turn: number, confirmOverwrite: (paths: string[]) => Promise<OverwriteAnswer>): Promise<RestoreOutcome | undefined> {
     this.sessions.assertIdle('restoring a checkpoint');
     const { store, id, checkpoints, root } = this.stored();
-    const cp = await checkpoints.load(turn);
-    if (!cp) throw new HeadroomError('not_found', `There is no stored checkpoint for turn ${turn}.`);
-    if (cp.restoredAt !== undefined) throw new HeadroomError('invalid_request', `Turn ${turn} was already restored or rewound.`);
+    const own = await checkpoints.load(turn);
+    if (!own) throw new HeadroomError('not_found', `There is no stored checkpoint for turn ${turn}.`);
+    if (own.restoredAt !== undefined) throw new HeadroomError('invalid_request', `Turn ${turn} was already restored or rewound.`);
+    // The later turns' files go back too (the conversation rewinds past them), newest first.
+    const later = (await checkpoints.turns()).filter((t) => t > turn);
+    const loaded = [own, ...(await Promise.all(later.map((t) => checkpoints.load(t))))];
+    const cp = laterTurnsFirst(
+      loaded.filter((c) => c !== undefined),
+      turn,
+    )!;
     const at = checkpointRoot(root);
     const plan = await planRestore(at, cp);
     let skip = new Set<string>();
@@ -109,6 +116,9 @@ export class Checkpoints {
       if (answer === 'cancel') return undefined;
       if (answer === 'keep') skip = new Set(plan.conflicts);
     }
+    // A file edited while the question was open was not part of the answer: it is kept as it is now.
+    const now = await planRestore(at, cp);
+    for (const [path, hash] of now.seen) if (hash !== plan.seen.get(path)) skip.add(path);
     const restored = await restoreFiles(at, cp, skip);
     await this.rewindTo(store, id, turn);
     await checkpoints.markRestored(turn);

@@ -21,9 +21,12 @@ export function checkpointRoot(root: string): CheckpointRoot {
   return { root, realRoot: () => (real ??= fs.realpath(root).catch(() => root)) };
 }
 
-/** Where a write to `p` lands (rejects with a `HeadroomError` for a path outside the workspace). */
-export async function target(at: CheckpointRoot, p: string): Promise<WriteTarget> {
-  return resolveWriteTarget(at.root, await at.realRoot(), p);
+/**
+ * Where a write to `p` lands (rejects with a `HeadroomError` for a path outside the workspace).
+ * `noLinks`: a link in any component is refused (what a restore writes through).
+ */
+export async function target(at: CheckpointRoot, p: string, opts: { noLinks?: boolean } = {}): Promise<WriteTarget> {
+  return resolveWriteTarget(at.root, await at.realRoot(), p, opts);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * What a turn's checkpoint holds (issue 19 item 9): for every file the turn changed, its content
+ * What a turn's checkpoint holds: for every file the turn changed, its content
  * before the turn (raw bytes, so any file restores byte for byte), or that it did not exist, or why
  * it was not kept; and the hash of what the turn left there, so a later change by the person is
  * noticed before a restore overwrites it. Stored with the session as one record per turn; a stored

@@ -1,5 +1,5 @@
 /**
- * Per-turn checkpoints (issue 19 item 9): before a turn's first write to a file, its prior content is
+ * Per-turn checkpoints: before a turn's first write to a file, its prior content is
  * kept (`TurnCheckpoint`, fed by `checkpointingWorkspace` around the tools' workspace port); a restore
  * (`restoreFiles`) puts every file back as it was before the turn, asking first about files the person
  * changed since. Records are stored with the session by `checkpoint-store.ts`. Pure (no vscode).
@@ -104,6 +104,8 @@ export interface RestorePlan {
   conflicts: string[];
   /** Paths that cannot be restored (not kept: too large, unreadable) with the reason. */
   notRestorable: Array<{ path: string; reason: string }>;
+  /** Each restorable path's content hash when checked (undefined: no file), to see a change made since. */
+  seen: Map<string, string | undefined>;
 }
 
 /**
@@ -111,9 +113,9 @@ export interface RestorePlan {
  * is outside the workspace or otherwise not writable: the record is not trusted.
  */
 export async function planRestore(at: CheckpointRoot, cp: Checkpoint): Promise<RestorePlan> {
-  const plan: RestorePlan = { conflicts: [], notRestorable: [] };
+  const plan: RestorePlan = { conflicts: [], notRestorable: [], seen: new Map() };
   for (const file of cp.files) {
-    const t = await target(at, file.path).catch((err: unknown) => {
+    const t = await target(at, file.path, { noLinks: true }).catch((err: unknown) => {
       throw new HeadroomError('invalid_request', `The checkpoint of turn ${cp.turn} names a path Headroom will not write: ${String(err)}`);
     });
     if (file.before.state === 'not_kept') {
@@ -121,6 +123,7 @@ export async function planRestore(at: CheckpointRoot, cp: Checkpoint): Promise<R
       continue;
     }
     const now = await currentState(t);
+    plan.seen.set(file.path, now?.sha256);
     const expected = file.after ?? (file.before.state === 'content' ? file.before : undefined);
     if (now?.sha256 !== expected?.sha256) plan.conflicts.push(file.path);
   }
@@ -136,8 +139,25 @@ export async function restoreFiles(at: CheckpointRoot, cp: Checkpoint, skip: Rea
   const todo = [];
   for (const file of cp.files) {
     if (skip.has(file.path) || file.before.state === 'not_kept') continue;
-    todo.push({ path: file.path, before: file.before, target: await target(at, file.path) });
+    todo.push({ path: file.path, before: file.before, target: await target(at, file.path, { noLinks: true }) });
   }
   for (const t of todo) await putBack(t.target, t.before);
   return todo.map((t) => t.path);
+}
+
+/**
+ * The checkpoints of turn `turn` and every later turn not yet restored, as one record: each file goes
+ * back to how it was before the earliest of those turns that changed it, and is "changed since" when
+ * it is not what the newest of them left. Restoring it is restoring the later turns first.
+ */
+export function laterTurnsFirst(cps: readonly Checkpoint[], turn: number): Checkpoint | undefined {
+  const open = cps.filter((c) => c.turn >= turn && c.restoredAt === undefined).sort((a, b) => a.turn - b.turn);
+  if (open[0]?.turn !== turn) return undefined;
+  const files = new Map<string, CheckpointFile>();
+  for (const cp of open)
+    for (const f of cp.files) {
+      const earlier = files.get(f.path);
+      files.set(f.path, earlier ? { ...earlier, after: f.after } : f);
+    }
+  return { ...open[0], files: [...files.values()] };
 }

@@ -11,6 +11,8 @@ import type { CompactionReport } from '../agent/events';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
+import { snapshotCounts } from '../agent/store-persistence';
+import type { MessageCount } from '../context/message-tokens';
 import type { Provider } from '../providers/provider';
 import type { CompactionInput, HeadroomStore } from '../store';
 import type { ResultPort } from '../tools';
@@ -51,6 +53,7 @@ export function sessionChain(parts: ChainParts): CompactionChain {
   };
   return createCompactionChain({
     summarizer,
+    // Read at every pass: the session's model may change after the chain was built (a model switch).
     get summarizerModel() {
       return models.summarizer().model;
     },
@@ -88,11 +91,18 @@ export function sessionChain(parts: ChainParts): CompactionChain {
 
 /**
  * The record a compaction is stored as: what it did to the context (the "what left" view and the
- * receipt a reopened session shows) and the compacted view as the resume snapshot. Its figures are
- * `report`'s (the whole context before and after, as the live card shows them), so a reopened card
- * says the same as the live one.
+ * receipt a reopened session shows) and the compacted view as the resume snapshot, each message with
+ * its worker count (`counts`, parallel to the view) so a reopened session's first meter is exact. Its
+ * figures are `report`'s (the whole context before and after, as the live card shows them), so a
+ * reopened card says the same as the live one.
  */
-export function compactionRecord(r: ChainResult, input: CompactInput, model: string, report: CompactionReport): CompactionInput {
+export function compactionRecord(
+  r: ChainResult,
+  input: CompactInput,
+  model: string,
+  report: CompactionReport,
+  counts: readonly MessageCount[],
+): CompactionInput {
   return {
     beforeTokens: report.beforeTokens,
     afterTokens: report.afterTokens,
@@ -102,7 +112,7 @@ export function compactionRecord(r: ChainResult, input: CompactInput, model: str
     summary: r.summary,
     durationMs: report.durationMs,
     report: whatLeft(r, input, model),
-    snapshot: { messages: r.messages, tokens: r.afterTokens },
+    snapshot: { messages: r.messages, counts: snapshotCounts(r.messages, counts), tokens: r.afterTokens },
   };
 }
 

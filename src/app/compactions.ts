@@ -4,14 +4,15 @@
  * every pass, manual compaction (button, command, `/compact focus`), undo of the newest one, and the
  * stored compactions a reopened session shows. Its state changes only through these verbs. Pure (no vscode).
  */
-import type { AgentEvent, CompactionReport, ContextGateOptions, DefaultContextGate } from '../agent';
+import type { AgentEvent, CompactionReport, ContextGateOptions, ContextUsage, DefaultContextGate } from '../agent';
 import type { CompactInput } from '../agent/compact-hook';
 import { compactOutput, CompactionRunner, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { Disposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { compactionReport, storedCompaction, type StoredCompaction } from '../context/compaction';
-import type { ModelLimits } from '../context/models';
+import type { ModelLimits, TokenizerFamily } from '../context/models';
+import type { TokenLedger } from '../context/token-ledger';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import type { Message } from '../providers/types';
 import { compactionRecord, sessionChain } from './compaction-wiring';
@@ -41,6 +42,8 @@ export interface CompactionsDeps {
   readonly sessions: Pick<Sessions, 'id' | 'live' | 'messages' | 'assertIdle' | 'writable' | 'open' | 'changed'>;
   readonly records: Pick<SessionRecords, 'ledgerBlock' | 'recentlyChanged' | 'addCompaction'>;
   readonly models: ModelAccess;
+  /** The session's token counts (the snapshot of each compaction keeps them). */
+  readonly ledger: Pick<TokenLedger, 'countExact'>;
   gate(limits: ModelLimits): ManualGate;
   /** Receives `compaction_start` / `compaction_end` of every pass. */
   report(event: AgentEvent): void;
@@ -55,7 +58,7 @@ export class Compactions extends Disposable {
   /** Compaction records are written in order, one after another. */
   private persisting: Promise<void> = Promise.resolve();
   /** The pass the chain reported last, until its report is known and it is recorded (`recordReport`). */
-  private pending: { result: ChainResult; input: CompactInput; model: string } | undefined;
+  private pending: { result: ChainResult; input: CompactInput; model: string; family: TokenizerFamily } | undefined;
   /** Runs every compaction pass (manual and the gate's) so it is reported and can be cancelled. */
   private readonly runner: CompactionRunner;
   private readonly pauseChanges = this._register(new Emitter<string | null>());
@@ -176,6 +179,18 @@ export class Compactions extends Disposable {
     };
   }
 
+  /**
+   * Lifts a pause of automatic compaction whose cause is gone (another window, or a context back below
+   * the note threshold) and tells the panel. Called with the meter's figure after the window was asked
+   * for and after each turn.
+   */
+  liftResolvedPause(usage: ContextUsage): void {
+    const quietBelow = this.deps.models.contextSettings().thresholds.note;
+    if (!this.chainNow?.liftPause({ effectiveWindow: usage.effectiveWindow, ratio: usage.ratio, quietBelow })) return;
+    this.deps.env.log.info('automatic compaction resumed: the context window or the context changed since it was paused');
+    this.pauseChanges.fire(null);
+  }
+
   /** A summary prepared in the background no longer fits the context (cleared, edited). */
   discardPrepared(): void {
     this.chainNow?.discardPrepared();
@@ -226,7 +241,8 @@ export class Compactions extends Disposable {
     this.deps.env.log.info(
       `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
     );
-    this.pending = { result: r, input, model };
+    // The tokenizer of the model the pass ran for: the snapshot's counts are in it.
+    this.pending = { result: r, input, model, family: this.deps.models.limits().family };
   }
 
   /**
@@ -242,12 +258,15 @@ export class Compactions extends Disposable {
     const store = storage.store;
     const id = sessions.id;
     if (!pending || !store || !id || store.readOnly || this.runner.aborting) return;
-    const { result: r, input, model } = pending;
-    this.persisting = this.persisting.then(() =>
-      store.sessions.recordCompaction(id, compactionRecord(r, input, model, report)).then(
-        () => undefined,
-        (err) => env.warn(`The compaction could not be saved: ${errorMessage(err)}`),
-      ),
-    );
+    const { result: r, input, model, family } = pending;
+    this.persisting = this.persisting.then(async () => {
+      try {
+        // The worker's counts of the compacted view (memoized: mostly lookups), kept with the snapshot.
+        const counts = await Promise.all(r.messages.map((m) => this.deps.ledger.countExact(m, family)));
+        await store.sessions.recordCompaction(id, compactionRecord(r, input, model, report, counts));
+      } catch (err) {
+        env.warn(`The compaction could not be saved: ${errorMessage(err)}`);
+      }
+    });
   }
 }

@@ -106,6 +106,11 @@ export interface ApprovalActions {
   approve(id: string, decision: ApprovalDecision): void | Promise<void>;
   /** Shows a pending edit in VS Code's diff editor (current vs proposed). */
   showDiff(id: string): Promise<void>;
+  /**
+   * Answers the oldest approval still waiting (a keybinding has no card to point at); false when
+   * nothing waits.
+   */
+  answerOldest(decision: ApprovalDecision): boolean;
 }
 
 export interface ConfigActions {

@@ -32,6 +32,8 @@ export interface HostSettings {
   maxIterations(): number;
   /** External tools (names or globs) that run without asking. */
   externalToolsAllow(): string[];
+  /** Workspace files (globs) that may reach the model although they look like secrets. */
+  secretFilesAllow(): string[];
 }
 
 /** The workspace folder the agent works on. */
@@ -76,9 +78,10 @@ export interface HostEnvironment {
   warn(message: string): void;
   /**
    * Releases the provider's API key for one target (`providers/key-release.ts`: may ask the person
-   * about an origin it was not entered for). Never rejects.
+   * about an origin it was not entered for; with `ask: false` it never asks and withholds the key
+   * where it would have). Never rejects.
    */
-  releaseKey(provider: ProviderId, baseUrl: string | undefined): Promise<ReleasedKey>;
+  releaseKey(provider: ProviderId, baseUrl: string | undefined, options?: { ask?: boolean }): Promise<ReleasedKey>;
   /** The approval port the tools ask before edits and commands. */
   readonly approvals: ApprovalPort;
   /** The editor's own tools (e.g. `vscode.lm.tools`), offered to the model behind the allow list. */

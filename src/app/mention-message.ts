@@ -12,6 +12,7 @@ import type { UserMessage } from '../providers/types';
 import { admitResult } from '../tools/admission';
 import { MentionIndex } from '../tools/mentions/mention-index';
 import { resolveMentions, type MentionSources } from '../tools/mentions/resolve-mentions';
+import { secretAllowList } from '../tools/secret-files';
 import type { DefaultContextGate } from '../agent';
 import type { ContextSettings } from '../context/settings';
 import type { ResultPort } from '../tools/ports';
@@ -64,6 +65,7 @@ export async function mentionMessage(from: MentionParts, message: UserMessage, m
     entries: () => (root ? mentionIndex(root).search('', Number.MAX_SAFE_INTEGER) : Promise.resolve([])),
     selection: () => (editor ? editor.selection() : Promise.resolve(undefined)),
     problems: () => (editor ? editor.problems() : Promise.resolve([])),
+    secretsAllowed: secretAllowList(from.env.settings.secretFilesAllow()),
   };
   const resolved = await resolveMentions(mentions, sources);
   const settings = from.settings();

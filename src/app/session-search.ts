@@ -26,15 +26,13 @@ export class SessionSearch {
     const store = this.storage.store;
     const sessionId = this.sessions.id;
     const results = this.storage.resultPort(sessionId);
-    const readResult = async (refId: string) => {
-      const page = await results.page(refId, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
-      return page?.text;
-    };
+    // Stored results are searched a window at a time, never read whole.
+    const page = (refId: string, offset: number, limit: number) => results.page(refId, { offset, limit });
     if (!store || !sessionId) {
       const sessions = this.sessions;
-      return { transcript: () => Promise.resolve(sessions.messages.map((message, i) => ({ seq: i + 1, turn: 0, message }))), readResult };
+      return { transcript: () => Promise.resolve(sessions.messages.map((message, i) => ({ seq: i + 1, turn: 0, message }))), page };
     }
-    return { transcript: () => store.sessions.transcript(sessionId), readResult };
+    return { transcript: () => store.sessions.transcript(sessionId), page };
   }
 
   /**

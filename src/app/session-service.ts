@@ -17,6 +17,7 @@
  */
 import type { AgentEvent } from '../agent';
 import { refreshOnExactCounts } from '../agent/exact-count-refresh';
+import { holdMeterInTurns } from '../agent/meter-floor';
 import { Disposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/emitter';
 import { errorMessage } from '../common/errors';
@@ -47,8 +48,10 @@ export class SessionService extends Disposable {
   readonly turns: Turns;
   private readonly worker: TokenWorkerClient;
   private readonly events = this._register(new Emitter<AgentEvent>());
+  /** The meter's figure never goes down during a turn but by a compaction or a clear (`meter-floor.ts`). */
+  private readonly meter = this._register(holdMeterInTurns(this.events.event));
   /** Every event of the current session's turns, and the progress of every compaction pass. */
-  readonly onDidEvent: Event<AgentEvent> = this.events.event;
+  readonly onDidEvent: Event<AgentEvent> = this.meter.event;
   private opened: Promise<void> | undefined;
 
   constructor(env: HostEnvironment) {
@@ -88,11 +91,26 @@ export class SessionService extends Disposable {
     ));
     const search = (this.search = new SessionSearch(storage, sessions, ready));
     const compactions = (this.compactions = this._register(
-      new Compactions({ env, storage, sessions, records, models, report, ready, gate: (limits) => this.turns.gate(limits) }),
+      new Compactions({ env, storage, sessions, records, models, ledger, report, ready, gate: (limits) => this.turns.gate(limits) }),
     ));
     const checkpoints = (this.checkpoints = new Checkpoints(env, sessions, storage, models));
     this.pins = new PinsAndSnapshots(env, storage, sessions, models, ready);
-    this.turns = new Turns({ env, storage, sessions, records, models, compactions, checkpoints, search, ledger, ready });
+    this.turns = new Turns({
+      env,
+      storage,
+      sessions,
+      records,
+      models,
+      compactions,
+      checkpoints,
+      search,
+      ledger,
+      ready,
+      report,
+      meter: this.meter.floor,
+    });
+    // A model the provider says it does not know: its list is read again before the next request.
+    this._register(this.events.event((e) => models.observe(e)));
     // The exact count replaces the estimate in the meter as soon as it arrives (the gate reads the ledger anyway).
     this._register(
       refreshOnExactCounts(

@@ -1,5 +1,5 @@
 /**
- * What a reopened session's panel pages through (issue 19 item 3): its stored transcript, read a page
+ * What a reopened session's panel pages through: its stored transcript, read a page
  * at a time, newest first, and where its compactions, snapshot restores and last clear happened (by
  * seq; the panel places them, `src/panel/stored-history.ts`), and where its turns' checkpoints ended
  * ("Changes in this turn" cards). Pure (no vscode).

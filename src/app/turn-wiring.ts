@@ -8,8 +8,11 @@ import { createContextGate, scheduledCompactPort, type ContextGateOptions, type 
 import type { WorkWatch } from '../agent/ledger';
 import type { Calibration } from '../context/calibration';
 import type { EstimateState } from '../context/confirmed-base';
+import type { InputCountPolicy } from '../agent/input-confirmation';
 import type { ModelLimits } from '../context/models';
+import { isSmallWindow } from '../context/small-window';
 import type { TokenLedger } from '../context/token-ledger';
+import type { UsageEvidence } from '../context/usage-evidence';
 import {
   createBuiltinTools,
   createHistorySearchPort,
@@ -26,13 +29,17 @@ import type { ModelAccess } from './model-access';
 /** What a gate is built from. */
 export interface GateParts {
   readonly env: HostEnvironment;
-  readonly models: Pick<ModelAccess, 'contextSettings'>;
+  readonly models: Pick<ModelAccess, 'contextSettings' | 'serverTraits' | 'usageDoubted'>;
   /** The compaction chain's way in, through the runner (`compactions.ts` `gateHooks`). */
   readonly compaction: Pick<ContextGateOptions, 'compact' | 'prepare'>;
   readonly ledger: TokenLedger;
   readonly calibration: Calibration;
   readonly estimates: EstimateState;
+  /** Whether each reported usage figure may be used (the last one used, per model). */
+  readonly evidence: UsageEvidence;
   readonly policy: DeferralPolicy;
+  /** Exact input counts before sending, where the provider can count (one policy per session). */
+  readonly inputCounts: InputCountPolicy;
 }
 
 export function makeGate(parts: GateParts, limits: ModelLimits): DefaultContextGate {
@@ -43,7 +50,15 @@ export function makeGate(parts: GateParts, limits: ModelLimits): DefaultContextG
     ledger: parts.ledger,
     calibration: parts.calibration,
     estimates: parts.estimates,
+    reports: { evidence: parts.evidence, server: () => parts.models.serverTraits(), onDoubt: (d) => parts.models.usageDoubted(d) },
     thresholds: settings.thresholds,
+    inputCount: parts.inputCounts.forGate({
+      limits,
+      thresholds: settings.thresholds,
+      ledger: parts.ledger,
+      calibration: parts.calibration,
+      estimates: parts.estimates,
+    }),
     deferred: () => {
       const s = parts.policy.select();
       return { count: s.deferred.length, savedTokens: s.savedTokens };
@@ -73,6 +88,7 @@ export function toolRegistry(parts: ToolParts, gate: DefaultContextGate, limits:
     policy: parts.policy,
   });
   tools.setEffectiveWindow(limits.effectiveWindow);
+  tools.setSmallWindow(isSmallWindow(limits.contextWindow));
   return tools;
 }
 
@@ -113,6 +129,6 @@ export function turnConfig(parts: TurnParts) {
     watch: parts.watch(parts.workspace, { watchesFiles: (name) => !tools.isBuiltin(name) }),
     maxIterations: env.settings.maxIterations(),
     offloadThresholdBytes: models.contextSettings().offloadThresholdBytes,
-    request: { cacheTail: true, promptCacheKey: parts.sessionId, reasoningBudget: limits.thinkingBudget || undefined },
+    request: { cacheTail: true, promptCacheKey: parts.sessionId, ...(limits.thinking ? { thinking: limits.thinking } : {}) },
   };
 }

@@ -5,14 +5,18 @@
  * begins, then its configuration and system prompt with the workspace's rules files are built).
  * Its state: the gates, the deferral policy, the estimate state and the rules loader. Pure (no vscode).
  */
-import { SessionGate, withDynamicNotes, type ContextUsage, type DefaultContextGate } from '../agent';
+import { SessionGate, withDynamicNotes, type AgentEvent, type ContextUsage, type DefaultContextGate } from '../agent';
+import { InputCountPolicy, type InputToCount } from '../agent/input-confirmation';
+import type { MeterFloor } from '../agent/meter-floor';
 import { RulesFileLoader } from '../agent/rules-files';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { EstimateState } from '../context/confirmed-base';
 import type { ModelChoice } from '../context/model-choice';
 import type { ModelLimits } from '../context/models';
 import { buildSystemSections, type RulesFile } from '../context/system-prompt';
+import { isSmallWindow } from '../context/small-window';
 import type { TokenLedger } from '../context/token-ledger';
+import { UsageEvidence } from '../context/usage-evidence';
 import type { Mention, MentionOption } from '../protocol/mentions';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import type { ConnectionResult } from '../providers/connection-test';
@@ -37,13 +41,17 @@ export interface TurnsDeps {
   readonly sessions: Sessions;
   readonly records: Pick<SessionRecords, 'save' | 'watch'>;
   readonly models: ModelAccess;
-  readonly compactions: Pick<Compactions, 'gateHooks' | 'discardPrepared'>;
+  readonly compactions: Pick<Compactions, 'gateHooks' | 'discardPrepared' | 'running' | 'liftResolvedPause'>;
   readonly checkpoints: Pick<Checkpoints, 'beginTurn' | 'sealTurn'>;
   readonly search: Pick<SessionSearch, 'source' | 'message'>;
   /** Token counts of the messages (the service owns its worker). */
   readonly ledger: TokenLedger;
   /** Resolves once the service opened the store and a session. */
   readonly ready: () => Promise<void>;
+  /** Publishes an event of the session (a figure the provider confirmed while idle). */
+  readonly report: (e: AgentEvent) => void;
+  /** What the meter shows: a figure measured during a turn never goes below the one shown (`meter-floor.ts`). */
+  readonly meter: Pick<MeterFloor, 'shown'>;
 }
 
 export class Turns {
@@ -52,11 +60,16 @@ export class Turns {
   private readonly policy = new DeferralPolicy();
   /** The confirmed base and observed estimate errors, kept across the gates of a session. */
   private readonly estimates = new EstimateState();
+  /** Whether each reported usage figure may be used (the last one used, per model). */
+  private readonly evidence = new UsageEvidence();
   /** Rules files are read through one loader per workspace folder (it caches unchanged files). */
   private rules: { root: string; loader: RulesFileLoader } | undefined;
+  /** Exact input counts before sending, where the provider can count (a session's first request is counted). */
+  private readonly inputCounts: InputCountPolicy;
 
   constructor(private readonly deps: TurnsDeps) {
     const { env, models, compactions, ledger, storage } = deps;
+    this.inputCounts = new InputCountPolicy({ counter: () => models.inputCounter() });
     this.gates = new SessionGate((limits) =>
       makeGate(
         {
@@ -66,7 +79,9 @@ export class Turns {
           ledger,
           calibration: storage.calibration,
           estimates: this.estimates,
+          evidence: this.evidence,
           policy: this.policy,
+          inputCounts: this.inputCounts,
         },
         limits,
       ),
@@ -88,8 +103,10 @@ export class Turns {
     if (!session.isRunning && sessions.title === UNTITLED) await sessions.retitle(promptTitle(text));
     if (!session.isRunning) {
       await models.releaseKey();
+      await models.discoverProviderModels();
       await models.discoverServerWindow();
       sessions.applyRollingWindow();
+      this.deps.compactions.liftResolvedPause(this.measure());
     }
     // The mentions are read now, against the view the prompt joins (after the rolling window).
     const parts = {
@@ -105,6 +122,7 @@ export class Turns {
     // The turn's records (work ledger, spend, its checkpoint's place) are saved before this resolves: nothing is written after it.
     await Promise.all([this.deps.records.save(), this.deps.checkpoints.sealTurn()]);
     await this.deps.storage.saveCalibration();
+    if (!session.isRunning) this.deps.compactions.liftResolvedPause(this.measure());
     sessions.changed();
   }
 
@@ -134,9 +152,11 @@ export class Turns {
     await this.deps.ready();
     sessions.assertIdle('switching models');
     await models.choose(choice);
+    await models.discoverProviderModels();
     await models.discoverServerWindow().catch((e) => env.log.warn(`window discovery: ${errorMessage(e)}`));
     // Another model may get other tool definitions and notes: the meter counts what its next request carries.
     await this.expectNextRequest();
+    this.deps.compactions.liftResolvedPause(this.measure());
     sessions.changed();
   }
 
@@ -149,7 +169,7 @@ export class Turns {
   /** Current context usage as the gate measures it (for the meter between turns). */
   measure(): ContextUsage {
     this.deps.sessions.applyRollingWindow();
-    return this.gate(this.deps.models.limits()).measure(this.deps.sessions.messages);
+    return this.deps.meter.shown(this.gate(this.deps.models.limits()).measure(this.deps.sessions.messages));
   }
 
   /** The session's gate for these limits (a new one when they changed). */
@@ -160,6 +180,8 @@ export class Turns {
   /** The session is left: its gate (and the compaction hook it holds) goes with it. */
   leave(): void {
     this.gates.reset();
+    this.inputCounts.reset();
+    this.evidence.reset();
   }
 
   /**
@@ -179,9 +201,34 @@ export class Turns {
       );
       const system = await this.system();
       if (sessions.live?.isRunning) return;
-      this.gates.expect(withDynamicNotes(system, { deferral: tools.selection().note }), tools.definitionsForRequest());
+      const next = { system: withDynamicNotes(system, { deferral: tools.selection().note }), tools: tools.definitionsForRequest() };
+      this.gates.expect(next.system, next.tools);
+      void this.confirmIdle(next);
     } catch (err) {
       this.deps.env.log.warn(`Could not prepare the meter's system prompt and tools: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * In the background, while idle (a session opened, a model switched): with a key that needs no
+   * question, asks the provider to describe the model (its window, limits, capabilities) and to count
+   * what the next request will carry, so the header and the meter start from the provider's figures
+   * ("confirmed"). Never blocks the UI; never rejects; gives way to a turn that starts meanwhile.
+   */
+  private async confirmIdle(next: Pick<InputToCount, 'system' | 'tools'>): Promise<void> {
+    const { env, models, sessions, compactions } = this.deps;
+    try {
+      const idle = () => !sessions.live?.isRunning && !compactions.running;
+      await models.releaseKey({ quiet: true });
+      const before = this.gate(models.limits());
+      await models.discoverProviderModels();
+      if (!idle()) return;
+      // The provider's window and limits replace the table's: a new gate, and the meter shows them at once.
+      const gate = this.gate(models.limits());
+      const counted = await this.inputCounts.current?.confirmIdle({ messages: sessions.messages, ...next });
+      if ((counted || gate !== before) && idle()) this.deps.report({ type: 'context_usage', usage: gate.measure(sessions.messages) });
+    } catch (err) {
+      env.log.info(`Could not ask the provider about the next request: ${errorMessage(err)}`);
     }
   }
 
@@ -217,10 +264,16 @@ export class Turns {
     if (folder) {
       const root = folder.root;
       if (this.rules?.root !== root) {
-        this.rules = { root, loader: new RulesFileLoader({ workspace: createNodeWorkspace(root), onProblem: (m) => env.log.warn(m) }) };
+        // The port's read refuses a rules file that is (or links to) a secret, like every other read.
+        const workspace = createNodeWorkspace(root, { secretFilesAllow: env.settings.secretFilesAllow() });
+        this.rules = { root, loader: new RulesFileLoader({ workspace, onProblem: (m) => env.log.warn(m) }) };
       }
       rules = await this.rules.loader.load();
     }
-    return buildSystemSections({ rules, workspaceName: env.workspaceName() });
+    return buildSystemSections({
+      rules,
+      workspaceName: env.workspaceName(),
+      small: isSmallWindow(this.deps.models.limits().contextWindow),
+    });
   }
 }

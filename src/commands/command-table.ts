@@ -35,6 +35,8 @@ export const COMMANDS = {
   pin: { title: 'Pin…', icon: 'pin' },
   unpin: { title: 'Unpin…', icon: 'pinned' },
   addSelection: { title: 'Add Selection to Headroom', icon: 'mention' },
+  approvePending: { title: 'Approve the Pending Action', icon: 'check' },
+  rejectPending: { title: 'Reject the Pending Action', icon: 'close' },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
-import { modelOptions, thinkingLevelsFor, type LanguageModelInfo, type ModelChoice, type ModelOption } from '../context/model-choice';
+import { modelOptions, type LanguageModelInfo, type ModelChoice, type ModelOption } from '../context/model-choice';
 import { THINKING_BUDGETS, type ThinkingLevel } from '../context/thinking';
+import type { ProviderModelInfo } from '../providers/model-info';
 import { providerEntry, type ProviderId } from '../common/provider-catalogue';
 import { formatTokens } from '../protocol/format';
+import { withoutIcons } from '../common/single-line';
 
 const providerLabel = (p: ProviderId) => providerEntry(p).label;
 
@@ -15,6 +17,10 @@ export interface ModelPickerInput {
   serverModels: readonly string[];
   /** The window the server reported for the current model, if known. */
   serverWindow?: number;
+  /** What each vendor API listed for its key (others come from the model table). */
+  vendorModels?: Partial<Record<ProviderId, readonly ProviderModelInfo[]>>;
+  /** The thinking levels a model offers (by what its provider said, else the table). */
+  levelsFor: (provider: ProviderId, model: string) => readonly ThinkingLevel[];
 }
 
 type OptionItem = vscode.QuickPickItem & { option?: ModelOption; other?: true };
@@ -43,7 +49,9 @@ export async function pickModel(input: ModelPickerInput): Promise<ModelChoice | 
       group = option.provider;
       items.push({ label: providerLabel(group), kind: vscode.QuickPickItemKind.Separator });
     }
-    items.push({ label: option.current ? `$(check) ${option.label}` : option.label, description: option.description, option });
+    // Ids come from a server: no icons, no line breaks (only our own `$(check)` marks the current one).
+    const label = withoutIcons(option.label);
+    items.push({ label: option.current ? `$(check) ${label}` : label, description: withoutIcons(option.description), option });
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
   items.push({ label: vscode.l10n.t('$(edit) Other model id…'), description: providerLabel(input.current.provider), other: true });
@@ -69,21 +77,28 @@ export async function pickModel(input: ModelPickerInput): Promise<ModelChoice | 
     if (!typed) return undefined;
     model = typed.trim();
   }
-  const thinking = await pickThinking({ provider, model }, input.current.thinking);
+  const thinking = await pickThinking({ provider, model }, input.levelsFor(provider, model), input.current.thinking);
   return thinking === undefined ? undefined : { provider, model, thinking };
 }
 
 /** The thinking level for a model that reasons ('off' without asking for one that does not). */
-async function pickThinking(choice: Pick<ModelChoice, 'provider' | 'model'>, current: ThinkingLevel): Promise<ThinkingLevel | undefined> {
-  const levels = thinkingLevelsFor(choice);
+async function pickThinking(
+  choice: Pick<ModelChoice, 'provider' | 'model'>,
+  levels: readonly ThinkingLevel[],
+  current: ThinkingLevel,
+): Promise<ThinkingLevel | undefined> {
   if (!levels.length) return 'off';
+  // A budget model lists off and three budgets; an adaptive or effort model its declared efforts.
+  const budgets = !levels.includes('max') && levels.includes('off') && levels.length === 4;
   const describe = (l: ThinkingLevel) =>
     l === 'off'
-      ? vscode.l10n.t('No reasoning parameter is sent')
-      : vscode.l10n.t('{0} thinking tokens, counted in the output reserved from the window', formatTokens(THINKING_BUDGETS[l]));
+      ? vscode.l10n.t('No thinking')
+      : budgets
+        ? vscode.l10n.t('{0} thinking tokens, counted in the output reserved from the window', formatTokens(THINKING_BUDGETS[l]))
+        : vscode.l10n.t('Effort {0}: the model decides how much to think, inside its output limit', l);
   const items = levels.map((l) => ({ label: l === current ? `$(check) ${l}` : l, description: describe(l), level: l }));
   const picked = await pickOne(items, {
-    title: vscode.l10n.t('Headroom: Thinking Budget for {0}', choice.model),
+    title: vscode.l10n.t('Headroom: Thinking for {0}', withoutIcons(choice.model)),
     placeholder: vscode.l10n.t('How much the model may reason'),
     active: items.find((i) => i.level === current),
   });

@@ -13,6 +13,7 @@ import type { ResultMeta } from '../store/types';
 import type { HostCommands } from './command-handlers';
 import type { HostActions } from '../app/host-actions';
 import type { PaletteUi } from './palette-ui';
+import type { ApprovalDecision } from '../tools/ports';
 
 /** How many recent prompts Pin… offers. */
 const RECENT_PROMPTS = 15;
@@ -29,6 +30,8 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
     stop: async () => {
       await actions.prompt.stop();
     },
+    approvePending: () => answerOldest(actions, ui, { approved: true }),
+    rejectPending: () => answerOldest(actions, ui, { approved: false, reason: 'The user rejected it.' }),
     showContextBreakdown: () => ui.openMarkdown(breakdownMarkdown(actions.context.measure())),
     openSession: async () => {
       const { sessions } = await actions.sessions.list();
@@ -82,6 +85,12 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
       if (picked) await actions.pins.unpin(picked.id);
     },
   };
+}
+
+/** Approve / Reject the Pending Action (a keybinding): the oldest approval waiting, as the panel's buttons answer it. */
+function answerOldest(actions: HostActions, ui: PaletteUi, decision: ApprovalDecision): Promise<void> {
+  if (!actions.approvals.answerOldest(decision)) ui.info(ui.t('Headroom: nothing is waiting for approval.'));
+  return Promise.resolve();
 }
 
 /** Pin…: one of the recent prompts, or typed text. */

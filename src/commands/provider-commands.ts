@@ -3,7 +3,7 @@ import { PROVIDER_IDS, providerEntry, type ProviderId } from '../common/provider
 import type { ModelChoice } from '../context/model-choice';
 import { defaultModelFor } from '../context/models';
 import { envVarFor, maskApiKey, resolveApiKey, storeApiKey, type SecretStore } from '../providers/credentials';
-import { requestOrigin } from '../providers/key-origin';
+import { keyBindings, type KeyBinding } from '../providers/key-binding';
 import { readProviderSettings } from '../config/settings';
 
 /** Providers Set API Key offers: those that take a key (VS Code's models take none). */
@@ -78,26 +78,35 @@ export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChann
     await vscode.workspace.getConfiguration('headroom').update('baseUrl', entered.trim(), vscode.ConfigurationTarget.Global);
     baseUrl = entered.trim() || undefined;
   }
+  // The key is bound to one server, said before it is typed: a vendor's own API unless the user picks
+  // the configured base URL (which a repository's settings may have set).
+  const bindings = keyBindings(provider, baseUrl, atBaseUrl(provider) ? false : baseUrlFromWorkspace());
+  const binding = bindings.length > 1 ? await pickBinding(provider, bindings) : bindings[0];
+  if (bindings.length > 1 && !binding) return;
+  const bound = binding
+    ? vscode.l10n.t(
+        'The key will be sent only to {0}; any other address asks you first. Stored in VS Code SecretStorage, never in settings or logs.',
+        binding.origin,
+      )
+    : '';
   const value = await vscode.window.showInputBox({
     title: vscode.l10n.t('{0} API key', label(provider)),
     prompt: atBaseUrl(provider)
-      ? vscode.l10n.t('Optional for local servers. Leave empty for none. Stored in VS Code SecretStorage, never in settings.')
-      : vscode.l10n.t('Stored in VS Code SecretStorage, never in settings or logs. Leave empty to remove the stored key.'),
+      ? `${vscode.l10n.t('Optional for local servers. Leave empty for none.')} ${bound}`
+      : `${bound} ${vscode.l10n.t('Leave empty to remove the stored key.')}`,
     password: true,
     ignoreFocusOut: true,
     validateInput: validateApiKey,
   });
   if (value === undefined) return;
-  // The key is bound to the server it is entered for; any other origin will ask before it gets the key.
-  const target = requestOrigin(provider, baseUrl);
-  const origin = 'origin' in target ? target.origin : undefined;
+  const origin = binding?.origin;
   await storeApiKey(provider, secrets, value, origin);
   log.info(`API key for ${provider} ${value.trim() ? `stored for ${origin ?? 'the provider default'}` : 'removed'}`);
   if (provider !== current.provider) {
     const use = vscode.l10n.t('Use {0}', label(provider));
     const answer = await vscode.window.showInformationMessage(
       value.trim()
-        ? vscode.l10n.t('{0} key stored ({1}).', label(provider), maskApiKey(value.trim()))
+        ? vscode.l10n.t('{0} key stored ({1}), sent only to {2}.', label(provider), maskApiKey(value.trim()), origin ?? '')
         : vscode.l10n.t('{0} key removed.', label(provider)),
       use,
     );
@@ -105,10 +114,33 @@ export async function setApiKey(secrets: SecretStore, log: vscode.LogOutputChann
   } else {
     void vscode.window.showInformationMessage(
       value.trim()
-        ? vscode.l10n.t('{0} key stored ({1}).', label(provider), maskApiKey(value.trim()))
+        ? vscode.l10n.t('{0} key stored ({1}), sent only to {2}.', label(provider), maskApiKey(value.trim()), origin ?? '')
         : vscode.l10n.t('{0} key removed.', label(provider)),
     );
   }
+}
+
+/** Which of two origins a vendor key is bound to: its own API (first, recommended) or the configured base URL. */
+async function pickBinding(provider: ProviderId, bindings: KeyBinding[]): Promise<KeyBinding | undefined> {
+  const detail: Record<KeyBinding['kind'], string> = {
+    server: vscode.l10n.t('The server you entered'),
+    vendor: vscode.l10n.t("{0}'s own API (recommended)", label(provider)),
+    proxy: vscode.l10n.t('headroom.baseUrl: a proxy or gateway you configured'),
+    'workspace-proxy': vscode.l10n.t(
+      "headroom.baseUrl, set by this workspace's settings: only if you trust this repository and that server",
+    ),
+  };
+  const picked = await vscode.window.showQuickPick(
+    bindings.map((b) => ({ label: vscode.l10n.t('Send the key to {0}', b.origin), detail: detail[b.kind], binding: b })),
+    { title: vscode.l10n.t('Headroom: Set API Key — which server may receive the {0} key?', label(provider)), ignoreFocusOut: true },
+  );
+  return picked?.binding;
+}
+
+/** True when the workspace's (or a workspace folder's) settings set `headroom.baseUrl`. */
+function baseUrlFromWorkspace(): boolean {
+  const i = vscode.workspace.getConfiguration('headroom').inspect<string>('baseUrl');
+  return Boolean(i?.workspaceValue?.trim() || i?.workspaceFolderValue?.trim());
 }
 
 async function switchProvider(provider: ProviderId): Promise<void> {

@@ -5,6 +5,7 @@
  *
  * The type is read from the bytes (magic numbers), never from a file name or a declared MIME type.
  */
+import { imageStructureProblem } from './image-structure';
 
 export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
@@ -91,7 +92,10 @@ export function totalProblem(sizes: readonly number[]): string | undefined {
     : undefined;
 }
 
-/** Whether these bytes are an image Headroom sends: a known type by its bytes, within the size limits. */
+/**
+ * Whether these bytes are an image Headroom sends: a known type by its bytes, within the size limits,
+ * whole from its header to its end marker (`imageStructureProblem`).
+ */
 export function checkImage(bytes: Uint8Array): ImageCheck {
   if (bytes.length > MAX_IMAGE_BYTES)
     return { ok: false, reason: `it is ${formatMb(bytes.length)}; images can be at most ${formatMb(MAX_IMAGE_BYTES)}` };
@@ -100,6 +104,8 @@ export function checkImage(bytes: Uint8Array): ImageCheck {
   if ((facts.width ?? 1) < 1 || (facts.height ?? 1) < 1) return { ok: false, reason: 'its header gives it no size' };
   if ((facts.width ?? 0) > MAX_IMAGE_SIDE || (facts.height ?? 0) > MAX_IMAGE_SIDE)
     return { ok: false, reason: `it is ${facts.width}×${facts.height} px; images can be at most ${MAX_IMAGE_SIDE} px a side` };
+  const broken = imageStructureProblem(bytes, facts.mediaType);
+  if (broken) return { ok: false, reason: broken };
   return { ok: true, facts };
 }
 

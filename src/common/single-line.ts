@@ -20,3 +20,12 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 export function singleLine(text: string): string {
   return text.replace(UNSAFE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * `text` for a VS Code quick pick or status bar, where `$(name)` draws an icon: one line, and every
+ * `$(` escaped (`\$(`, VS Code's own escape), so a name from a server cannot draw icons or fake a
+ * marker such as `$(check)`.
+ */
+export function withoutIcons(text: string): string {
+  return singleLine(text).replace(/\$\(/g, '\\$(');
+}

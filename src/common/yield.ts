@@ -1,7 +1,7 @@
 /**
  * Lets the host breathe during long work: resolves on a later turn of the event loop (after pending I/O
  * and timers), unlike `await` on a resolved promise, which continues in the same turn. A long
- * computation split by these stays responsive (issue 18: compacting a 1M-token history).
+ * computation split by these stays responsive (compacting a 1M-token history).
  */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

@@ -42,3 +42,13 @@ export function readExternalToolsAllow(): string[] {
   const v = vscode.workspace.getConfiguration('headroom').get<unknown>('externalTools.allow');
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
 }
+
+/**
+ * `headroom.secretFiles.allow`: globs of workspace files that may reach the model although they look
+ * like secrets (read without asking, attached, searched). Application scope: a repository's settings
+ * cannot open its own .env to the model.
+ */
+export function readSecretFilesAllow(): string[] {
+  const v = vscode.workspace.getConfiguration('headroom').get<unknown>('secretFiles.allow');
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+}

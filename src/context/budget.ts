@@ -1,5 +1,5 @@
 /**
- * The component-level context budget (DESIGN §3) and the plain-JSON view model the meter renders.
+ * The component-level context budget and the plain-JSON view model the meter renders.
  * Pure; never throws (negative or non-finite component values count as 0).
  */
 import { tokensUntil } from './compaction/context-status';

@@ -1,5 +1,5 @@
 /**
- * Calibration of token estimates against what the provider reports (DESIGN §3), per model AND per
+ * Calibration of token estimates against what the provider reports, per model AND per
  * content class. A factor is `reported / estimated`, bounded to [MIN_FACTOR, MAX_FACTOR] and smoothed
  * (the first sample is taken as is, later ones by an exponential moving average). Never NaN, zero or
  * negative; never throws. Serializable so the store can persist it.
@@ -115,9 +115,17 @@ export class Calibration {
     if (usage.estimated || dominant === undefined || raw < MIN_SAMPLE_TOKENS || !finitePositive(reported)) return;
     const dominantRaw = byClass[dominant]!;
     if (dominantRaw >= DOMINANT_SHARE * raw) {
+      // Calibrated classes are taken at their factors; the uncalibrated ones are assumed to share the
+      // dominant class's ratio (charging them at 1 pushed all of their over-count onto the dominant class,
+      // whose factor then under-read its own text). Only the dominant class learns from it.
       let others = 0;
-      for (const c of CONTENT_CLASSES) if (c !== dominant && finitePositive(byClass[c])) others += byClass[c] * this.factorFor(model, c);
-      this.update(classKey(model, dominant), Math.max(reported - others, 0) / dominantRaw);
+      let alike = dominantRaw;
+      for (const c of CONTENT_CLASSES) {
+        if (c === dominant || !finitePositive(byClass[c])) continue;
+        if (this.isCalibrated(model, c)) others += byClass[c] * this.factorFor(model, c);
+        else alike += byClass[c];
+      }
+      this.update(classKey(model, dominant), Math.max(reported - others, 0) / alike);
       return;
     }
     let scaled = 0;

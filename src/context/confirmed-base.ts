@@ -1,5 +1,5 @@
 /**
- * The confirmed base (DESIGN §3 "confirmed"): after a response, the provider's reported input for
+ * The confirmed base: after a response, the provider's reported input for
  * that exact request is the truth for everything the request held; what was added since is an
  * estimated delta. Pure; never throws.
  */

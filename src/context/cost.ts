@@ -1,5 +1,5 @@
 /**
- * Money: what a request cost and what prompt caching saved, from the model table's prices (DESIGN §5
+ * Money: what a request cost and what prompt caching saved, from the model table's prices (the
  * usage `{input, output, cacheRead, cacheWrite}`), and what a whole session spent. Pure; never
  * throws; never NaN.
  */

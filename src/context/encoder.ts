@@ -1,20 +1,18 @@
 /**
- * Loads a js-tiktoken encoder with only the ranks it needs. Loading o200k ranks costs ~800 ms of
+ * Loads an exact counter over a js-tiktoken encoding's ranks. Parsing the o200k ranks costs ~1 s of
  * synchronous work, so this module is imported only by the token worker (and by tests/benches), never
  * on the extension's activation path.
  */
-import { Tiktoken } from 'js-tiktoken/lite';
-import { createBoundedCounter, type BoundedCounter } from './bounded-counter';
+import { createExactCounter, type ExactCounter } from './exact-counter';
 
-/** The BPE encodings Headroom ships. Claude models are estimated with o200k (see `tokenizer-family.ts`). */
+/** The BPE encodings Headroom ships. Claude models are bounded from the o200k count (`worker-count.ts`). */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
-/** A loaded encoder plus the bounded counter built on it. */
+/** A loaded encoding's exact counter. */
 export interface LoadedEncoding {
   name: EncodingName;
-  encoder: Tiktoken;
-  counter: BoundedCounter;
-  /** Wall time spent loading ranks and building the encoder. */
+  counter: ExactCounter;
+  /** Wall time spent loading and parsing the ranks. */
   loadMs: number;
 }
 
@@ -27,10 +25,8 @@ export function loadEncoding(name: EncodingName): Promise<LoadedEncoding> {
     p = (async () => {
       const start = performance.now();
       const mod = name === 'o200k_base' ? await import('js-tiktoken/ranks/o200k_base') : await import('js-tiktoken/ranks/cl100k_base');
-      const ranks = mod.default;
-      const encoder = new Tiktoken(ranks);
-      const counter = createBoundedCounter(encoder, ranks.pat_str);
-      return { name, encoder, counter, loadMs: performance.now() - start };
+      const counter = createExactCounter(mod.default);
+      return { name, counter, loadMs: performance.now() - start };
     })();
     cache.set(name, p);
     p.catch(() => cache.delete(name));

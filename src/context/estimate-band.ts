@@ -1,11 +1,12 @@
 /**
- * The error band of the meter's estimate, from observed errors (DESIGN §3 "estimated ±x %"). For each
+ * The error band of the meter's estimate, from observed errors. For each
  * model and content class it keeps the relative errors of recent estimates against what the provider
  * then reported, and states the band as the largest of them with a margin, so the band shown contains
  * the errors seen, not their average. Before a class has been seen, a prior for that class stands
  * (wider for text another provider's tokenizer splits differently: CJK, other scripts, emoji). Pure state; never throws; never NaN.
  */
 import type { Message } from '../providers/types';
+import { CLAUDE_CLASS_FACTORS } from './models';
 import { CONTENT_CLASSES, type ContentClass } from './text-composition';
 
 /**
@@ -23,17 +24,20 @@ export const UNMEASURED_BAND = 0.6;
 
 /**
  * Band assumed for a class before any sample. Until a class is calibrated its count may be far from
- * another provider's: the Claude estimate is o200k × a class factor of up to 1.85 (`CLAUDE_CLASS_FACTORS`)
- * where the real ratio can be nearer 1.2, an over-read of ~40 %; local models' tokenizers differ as much.
+ * another provider's: the uncalibrated Claude figure is the exact o200k count times the class's worst
+ * Claude/o200k ratio (`CLAUDE_CLASS_FACTORS`, up to 5 for Khmer) where the real ratio can be nearer 1,
+ * an over-read of up to 1 − 1/factor of the figure; local models' tokenizers differ as much. So each
+ * class's prior is that over-read (at least 45 %), plus two points.
  */
+const claudePrior = (cls: ContentClass) => Math.min(0.95, Math.max(0.45, 1 - 1 / CLAUDE_CLASS_FACTORS[cls] + 0.02));
 export const PRIOR_BAND: Readonly<Record<Exclude<BandClass, 'unmeasured'>, number>> = {
-  prose: 0.45,
-  code: 0.45,
-  structured: 0.45,
-  dense: 0.45,
-  cjk: 0.45,
-  script: 0.45,
-  emoji: 0.5,
+  prose: claudePrior('prose'),
+  code: claudePrior('code'),
+  structured: claudePrior('structured'),
+  dense: claudePrior('dense'),
+  cjk: claudePrior('cjk'),
+  script: claudePrior('script'),
+  emoji: Math.max(0.5, claudePrior('emoji')),
   tools: 0.45,
   repetitive: 0.95,
 };

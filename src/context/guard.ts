@@ -1,5 +1,5 @@
 /**
- * The context guard (DESIGN §3, reference 001): a projection before every model request and before
+ * The context guard (reference 001): a projection before every model request and before
  * admitting every tool result. Pure functions; never throw.
  *
  * Invariants: the buffer is always subtracted and the output always reserved (both are inside

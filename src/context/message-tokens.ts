@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import { imageTokens } from '../common/images';
 import type { Message, ToolDefinition } from '../providers/types';
-import { CLAUDE_CLASS_FACTORS, type TokenizerFamily } from './models';
-import { composition, contentClassOf, type ContentClass } from './text-composition';
+import type { TokenizerFamily } from './models';
+import { contentClassOf, estimateTokens } from './safe-estimate';
+import { composition, type ContentClass } from './text-composition';
 import { byteEstimate } from './utf8';
 
 /** Role label and JSON framing of one message. */
@@ -21,26 +22,28 @@ export const REASONING_OVERHEAD = 4;
 /** Framing of one tool definition. */
 export const TOOL_DEFINITION_OVERHEAD = 12;
 
-/** How one text was counted (the output of the bounded counter, or a safe estimate). */
+/** How one text was counted in one tokenizer family (the token worker's count, or a safe estimate). */
 export interface TextCount {
-  /**
-   * o200k count before the byte floor: the tokenizer's, or, when not tokenized (`source: 'bytes'`)
-   * or sampled, the safe upper-bound estimate from the text's composition (`text-composition.ts`).
-   */
-  bpe: number;
+  /** Tokens in `family`: the tokenizer's count, or an upper-bound estimate (`source: 'bytes'`). */
+  tokens: number;
+  family: TokenizerFamily;
+  /** An estimate's figures in every family (the same scan gives all three). */
+  estimates?: Readonly<Record<TokenizerFamily, number>>;
   bytes: number;
-  /** `tokenizer`: counted by the (bounded) tokenizer; `bytes`: only an estimate (the name is historic). */
+  /**
+   * `tokenizer`: counted by the worker — every token for o200k and cl100k; for `claude`, whose tokenizer
+   * Headroom does not ship, the tighter of two upper bounds (see `claudeTokens`). `bytes`: the safe
+   * estimate from the text's composition, until the worker answers (the name is historic).
+   */
   source: 'tokenizer' | 'bytes';
-  /** True when the bounded tokenizer extrapolated part of a very long or very costly text. */
-  sampled?: boolean;
-  /** What the text mostly is; absent means unknown (Claude's harshest factor applies). */
+  /** What the text mostly is; absent means unknown. */
   contentClass?: ContentClass;
 }
 
 /**
- * A message's count as persisted with it. `exact` is true when every text went through the tokenizer
- * (the bounded counter, which extrapolates only pathological runs), false for a byte estimate.
- * For the `claude` family "exact" still means "tokenizer-based estimate"; calibration corrects it.
+ * A message's count as persisted with it. `exact` is true when every text was counted by the worker
+ * (every token, for o200k and cl100k), false for an estimate. For the `claude` family "exact" means the
+ * worker's bound, which calibration then corrects.
  */
 export interface MessageCount {
   hash: string;
@@ -101,25 +104,30 @@ export function toolDefinitionParts(tools: readonly ToolDefinition[]): MessagePa
   return { texts, fixed: tools.length * TOOL_DEFINITION_OVERHEAD };
 }
 
-/** The harshest Claude factor, for text whose class is unknown. */
-const CLAUDE_WORST_FACTOR = Math.max(...Object.values(CLAUDE_CLASS_FACTORS));
-
 /**
- * Tokens for one text in a family, with Claude's class factor applied. An estimate is never below
- * `ceil(bytes/4)`; a tokenizer count is taken as it is (the byte floor over-counted English by ~35 %,
- * which calibration then learned as a factor below 1).
+ * Tokens of one text in `family`: the count's own figure when it was made for that family, an
+ * estimate's figure for it, or else the text's UTF-8 bytes (a byte-level BPE never spends more tokens
+ * than bytes).
  */
 export function familyTokens(count: TextCount, family: TokenizerFamily): number {
-  const factor = family === 'claude' ? (count.contentClass ? CLAUDE_CLASS_FACTORS[count.contentClass] : CLAUDE_WORST_FACTOR) : 1;
-  const tokens = Math.ceil(count.bpe * factor);
-  return count.source === 'tokenizer' ? tokens : Math.max(tokens, byteEstimate(count.bytes));
+  if (count.family === family) return count.tokens;
+  return count.estimates?.[family] ?? count.bytes;
 }
 
-/** The safe stand-in for a text's count until the tokenizer's arrives: an upper bound from its composition. */
-export function estimateText(text: string): TextCount {
-  const bytes = Buffer.byteLength(text, 'utf8');
+/** The safe stand-in for a text's count until the worker's arrives: an upper bound from its composition. */
+export function estimateText(text: string, family: TokenizerFamily = 'o200k'): TextCount {
   const c = composition(text);
-  return { bpe: c.tokens, bytes, source: 'bytes', contentClass: contentClassOf(c) };
+  const o200k = estimateTokens(c, 'o200k');
+  // Claude's figure never goes below o200k's (see `worker-count.ts`).
+  const estimates = { o200k, cl100k: estimateTokens(c, 'cl100k'), claude: Math.max(o200k, estimateTokens(c, 'claude')) };
+  return {
+    tokens: estimates[family],
+    family,
+    estimates,
+    bytes: Buffer.byteLength(text, 'utf8'),
+    source: 'bytes',
+    contentClass: contentClassOf(c),
+  };
 }
 
 /** Combines per-text counts into a message total; the message's class is the class of most of its tokens. */
@@ -184,7 +192,16 @@ export function countMessageWith(msg: Message, family: TokenizerFamily, countTex
 /** The byte-based estimate of a message, flagged `exact: false`. */
 export function estimateMessage(msg: Message, family: TokenizerFamily, hash = messageHash(msg)): MessageCount {
   const parts = messageParts(msg);
-  return { hash, family, ...combineCounts(parts, parts.texts.map(estimateText), family), exact: false };
+  return {
+    hash,
+    family,
+    ...combineCounts(
+      parts,
+      parts.texts.map((t) => estimateText(t, family)),
+      family,
+    ),
+    exact: false,
+  };
 }
 
 function safeJson(value: unknown): string {

@@ -6,8 +6,10 @@
 import { z } from 'zod';
 import { formatTokens, formatUsdRate } from '../protocol/format';
 import { PROVIDER_IDS, providerEntry, type ProviderId, type ProviderEndpoint } from '../common/provider-catalogue';
+import type { ModelCapabilities, ProviderModelInfo } from '../providers/model-info';
+import { capabilitiesOf } from './model-capabilities';
 import { findModel, MODEL_TABLE, type ModelPrice } from './models';
-import { THINKING_LEVELS, thinkingConfigurable, type ThinkingLevel } from './thinking';
+import { THINKING_LEVELS, thinkingLevels, type ThinkingLevel } from './thinking';
 
 /** The catalogue's provider of an endpoint kind (VS Code's models, a server at a base URL). */
 const providerOf = (endpoint: ProviderEndpoint): ProviderId => PROVIDER_IDS.find((id) => providerEntry(id).endpoint === endpoint)!;
@@ -66,10 +68,45 @@ export function formatPrice(p: ModelPrice): string {
   return `${formatUsdRate(p.input)} in / ${formatUsdRate(p.output)} out per M tokens${p.cacheRead ? ` (cache read ${formatUsdRate(p.cacheRead)})` : ''}`;
 }
 
+/** What the picker says of a model's lifecycle: nothing for an active one. */
+function lifecycleNote(m: Pick<ProviderModelInfo, 'lifecycle' | 'retiresAt'>): string {
+  if (m.lifecycle !== 'deprecated') return '';
+  const day = m.retiresAt && /^\d{4}-\d{2}-\d{2}/.test(m.retiresAt) ? m.retiresAt.slice(0, 10) : undefined;
+  return day ? `deprecated, retires ${day}` : 'deprecated';
+}
+
+/** "1M window · $4 in / $20 out per M tokens · adaptive thinking · deprecated" for a vendor model. */
+function vendorDescription(provider: ProviderId, m: ProviderModelInfo): string {
+  const row = findModel(m.id);
+  const window = m.contextWindow ?? (row?.provider === provider ? row.contextWindow : undefined);
+  const caps = capabilitiesOf(m.id, provider, row, m);
+  const thinking = caps.thinking === 'adaptive' ? 'adaptive thinking' : caps.thinking === 'none' ? '' : 'reasons';
+  return [
+    window ? `${formatTokens(window)} window` : 'window unknown',
+    row?.price ? formatPrice(row.price) : 'price unknown',
+    thinking,
+    lifecycleNote(m),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** The table's models of a vendor, as the picker lists them when the provider's own list is not known. */
+function tableModels(provider: ProviderId): ProviderModelInfo[] {
+  return MODEL_TABLE.filter((r) => r.provider === provider).map((r) => ({
+    id: r.match,
+    contextWindow: r.contextWindow,
+    maxOutput: r.maxOutput,
+    lifecycle: r.lifecycle,
+    ...(r.retiresAt ? { retiresAt: r.retiresAt } : {}),
+  }));
+}
+
 /**
- * The picker's options: every table model of Anthropic and OpenAI, the VS Code language models
- * offered now, and the models the configured OpenAI-compatible server lists. The current choice is
- * always listed (a model typed in by hand too) and marked.
+ * The picker's options: for each vendor API, the models its own list gives the key (Anthropic's Models
+ * API), else the model table's; retired models are never offered, deprecated ones say so. Then the
+ * VS Code language models offered now, and the models the configured OpenAI-compatible server lists.
+ * The current choice is always listed (a model typed in by hand too) and marked.
  */
 export function modelOptions(input: {
   current: ModelChoice;
@@ -80,18 +117,19 @@ export function modelOptions(input: {
   serverModels?: readonly string[];
   /** The window the server reported for the current model, if known. */
   serverWindow?: number;
+  /** What each vendor API listed for the key; a vendor absent here is listed from the model table. */
+  vendorModels?: Partial<Record<ProviderId, readonly ProviderModelInfo[]>>;
 }): ModelOption[] {
   const { current } = input;
   const isCurrent = (provider: ProviderId, model: string) => current.provider === provider && current.model === model;
-  const out: ModelOption[] = MODEL_TABLE.map((row) => ({
-    provider: row.provider,
-    model: row.match,
-    label: row.match,
-    description: [`${formatTokens(row.contextWindow)} window`, formatPrice(row.price), row.reasoning ? 'reasons' : '']
-      .filter(Boolean)
-      .join(' · '),
-    current: isCurrent(row.provider, row.match),
-  }));
+  const out: ModelOption[] = [];
+  for (const provider of PROVIDER_IDS.filter((id) => providerEntry(id).endpoint === 'vendor')) {
+    const listed = input.vendorModels?.[provider] ?? tableModels(provider);
+    for (const m of listed) {
+      if (m.lifecycle === 'retired') continue;
+      out.push({ provider, model: m.id, label: m.id, description: vendorDescription(provider, m), current: isCurrent(provider, m.id) });
+    }
+  }
   const vscodeModels = providerOf('vscode');
   const server = providerOf('server');
   for (const m of input.languageModels) {
@@ -114,18 +152,19 @@ export function modelOptions(input: {
   }
   if (!out.some((o) => o.current)) {
     const row = findModel(current.model);
+    const retired = row?.lifecycle === 'retired' ? ' · retired: requests to it fail' : '';
     out.unshift({
       provider: current.provider,
       model: current.model,
       label: current.model || '(first available)',
-      description: row ? `${formatTokens(row.contextWindow)} window · ${formatPrice(row.price)}` : 'not in the model table',
+      description: (row ? `${formatTokens(row.contextWindow)} window · ${formatPrice(row.price)}` : 'not in the model table') + retired,
       current: true,
     });
   }
   return out;
 }
 
-/** The thinking levels the picker offers for a model: all of them when it reasons, none otherwise. */
-export function thinkingLevelsFor(choice: Pick<ModelChoice, 'provider' | 'model'>): readonly ThinkingLevel[] {
-  return thinkingConfigurable(choice.provider, choice.model) ? THINKING_LEVELS : [];
+/** The thinking levels the picker offers for a model with these capabilities (none where it cannot think). */
+export function thinkingLevelsFor(caps: ModelCapabilities): readonly ThinkingLevel[] {
+  return thinkingLevels(caps);
 }

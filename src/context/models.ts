@@ -1,15 +1,18 @@
 /**
- * Built-in model table and the resolution of a model's limits (DESIGN §3 "Window resolution").
- * Pure data and functions; never throws.
+ * Built-in model table and the resolution of a model's limits: per-model setting → what the provider
+ * reports (Models API, the editor, a local server) → the table (the offline fallback, dated) → a
+ * default the header names as assumed. Pure data and functions; never throws.
  */
 import { providerEntry, type CacheSupport, type ProviderId } from '../common/provider-catalogue';
+import type { EffortLevel, ModelCapabilities, ModelLifecycle, ProviderModelInfo, ThinkingStyle } from '../providers/model-info';
+import { capabilitiesOf } from './model-capabilities';
 import table from './model-table.json';
 import type { ContextSettings, ModelLimitOverride } from './settings';
 import type { ContentClass } from './text-composition';
 
 /**
  * How a model's tokens are counted. `o200k` and `cl100k` are exact BPE encodings; `claude` is an
- * estimate (o200k count × the class's `CLAUDE_CLASS_FACTORS`), corrected later by calibration.
+ * upper bound of the public Claude tokenizer (`worker-count.ts`), corrected later by calibration.
  */
 export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude';
 
@@ -34,51 +37,79 @@ export interface ModelInfo {
   maxOutput: number;
   family: TokenizerFamily;
   cache: CacheSupport;
-  /** The model reasons before answering (Anthropic extended thinking, OpenAI reasoning effort). */
+  /** The model reasons before answering (its `thinking` is not `none`). */
   reasoning: boolean;
+  /** How it takes thinking, the efforts it declares, whether thinking can be off. */
+  thinking: ThinkingStyle;
+  efforts: readonly EffortLevel[];
+  thinkingOff: boolean;
+  /** It accepts `temperature` / `top_p` / `top_k` (adaptive-only Claude models answer them with a 400). */
+  sampling: boolean;
   /** The model accepts image input (pasted or dropped into the composer). */
   images: boolean;
+  lifecycle: ModelLifecycle;
+  retiresAt?: string;
   price: ModelPrice;
 }
 
+/** A row as the JSON holds it: the defaults left out. */
+type TableRow = Omit<ModelInfo, 'reasoning' | 'efforts' | 'thinkingOff' | 'sampling' | 'lifecycle' | 'thinking' | 'family'> &
+  Partial<Pick<ModelInfo, 'efforts' | 'thinkingOff' | 'sampling' | 'lifecycle'>> & { thinking: string; family: string };
+
 /**
- * Claude tokens per o200k token by content class (`text-composition.ts`), used until the provider's
- * usage calibrates the class (one factor of 1.15, Claude's mean on English prose, under-counted other
- * text by up to 32 %). Each is at or above the public (legacy) Claude tokenizer,
- * `@anthropic-ai/tokenizer`, on every 4 KiB slice of that class in the real-text corpus
- * (`test/fixtures/corpus`), with ~2 % headroom rounded up to 0.05, and never below the worst ratios
- * issue 16 measured on 31.8 MB of public text (Japanese 1.60, shell output 1.69, minified JS 1.49,
- * Go 1.51, Chinese 1.46). Measured worst / mean ratio on the corpus: prose 1.39 / 1.14 (French),
- * code 1.71 / 1.14 (`find` output: paths), structured 1.39 / 1.11 (minified JS), dense 1.33 / 1.06,
- * cjk 1.41 / 1.30, script 1.79 / 1.62 (Russian), emoji 1.32 / 1.07.
- * Test: `context-claude-estimate.test.ts`; bench: `count_claude_worst_undercount`.
+ * The most Claude tokens per o200k token a text of each content class (`safe-estimate.ts`) takes, for
+ * the worker's Claude figure (`worker-count.ts`: the exact o200k count times this, until the provider's
+ * usage calibrates the class). Each is the worst ratio of the public
+ * (legacy) Claude tokenizer, `@anthropic-ai/tokenizer`, to exact o200k over every 4 KiB slice of that
+ * class in the real-text corpus (`test/fixtures/corpus`), rounded up to 0.05, and never below the worst
+ * ratios measured before on 31.8 MB of public text (Japanese 1.60, shell output 1.69, minified JS 1.49,
+ * Go 1.51, Chinese 1.46). The corpus's worst: prose 1.71 (`find` output: paths), code 1.58, structured
+ * 1.45, dense 1.42, cjk 1.84 (Korean), script 4.93 (Khmer: the legacy tokenizer spends a token or more a
+ * character where o200k has whole words; Hindi and Arabic 2–3.5), emoji 1.32.
+ * Test: `context-safe-estimate.test.ts` (the worker's Claude figure on every slice and file).
  */
 export const CLAUDE_CLASS_FACTORS: Readonly<Record<ContentClass, number>> = {
-  prose: 1.45,
+  prose: 1.75,
   code: 1.75,
   structured: 1.7,
   dense: 1.7,
-  cjk: 1.65,
-  script: 1.85,
+  cjk: 1.9,
+  script: 5,
   emoji: 1.6,
 };
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_BUFFER_FRACTION = 0.02;
 
 /** Current models (ids as the providers spell them; dated snapshots match by prefix). Checked by a unit test. */
-export const MODEL_TABLE: readonly ModelInfo[] = table.models as ModelInfo[];
+export const MODEL_TABLE: readonly ModelInfo[] = (table.models as TableRow[]).map((row) => ({
+  ...row,
+  family: row.family as TokenizerFamily,
+  thinking: row.thinking as ThinkingStyle,
+  reasoning: row.thinking !== 'none',
+  efforts: row.efforts ?? [],
+  // An OpenAI reasoning model turns reasoning off only where it declares effort `none`.
+  thinkingOff: row.thinkingOff ?? row.thinking !== 'effort',
+  sampling: row.sampling ?? true,
+  lifecycle: row.lifecycle ?? 'active',
+}));
+
+/** The day the table was last checked against the providers' pages (`model-table.json` `checked`). */
+export const MODEL_TABLE_CHECKED: string = table.checked;
 
 /**
  * Where the context window came from. `default` means the model is unknown and 128k was assumed;
- * `server` means a local server reported the context length it really uses.
+ * `server` means a local server (or the editor) reported the context length it really uses;
+ * `provider` means the provider's own model list (Anthropic's Models API) said it.
  */
-export type LimitSource = 'model-setting' | 'provider-setting' | 'table' | 'server' | 'default';
+export type LimitSource = 'model-setting' | 'provider-setting' | 'provider' | 'table' | 'server' | 'default';
 
 /** A context length a local server reported for the model (see providers/server-discovery). */
 export interface ServerReportedWindow {
   contextWindow: number;
   /** Who reported it, for messages (e.g. 'ollama'). */
   kind: string;
+  /** The server runs with the window each request asks for (Ollama's `num_ctx`): a setting is not capped by the report. */
+  adjustable?: boolean;
 }
 
 /** A model's resolved limits. `effectiveWindow = contextWindow − maxOutput − buffer` (always ≥ 1). */
@@ -93,8 +124,12 @@ export interface ModelLimits {
   cache: CacheSupport;
   /** Source of `contextWindow`. */
   source: LimitSource;
-  /** True when the model is in the built-in table. */
+  /** True when the provider described the model or it is in the built-in table. */
   known: boolean;
+  /** How it takes thinking, images and sampling parameters, and its context-management strategies. */
+  capabilities: ModelCapabilities;
+  lifecycle: ModelLifecycle;
+  retiresAt?: string;
   /** Adjustments made to keep the limits usable (e.g. a maxOutput larger than the window). */
   warnings: string[];
 }
@@ -128,11 +163,19 @@ export function familyFor(model: string, provider: ProviderId): TokenizerFamily 
  * budget applies). Models not in the table: OpenAI's o-series and gpt-5 families by their id.
  */
 export function supportsReasoning(model: string): boolean {
+  return thinkingStyleOf(model) !== 'none';
+}
+
+/** OpenAI ids of reasoning models not in the table (o-series, gpt-5 and later but their chat variants). */
+const REASONING_ID = /^(o\d|gpt-([5-9]|\d\d)(?![.\d]*-chat))/;
+
+/** How a model takes thinking by the table, else by its id (OpenAI reasoning ids: an effort). */
+export function thinkingStyleOf(model: string): ThinkingStyle {
   const row = findModel(model);
-  if (row) return row.reasoning;
+  if (row) return row.thinking;
   const id = model.trim().toLowerCase();
   const bare = id.includes('/') ? id.slice(id.lastIndexOf('/') + 1) : id;
-  return /^(o\d|gpt-5(?!-chat))/.test(bare);
+  return REASONING_ID.test(bare) ? 'effort' : 'none';
 }
 
 /**
@@ -166,6 +209,7 @@ export function resolveModelLimits(
   provider: ProviderId,
   settings?: Pick<ContextSettings, 'models' | 'providers' | 'bufferFraction'>,
   server?: ServerReportedWindow,
+  described?: ProviderModelInfo,
 ): ModelLimits {
   const row = findModel(model);
   const perModel: ModelLimitOverride = settings?.models?.[model] ?? {};
@@ -180,13 +224,17 @@ export function resolveModelLimits(
   } else if (positiveInt(perProvider.contextWindow)) {
     contextWindow = positiveInt(perProvider.contextWindow)!;
     source = 'provider-setting';
+  } else if (positiveInt(described?.contextWindow)) {
+    contextWindow = positiveInt(described?.contextWindow)!;
+    source = 'provider';
   } else if (row) {
     contextWindow = row.contextWindow;
     source = 'table';
   }
   const reported = positiveInt(server?.contextWindow);
-  if (server && reported) {
-    const fromSetting = source === 'model-setting' || source === 'provider-setting';
+  const fromSetting = source === 'model-setting' || source === 'provider-setting';
+  // A server that runs with the window each request asks for (Ollama's num_ctx) takes a setting as it is.
+  if (server && reported && !(fromSetting && server.adjustable)) {
     if (fromSetting && contextWindow > reported) {
       warnings.push(
         `contextWindow ${contextWindow} is larger than the ${reported} tokens the ${server.kind} server uses; using ${reported}`,
@@ -198,7 +246,12 @@ export function resolveModelLimits(
     }
   }
 
-  let maxOutput = positiveInt(perModel.maxOutput) ?? positiveInt(perProvider.maxOutput) ?? row?.maxOutput ?? Math.floor(contextWindow / 4);
+  let maxOutput =
+    positiveInt(perModel.maxOutput) ??
+    positiveInt(perProvider.maxOutput) ??
+    positiveInt(described?.maxOutput) ??
+    row?.maxOutput ??
+    Math.floor(contextWindow / 4);
   // A reservation of half the window or more would leave no room for the conversation.
   const maxOutputCap = Math.max(1, Math.floor(contextWindow / 2));
   if (maxOutput > maxOutputCap) {
@@ -224,7 +277,10 @@ export function resolveModelLimits(
     family: row?.family ?? familyFor(model, provider),
     cache: row?.cache ?? providerEntry(provider).cache,
     source,
-    known: row !== undefined,
+    known: row !== undefined || described !== undefined,
+    capabilities: capabilitiesOf(model, provider, row, described),
+    lifecycle: described?.lifecycle ?? row?.lifecycle ?? 'active',
+    ...((described?.retiresAt ?? row?.retiresAt) ? { retiresAt: described?.retiresAt ?? row?.retiresAt } : {}),
     warnings,
   };
 }

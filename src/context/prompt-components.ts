@@ -1,5 +1,5 @@
 /**
- * Where each piece of a request belongs in the meter's breakdown (DESIGN §3 "Components"): the one
+ * Where each piece of a request belongs in the meter's breakdown: the one
  * home of that decision. System sections are classified by their id (the builders below use these ids),
  * messages by what they are: the history message that stands in for compacted turns is the summary /
  * ledger, tool results are tool results, everything else is conversation. Pure; never throws.

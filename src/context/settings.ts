@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-/** Guard thresholds as fractions of the effective window (DESIGN §3). Must satisfy note ≤ background ≤ compact ≤ block. */
+/** Guard thresholds as fractions of the effective window. Must satisfy note ≤ background ≤ compact ≤ block. */
 export interface Thresholds {
   /** Awareness note to the model. */
   note: number;

@@ -5,6 +5,7 @@
  */
 import type { SystemSection } from '../providers/types';
 import { SECTION_IDS } from './prompt-components';
+import { SMALL_WINDOW_RULES_BYTES } from './small-window';
 
 /** A rules or memory file as read from the workspace. */
 export interface RulesFile {
@@ -27,19 +28,30 @@ export const BASE_INSTRUCTIONS = `You are Headroom, an AI coding agent working i
 - When the context is getting full you will see a note; compact_context frees space while keeping decisions, instructions and finished work.
 - Be concise. Say what you changed and why, and what is left to do.`;
 
-/** Builds the system sections for one request. */
-export function buildSystemSections(input: { rules: RulesFile[]; workspaceName?: string }): SystemSection[] {
+/** The base instructions for a small context window (`small-window.ts`): the same rules, in few words. */
+export const COMPACT_INSTRUCTIONS = `You are Headroom, a coding agent in the user's VS Code workspace.
+- Read files before changing them; paths are relative to the workspace root.
+- Edits and commands need the user's approval; if one is rejected, do not repeat it.
+- Large outputs are stored: read them with read_result. Find other tools with tool_search.
+- Be brief.`;
+
+/**
+ * Builds the system sections for one request. `small`: a small context window, so the compact base
+ * instructions and rules files cut at `SMALL_WINDOW_RULES_BYTES`.
+ */
+export function buildSystemSections(input: { rules: RulesFile[]; workspaceName?: string; small?: boolean }): SystemSection[] {
+  const base = input.small ? COMPACT_INSTRUCTIONS : BASE_INSTRUCTIONS;
+  const maxBytes = input.small ? SMALL_WINDOW_RULES_BYTES : MAX_RULES_BYTES;
   const sections: SystemSection[] = [
-    { id: SECTION_IDS.base, text: BASE_INSTRUCTIONS + (input.workspaceName ? `\nWorkspace: ${input.workspaceName}` : '') },
+    { id: SECTION_IDS.base, text: base + (input.workspaceName ? `\nWorkspace: ${input.workspaceName}` : '') },
   ];
   const rules = input.rules
     .filter((r) => r.text.trim())
     .map((r) => {
       const bytes = Math.max(r.size ?? 0, Buffer.byteLength(r.text, 'utf8'));
       const text =
-        bytes > MAX_RULES_BYTES
-          ? Buffer.from(r.text, 'utf8').subarray(0, MAX_RULES_BYTES).toString('utf8') +
-            `\n[… ${r.path} cut at ${MAX_RULES_BYTES} of ${bytes} bytes]`
+        bytes > maxBytes
+          ? Buffer.from(r.text, 'utf8').subarray(0, maxBytes).toString('utf8') + `\n[… ${r.path} cut at ${maxBytes} of ${bytes} bytes]`
           : r.text;
       return `## ${r.path}\n${text.trim()}`;
     });

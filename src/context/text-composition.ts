@@ -1,141 +1,208 @@
 /**
  * A safe token estimate from a text's composition, for whenever the tokenizer's count is not there
- * yet (before the token worker answers) or only extrapolated (very long texts are sampled).
+ * yet (before the token worker answers), in each tokenizer family.
  *
- * Bytes/4 is not a floor: measured against exact o200k on real public text it under-counts base64
- * by 60 %, hex 57 %, minified JS 39 %, JSON and logs ~33 %, Chinese docs up to 61 %. This estimate
- * walks the text in runs shaped like the tokenizer's pre-tokens (words, digit groups, punctuation,
- * whitespace, single non-ASCII characters) and charges each run by its Unicode class, with weights
- * set so that it stays at or above the exact o200k count on every class of the corpus in
- * `test/fixtures/corpus` (bench: `count_worst_undercount`). It over-counts ordinary prose by ~15–20 %
- * and code by ~40–60 %, which only lasts until the exact count replaces it. Pure; linear; never throws.
+ * Bytes/4 is not a bound: on real public text it under-counts base64 by 60 %, minified JS 39 %, JSON
+ * and logs ~33 %, Chinese up to 61 %, and over-counts o200k's Hindi three times. This estimate walks the
+ * text once in runs shaped like the tokenizers' pre-tokens — letter pieces (split at capitals), digit
+ * runs (cut in groups of three), punctuation runs (a lone one before a word joins it), whitespace runs
+ * (a run before a number stays apart, indentation after a newline), letters and marks of each script
+ * (where cl100k and the legacy Claude tokenizer split a word at every vowel sign), symbols and astral
+ * characters — and adds what each non-ASCII character costs alone in the family's vocabulary (a rare
+ * character falls back to its bytes: `char-table.ts`). `estimate-weights.ts` turns these counts into
+ * tokens per family, with weights fitted so the estimate stays at or above the exact count of every
+ * 4 KiB slice of the real-text corpus (`test/fixtures/corpus`). Pure; linear; never throws.
  */
+import { CAT_LETTER, CAT_MARK, CAT_NUMBER, charTable, COST_FAMILIES } from './char-table';
+import { SCRIPT_GROUPS } from './script-groups';
 
-/** What a text mostly is: decides Claude's surcharge and which calibration factor applies. */
+/** What a text mostly is: decides which calibration factor applies. */
 export type ContentClass = 'prose' | 'code' | 'structured' | 'dense' | 'cjk' | 'script' | 'emoji';
 
 export const CONTENT_CLASSES: readonly ContentClass[] = ['prose', 'code', 'structured', 'dense', 'cjk', 'script', 'emoji'];
 
-/** Per-run weights in o200k tokens (see the module comment for how they were set). */
-const WORD = 1;
-/** A word-like run costs one more token per this many letters. */
-const WORD_LETTERS_PER_EXTRA = 9;
-const ALNUM_MIXED = 0.8;
-const DIGITS_PER_TOKEN = 3;
-const PUNCT = 0.85;
-const LONE_SPACE = 0.2;
-const WHITESPACE_PER_EXTRA = 16;
-const CJK = 1.3;
-const SCRIPT = 0.6;
-const SYMBOL = 2;
-const ASTRAL = 3;
-const INVALID = 3;
+// ASCII features (indexes into `Composition.counts`).
+/** Letter pieces (`[A-Z]?[a-z]+` or an uppercase run), and their letters beyond 5 and beyond 10. */
+export const F_WORD = 0;
+export const F_WORD_PAST5 = 1;
+export const F_WORD_PAST10 = 2;
+/** Pieces without a vowel (rarely one token) and letters of all-capital pieces. */
+export const F_NO_VOWEL = 3;
+export const F_CAPS = 4;
+/** Runs mixing letters and digits (base64, hex, hashes) and their characters. */
+export const F_MIXED_RUN = 5;
+export const F_MIXED_CHARS = 6;
+/** Digit runs: groups of three (o200k and cl100k cut them so), runs, digits. */
+export const F_DIGIT_GROUP = 7;
+export const F_DIGIT_RUN = 8;
+export const F_DIGIT_CHARS = 9;
+/** A lone space before a digit: its own pre-token (it joins a word or punctuation otherwise). */
+export const F_SPACE_DIGIT = 10;
+/** A lone space before a letter outside ASCII: joins it, but `␠漢` is rarely in a vocabulary. */
+export const F_SPACE_SCRIPT = 22;
+/** Whitespace runs without a newline (two or more characters, or a lone tab) and their characters. */
+export const F_SPACE_RUN = 11;
+export const F_SPACE_CHARS = 12;
+/** Whitespace runs with a newline, the newlines, and the indentation after the last one. */
+export const F_NEWLINE_RUN = 13;
+export const F_NEWLINES = 14;
+export const F_INDENT = 15;
+/**
+ * Punctuation: a lone character, a lone one joining the next word (not after a space, which takes it
+ * into its own pre-token instead), longer runs and their characters.
+ */
+export const F_PUNCT = 16;
+export const F_PUNCT_WORD = 17;
+export const F_PUNCT_RUN = 18;
+export const F_PUNCT_CHARS = 19;
+/** Control characters, lone surrogates. */
+export const F_CONTROL = 20;
+/** Characters outside the BMP (emoji, rare CJK). */
+export const F_ASTRAL = 21;
+export const ASCII_FEATURES = 23;
 
-/** The composition of a text: estimated tokens by where they come from. */
+// Per script group (`script-groups.ts`, groups 1…14), from `groupBase(g)`.
+export const G_CHARS = 0;
+export const G_RUNS = 1;
+export const G_MARKS = 2;
+/** A mark right after a letter: where a pattern without `\p{M}` in its letters cuts the word. */
+export const G_MARK_RUNS = 3;
+/** Σ (tokens of the character alone − 1), one slot per family in `COST_FAMILIES` order. */
+export const G_RARE = 4;
+export const GROUP_FEATURES = G_RARE + COST_FAMILIES.length;
+export const FEATURES = ASCII_FEATURES + (SCRIPT_GROUPS - 1) * GROUP_FEATURES;
+
+export function groupBase(group: number): number {
+  return ASCII_FEATURES + (group - 1) * GROUP_FEATURES;
+}
+
+// Module-level copies: the loop reads them per character, and an imported binding can be a getter.
+const LETTER = CAT_LETTER;
+const MARK = CAT_MARK;
+const NUMBER = CAT_NUMBER;
+
+/** `groupBase` of each group (group 0, outside every block, counts as the last group). */
+const GROUP_BASE = Int32Array.from({ length: 16 }, (_, g) => groupBase(g === 0 || g >= SCRIPT_GROUPS ? SCRIPT_GROUPS - 1 : g));
+
+/** A text's composition: the counts of what its tokens come from (see the F_ and G_ indexes). */
 export interface Composition {
-  /** Safe (upper-bound) o200k estimate of the whole text. */
-  tokens: number;
-  /** Estimated tokens of word-like ASCII runs (prose, identifiers). */
-  words: number;
-  /** …of mixed letters and digits (base64, hex, hashes, minified names). */
-  mixed: number;
-  digits: number;
-  punct: number;
-  whitespace: number;
-  cjk: number;
-  /** Other non-ASCII letters (Cyrillic, Greek, Arabic, Devanagari, accented Latin…). */
-  script: number;
-  /** Symbols, emoji, variation selectors and joiners. */
-  emoji: number;
-  /** Control characters, lone surrogates, U+FFFD (random bytes decoded as text). */
-  invalid: number;
+  counts: Float64Array;
 }
 
 /**
- * Measures a text's composition in one linear pass over its UTF-16 code units. The runs are the ones of
- * the pattern `[A-Za-z0-9]+|\s+|[!-/:-@[-`{-~]+|\p{Cc}|[^\p{ASCII}]` (Unicode mode), walked by hand
- * because the host counts a 1 MB tool result with this before the worker answers: a scan without
- * regular expressions or substrings takes a fraction of the regex walk's ~35 ms per MB of prose.
- * `test/unit/context-composition-scan.test.ts` checks it against that regex walk, figure for figure.
+ * Measures a text's composition in one linear pass over its UTF-16 code units, without regular
+ * expressions or substrings: the host measures a 1 MB tool result with this before the worker answers.
  */
 export function composition(text: string): Composition {
-  const c: Composition = { tokens: 0, words: 0, mixed: 0, digits: 0, punct: 0, whitespace: 0, cjk: 0, script: 0, emoji: 0, invalid: 0 };
+  const t = charTable();
+  const entries = t.entry;
+  const costTable = t.costs;
+  const f = new Float64Array(FEATURES);
   const n = text.length;
+  // The group of the script run in progress (0: none), and whether its last character was a letter.
+  let runGroup = 0;
+  let lastWasLetter = false;
   let i = 0;
   while (i < n) {
-    const first = text.charCodeAt(i);
-    if (isAlnum(first)) {
-      let j = i;
-      let digits = 0;
-      let letters = 0;
-      for (; j < n; j++) {
-        const k = text.charCodeAt(j);
-        if (isDigit(k)) digits++;
-        else if (isLetter(k)) letters++;
-        else break;
-      }
-      if (letters === 0) c.digits += Math.ceil((j - i) / DIGITS_PER_TOKEN);
-      else if (digits === 0) letterRun(text, i, j, c);
-      else c.mixed += Math.max(1, (j - i) * ALNUM_MIXED);
-      i = j;
-    } else if (isSpace(first)) {
-      // A run of whitespace (ASCII or Unicode). Started by an ASCII one it is charged as whitespace; a
-      // run started by a non-ASCII space is charged by that first code point, like any non-ASCII character.
-      let j = i + 1;
-      let newline = first === 0x0a;
-      for (; j < n; j++) {
-        const k = text.charCodeAt(j);
-        if (!isSpace(k)) break;
-        if (k === 0x0a) newline = true;
-      }
-      if (first < 0x80) {
-        // A lone space usually joins the next word; before a digit the tokenizer keeps it apart.
-        if (j - i === 1 && first === 0x20) c.whitespace += isDigit(text.charCodeAt(j)) ? 1 : LONE_SPACE;
-        else c.whitespace += 1 + (newline && text.charCodeAt(j - 1) !== 0x0a ? 1 : 0) + Math.floor((j - i) / WHITESPACE_PER_EXTRA);
-      } else nonAscii(first, c);
-      i = j;
-    } else if (first < 0x80) {
-      if (first < 0x20 || first === 0x7f) {
-        c.invalid += INVALID;
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      runGroup = 0;
+      if (isLetter(c) || isDigit(c)) i = alnumRun(text, i, f);
+      else if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) i = spaceRun(text, i, f);
+      else if (c < 0x20 || c === 0x7f) {
+        f[F_CONTROL]++;
         i++;
       } else {
         let j = i + 1;
         while (j < n && isPunct(text.charCodeAt(j))) j++;
-        c.punct += (j - i) * PUNCT;
+        if (j - i > 1) {
+          f[F_PUNCT_RUN]++;
+          f[F_PUNCT_CHARS] += j - i;
+        } else if (j < n && (i === 0 || text.charCodeAt(i - 1) !== 0x20) && startsWord(entries, text.charCodeAt(j))) f[F_PUNCT_WORD]++;
+        else f[F_PUNCT]++;
         i = j;
       }
-    } else {
-      // One code point: a surrogate pair counts once, a lone surrogate on its own.
-      const cp = text.codePointAt(i)!;
-      nonAscii(cp, c);
-      i += cp > 0xffff ? 2 : 1;
+      continue;
     }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      runGroup = 0;
+      const d = text.charCodeAt(i + 1);
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        f[F_ASTRAL]++;
+        i += 2;
+      } else {
+        f[F_CONTROL]++;
+        i++;
+      }
+      continue;
+    }
+    const e = entries[c];
+    const group = e & 15;
+    const cat = (e >> 4) & 3;
+    const base = GROUP_BASE[group];
+    f[base + G_CHARS]++;
+    const costs = costTable[c];
+    if (costs !== 0) {
+      f[base + G_RARE] += costs & 3;
+      f[base + G_RARE + 1] += (costs >> 2) & 3;
+      f[base + G_RARE + 2] += costs >> 4;
+    }
+    if (cat === LETTER || cat === MARK || cat === NUMBER) {
+      if (runGroup !== group) f[base + G_RUNS]++;
+      if (cat === MARK) {
+        f[base + G_MARKS]++;
+        if (lastWasLetter) f[base + G_MARK_RUNS]++;
+      }
+      runGroup = group;
+      lastWasLetter = cat !== MARK;
+    } else runGroup = 0;
+    i++;
   }
-  c.tokens = Math.ceil(c.words + c.mixed + c.digits + c.punct + c.whitespace + c.cjk + c.script + c.emoji + c.invalid);
-  return c;
+  return { counts: f };
+}
+
+/** A run of ASCII letters and digits from `i`; returns where it ends. */
+function alnumRun(text: string, i: number, f: Float64Array): number {
+  const n = text.length;
+  let j = i;
+  let digits = 0;
+  let letters = 0;
+  for (; j < n; j++) {
+    const k = text.charCodeAt(j);
+    if (isDigit(k)) digits++;
+    else if (isLetter(k)) letters++;
+    else break;
+  }
+  if (letters === 0) {
+    f[F_DIGIT_GROUP] += Math.ceil(digits / 3);
+    f[F_DIGIT_RUN]++;
+    f[F_DIGIT_CHARS] += digits;
+  } else if (digits === 0) letterRun(text, i, j, f);
+  else {
+    f[F_MIXED_RUN]++;
+    f[F_MIXED_CHARS] += j - i;
+  }
+  return j;
 }
 
 /**
- * A run of ASCII letters, split like the tokenizer does at capitals (camelCase, PascalCase, ACRONYMs):
+ * A run of ASCII letters, split like the tokenizers do at capitals (camelCase, PascalCase, ACRONYMs):
  * an uppercase run not followed by a lowercase letter is one piece; otherwise one optional capital and
- * the lowercase letters after it. A piece like a word (with a vowel) costs a word; other pieces are mixed.
+ * the lowercase letters after it.
  */
-function letterRun(text: string, from: number, to: number, c: Composition): void {
+function letterRun(text: string, from: number, to: number, f: Float64Array): void {
   let p = from;
   while (p < to) {
     let q = p;
     while (q < to && isUpper(text.charCodeAt(q))) q++;
-    const lowerAfter = q < to; // in a letters-only run, what follows an uppercase run is lowercase
-    if (q > p && !lowerAfter) {
-      c.mixed += Math.max(1, (q - p) * ALNUM_MIXED);
-      p = q;
-      continue;
+    if (q > p && q === to) {
+      piece(p, q, false, true, f);
+      return;
     }
     if (q - p > 1) {
-      c.mixed += Math.max(1, (q - 1 - p) * ALNUM_MIXED);
+      piece(p, q - 1, false, true, f);
       p = q - 1;
     }
-    // [A-Z]?[a-z]+ from p
     let r = q;
     let vowel = false;
     for (; r < to; r++) {
@@ -143,54 +210,54 @@ function letterRun(text: string, from: number, to: number, c: Composition): void
       if (isUpper(k)) break;
       if (isVowel(k)) vowel = true;
     }
-    if (vowel) c.words += WORD + Math.floor((r - p) / WORD_LETTERS_PER_EXTRA);
-    else c.mixed += Math.max(1, (r - p) * ALNUM_MIXED);
+    piece(p, r, vowel, false, f);
     p = r;
   }
 }
 
-function nonAscii(cp: number, c: Composition): void {
-  if (cp > 0xffff) c.emoji += ASTRAL;
-  else if (cp === 0xfffd || (cp >= 0xd800 && cp <= 0xdfff)) c.invalid += INVALID;
-  else if ((cp >= 0xfe00 && cp <= 0xfe0f) || cp === 0x200d || (cp >= 0x2000 && cp < 0x2e80)) c.emoji += SYMBOL;
-  else if (cp >= 0x2e80 && cp <= 0xffef) c.cjk += CJK;
-  else if (isSpace(cp)) c.whitespace += 1;
-  else c.script += SCRIPT;
+function piece(from: number, to: number, vowel: boolean, caps: boolean, f: Float64Array): void {
+  const len = to - from;
+  f[F_WORD]++;
+  if (len > 5) f[F_WORD_PAST5] += len - 5;
+  if (len > 10) f[F_WORD_PAST10] += len - 10;
+  if (caps) {
+    if (len > 1) f[F_CAPS] += len;
+  } else if (!vowel) f[F_NO_VOWEL]++;
 }
 
-/**
- * The class a text's tokens mostly come from. Code and structured text are told apart from prose by
- * their share of punctuation; `dense` is mixed alphanumerics (base64, hex, minified names, random).
- */
-export function contentClassOf(c: Composition): ContentClass {
-  const total = c.tokens;
-  if (total === 0) return 'prose';
-  if (c.cjk >= 0.3 * total) return 'cjk';
-  if (c.emoji + c.invalid >= 0.3 * total) return 'emoji';
-  if (c.script >= 0.3 * total) return 'script';
-  if (c.mixed >= 0.3 * total) return 'dense';
-  if (c.digits + c.punct >= 0.45 * total) return 'structured';
-  if (c.punct >= 0.25 * total) return 'code';
-  return 'prose';
-}
-
-/** The class of several texts together (e.g. one message): the class of the largest share. */
-export function contentClassOfTexts(texts: readonly string[]): ContentClass {
-  const byClass = new Map<ContentClass, number>();
-  for (const t of texts) {
-    if (!t) continue;
-    const c = composition(t);
-    const k = contentClassOf(c);
-    byClass.set(k, (byClass.get(k) ?? 0) + c.tokens);
+/** A run of ASCII whitespace from `i`; returns where it ends. */
+function spaceRun(text: string, i: number, f: Float64Array): number {
+  const n = text.length;
+  let j = i;
+  let newlines = 0;
+  let lastNewline = -1;
+  for (; j < n; j++) {
+    const k = text.charCodeAt(j);
+    if (k === 0x0a) {
+      newlines++;
+      lastNewline = j;
+    } else if (!(k === 0x20 || (k >= 0x09 && k <= 0x0d))) break;
   }
-  let best: ContentClass = 'prose';
-  let most = -1;
-  for (const [k, v] of byClass) if (v > most) [best, most] = [k, v];
-  return best;
+  if (newlines > 0) {
+    f[F_NEWLINE_RUN]++;
+    f[F_NEWLINES] += newlines;
+    f[F_INDENT] += j - lastNewline - 1;
+  } else if (j - i === 1 && text.charCodeAt(i) === 0x20) {
+    const next = j < n ? text.charCodeAt(j) : 0;
+    if (isDigit(next)) f[F_SPACE_DIGIT]++;
+    else if (next >= 0x80) f[F_SPACE_SCRIPT]++;
+  } else {
+    f[F_SPACE_RUN]++;
+    f[F_SPACE_CHARS] += j - i;
+  }
+  return j;
 }
 
-function isAlnum(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+/** True when a pre-token starting at this character can take a punctuation character before it. */
+function startsWord(entry: Uint8Array, code: number): boolean {
+  if (code < 0x80) return isLetter(code);
+  if (code >= 0xd800 && code <= 0xdfff) return false;
+  return ((entry[code] >> 4) & 3) === LETTER;
 }
 
 function isDigit(code: number): boolean {
@@ -213,21 +280,5 @@ function isVowel(code: number): boolean {
 function isPunct(code: number): boolean {
   return (
     (code >= 0x21 && code <= 0x2f) || (code >= 0x3a && code <= 0x40) || (code >= 0x5b && code <= 0x60) || (code >= 0x7b && code <= 0x7e)
-  );
-}
-
-/** JavaScript's `\s`: ASCII tab, line feed, vertical tab, form feed, carriage return, space, and the Unicode spaces. */
-function isSpace(code: number): boolean {
-  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
   );
 }

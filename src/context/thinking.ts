@@ -1,62 +1,102 @@
 /**
- * Reasoning effort / thinking budget and its place in the output reservation. Pure; never throws.
+ * Thinking as each model takes it, and its place in the output reservation. Pure; never throws.
  *
- * A model's reasoning tokens are output tokens: Anthropic counts `thinking.budget_tokens` inside
- * `max_tokens`, OpenAI counts reasoning tokens inside `max_output_tokens`. So the budget is reserved
- * like the answer is: the reservation grows to hold the answer's room (`maxOutput` as resolved) plus
- * the budget, up to what the model can emit, and the usable input shrinks by as much.
+ * A level the person chose (off / low / medium / high / max) becomes what the model's capabilities
+ * accept (`ModelCapabilities.thinking`):
+ * - adaptive models get `thinking: adaptive` with the effort they declare nearest the level; their
+ *   thinking is output inside `max_tokens`, so the reservation stays the answer's
+ *   (https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking,
+ *   https://platform.claude.com/docs/en/build-with-claude/effort);
+ * - budget models get a token budget, which Anthropic counts inside `max_tokens`: the reservation
+ *   grows to hold the answer's room plus the budget, up to what the model can emit
+ *   (https://platform.claude.com/docs/en/build-with-claude/extended-thinking);
+ * - OpenAI reasoning models get an effort (reasoning tokens are output inside `max_output_tokens`,
+ *   https://developers.openai.com/api/docs/guides/reasoning);
+ * - a model without thinking gets nothing. `off` turns thinking off only where the model allows it
+ *   (else the model's own default stands); no level ever sends a parameter the model does not take.
  */
-import { providerEntry, type ProviderId } from '../common/provider-catalogue';
-import { findModel, supportsReasoning, type ModelLimits } from './models';
+import type { EffortLevel, ModelCapabilities } from '../providers/model-info';
+import { effortFor } from '../providers/model-info';
+import type { RequestThinking } from '../providers/types';
+import { findModel, type ModelLimits } from './models';
 
-/** The levels people choose from; `off` sends no reasoning parameter at all. */
-export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
+/** The levels people choose from; `off` sends no thinking (or turns it off where the model allows). */
+export const THINKING_LEVELS = ['off', 'low', 'medium', 'high', 'max'] as const;
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
-/**
- * Token budget per level. OpenAI's effort is derived from it (`reasoningEffort`: ≤ 2,048 low,
- * ≤ 8,192 medium, above high), so each level maps back to its own effort.
- */
-export const THINKING_BUDGETS: Readonly<Record<ThinkingLevel, number>> = { off: 0, low: 2_048, medium: 8_192, high: 24_576 };
+/** Token budget per level, for models that take a budget. */
+export const THINKING_BUDGETS: Readonly<Record<ThinkingLevel, number>> = { off: 0, low: 2_048, medium: 8_192, high: 24_576, max: 32_000 };
 
-/** Limits with the thinking budget counted in: `maxOutput` is the whole output reservation. */
+/** The effort a level asks for (`max` is the model's highest). */
+const LEVEL_EFFORT: Readonly<Record<Exclude<ThinkingLevel, 'off'>, EffortLevel>> = {
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  max: 'max',
+};
+
+/** Limits with the thinking counted in: `maxOutput` is the whole output reservation. */
 export interface ThinkingLimits extends ModelLimits {
-  /** Of `maxOutput`, the tokens reserved for reasoning (0 when off or unsupported). */
+  /** Of `maxOutput`, the tokens reserved for a thinking budget (0 unless the model takes a budget). */
   thinkingBudget: number;
+  /** What every request of the session carries for thinking; absent: nothing. */
+  thinking?: RequestThinking;
 }
 
 /**
- * Whether a thinking level can be chosen for a model: it reasons (the table's `reasoning`, else its
- * id) and its provider has a parameter to send it with (VS Code's Language Model API has none).
+ * The levels the picker offers for a model: none for a model without thinking; off and the three
+ * budgets for a budget model; the levels whose effort the model declares (and off where thinking can
+ * be turned off) for adaptive and effort models.
  */
-export function thinkingConfigurable(provider: ProviderId, model: string): boolean {
-  return providerEntry(provider).endpoint !== 'vscode' && supportsReasoning(model);
+export function thinkingLevels(caps: ModelCapabilities): readonly ThinkingLevel[] {
+  if (caps.thinking === 'none') return [];
+  if (caps.thinking === 'budget') return ['off', 'low', 'medium', 'high'];
+  const levels: ThinkingLevel[] = caps.thinkingOff ? ['off'] : [];
+  for (const level of ['low', 'medium', 'high'] as const) if (caps.efforts.includes(level)) levels.push(level);
+  if (caps.efforts.includes('max') || caps.efforts.includes('xhigh')) levels.push('max');
+  return levels.length > (caps.thinkingOff ? 1 : 0) ? levels : [];
 }
 
-/** The thinking budget a model gets at a level: 0 when off or not configurable, so none is sent in vain. */
-export function thinkingBudgetFor(provider: ProviderId, model: string, level: ThinkingLevel): number {
-  return level === 'off' || !thinkingConfigurable(provider, model) ? 0 : THINKING_BUDGETS[level];
+/** What a request carries for `level` on a model with these capabilities (undefined: no thinking parameter). */
+export function requestThinking(caps: ModelCapabilities, level: ThinkingLevel): RequestThinking | undefined {
+  switch (caps.thinking) {
+    case 'none':
+      return undefined;
+    case 'budget':
+      return level === 'off' ? undefined : { mode: 'budget', budgetTokens: THINKING_BUDGETS[level] };
+    case 'adaptive':
+    case 'effort': {
+      if (level === 'off') return caps.thinkingOff ? { mode: 'disabled' } : undefined;
+      const effort = effortFor(LEVEL_EFFORT[level], caps.efforts);
+      if (caps.thinking === 'effort') return effort ? { mode: 'effort', effort } : undefined;
+      return effort ? { mode: 'adaptive', effort } : { mode: 'adaptive' };
+    }
+  }
 }
 
 /**
- * Counts a thinking budget in the output reservation: `maxOutput` becomes answer room + budget,
- * capped at the model's output limit (the table's, else half the window, the cap `resolveModelLimits`
- * uses); the buffer is kept, and `effectiveWindow` shrinks by what the reservation grew. A model whose
- * resolved `maxOutput` already is its output limit keeps it: the budget is spent inside it (the
- * provider adapters leave room for the answer). Never throws.
+ * Counts a level's thinking in the output reservation. A budget makes `maxOutput` answer room +
+ * budget, capped at the model's output limit (the table's, else half the window, the cap
+ * `resolveModelLimits` uses); the buffer is kept, and `effectiveWindow` shrinks by what the
+ * reservation grew. A model whose resolved `maxOutput` already is its output limit keeps it: the
+ * budget is spent inside it (the adapters leave room for the answer). Adaptive and effort thinking is
+ * inside `max_tokens` already: the reservation is unchanged. Never throws.
  */
 export function withThinking(limits: ModelLimits, level: ThinkingLevel): ThinkingLimits {
-  const budget = thinkingBudgetFor(limits.provider, limits.model, level);
-  if (!budget) return { ...limits, thinkingBudget: 0 };
+  const thinking = requestThinking(limits.capabilities, level);
+  if (thinking?.mode !== 'budget') return { ...limits, thinkingBudget: 0, ...(thinking ? { thinking } : {}) };
+  const budget = thinking.budgetTokens;
   const halfWindow = Math.max(1, Math.floor(limits.contextWindow / 2));
   const ceiling = Math.min(halfWindow, Math.max(limits.maxOutput, findModel(limits.model)?.maxOutput ?? halfWindow));
   const maxOutput = Math.min(ceiling, limits.maxOutput + budget);
   const buffer = Math.min(limits.buffer, Math.max(0, limits.contextWindow - maxOutput - 1));
+  const thinkingBudget = Math.min(budget, maxOutput);
   return {
     ...limits,
     maxOutput,
     buffer,
     effectiveWindow: Math.max(1, limits.contextWindow - maxOutput - buffer),
-    thinkingBudget: Math.min(budget, maxOutput),
+    thinkingBudget,
+    thinking: { mode: 'budget', budgetTokens: thinkingBudget },
   };
 }

@@ -154,7 +154,14 @@ export class TokenLedger extends Disposable {
     const known = this.hashed().get(k);
     if (known && this.isFinal(known)) return known;
     const p = parts!;
-    const estimate = known ?? this.combine(hash, family, p, p.texts.map(estimateText));
+    const estimate =
+      known ??
+      this.combine(
+        hash,
+        family,
+        p,
+        p.texts.map((t) => estimateText(t, family)),
+      );
     if (!known) this.hashed().set(k, estimate);
     if (start && this.counter) void this.request(hash, family, p);
     return estimate;
@@ -167,13 +174,20 @@ export class TokenLedger extends Disposable {
     const running = this.inflight.get(k);
     if (running) return running;
     if (!this.counter) {
-      const est = known ?? this.combine(hash, family, parts, parts.texts.map(estimateText));
+      const est =
+        known ??
+        this.combine(
+          hash,
+          family,
+          parts,
+          parts.texts.map((t) => estimateText(t, family)),
+        );
       this.hashed().set(k, est);
       return Promise.resolve(est);
     }
     const p = this.counter
       .countTexts(family, parts.texts)
-      .catch(() => parts.texts.map(estimateText))
+      .catch(() => parts.texts.map((t) => estimateText(t, family)))
       .then((counts) => {
         this.inflight.delete(k);
         const c = this.combine(hash, family, parts, counts);

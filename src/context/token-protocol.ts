@@ -6,21 +6,22 @@ import { z } from 'zod';
 import { CONTENT_CLASSES, type ContentClass } from './text-composition';
 
 export const encodingNameSchema = z.enum(['o200k_base', 'cl100k_base']);
+const familySchema = z.enum(['o200k', 'cl100k', 'claude']);
 
-/** Host → worker: count these texts with this encoding. */
+/** Host → worker: count these texts in this tokenizer family. */
 export const countRequestSchema = z.object({
   type: z.literal('count'),
   id: z.number().int(),
-  encoding: encodingNameSchema,
+  family: familySchema,
   texts: z.array(z.string()),
 });
 export type CountRequest = z.infer<typeof countRequestSchema>;
 
 const textCountSchema = z.object({
-  bpe: z.number(),
+  tokens: z.number(),
+  family: familySchema,
   bytes: z.number(),
   source: z.enum(['tokenizer', 'bytes']),
-  sampled: z.boolean().optional(),
   contentClass: z.enum(CONTENT_CLASSES as [ContentClass, ...ContentClass[]]).optional(),
 });
 

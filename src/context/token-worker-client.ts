@@ -14,7 +14,7 @@ import { workerReplySchema } from './token-protocol';
 
 /** Something that counts texts for a family. Implemented by the worker client and by in-process counters (tests, benches). */
 export interface TextCounter {
-  /** Resolves with one count per text; never rejects (falls back to byte estimates flagged `sampled`). */
+  /** Resolves with one count per text; never rejects (falls back to safe estimates, `source: 'bytes'`). */
   countTexts(family: TokenizerFamily, texts: readonly string[]): Promise<TextCount[]>;
   /** True once real tokenizer counts are available. */
   readonly isReady: boolean;
@@ -31,7 +31,12 @@ export interface TokenWorkerOptions {
 
 interface Pending {
   texts: readonly string[];
+  family: TokenizerFamily;
   resolve: (counts: TextCount[]) => void;
+}
+
+function estimates(p: Pending): TextCount[] {
+  return p.texts.map((t) => estimateText(t, p.family));
 }
 
 export function encodingFor(family: TokenizerFamily): EncodingName {
@@ -95,12 +100,12 @@ export class TokenWorkerClient extends Disposable implements TextCounter {
     if (texts.length === 0) return Promise.resolve([]);
     this.start();
     const worker = this.worker;
-    if (!worker || this.failed || this.isDisposed) return Promise.resolve(texts.map(estimateText));
+    if (!worker || this.failed || this.isDisposed) return Promise.resolve(texts.map((t) => estimateText(t, family)));
     const id = this.nextId++;
     return new Promise((resolve) => {
-      this.pending.set(id, { texts, resolve });
+      this.pending.set(id, { texts, family, resolve });
       worker.ref(); // keep the process alive while an answer is owed
-      worker.postMessage({ type: 'count', id, encoding: encodingFor(family), texts });
+      worker.postMessage({ type: 'count', id, family, texts });
     });
   }
 
@@ -136,7 +141,7 @@ export class TokenWorkerClient extends Disposable implements TextCounter {
     const p = this.pending.get(reply.id);
     if (!p) return;
     this.pending.delete(reply.id);
-    if (reply.counts.length !== p.texts.length) p.resolve(p.texts.map(estimateText));
+    if (reply.counts.length !== p.texts.length || reply.counts.some((c) => c.family !== p.family)) p.resolve(estimates(p));
     else p.resolve(reply.counts);
     this.unrefIfIdle();
   }
@@ -156,7 +161,7 @@ export class TokenWorkerClient extends Disposable implements TextCounter {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    p.resolve(p.texts.map(estimateText));
+    p.resolve(estimates(p));
     this.unrefIfIdle();
   }
 

@@ -1,12 +1,14 @@
 /**
  * Token worker entry point (bundled as dist/token-worker.js). Loads the o200k ranks at start-up, off
- * the extension host's thread, then answers `count` requests with the bounded counter. Never exits on
+ * the extension host's thread, then answers `count` requests with every token counted
+ * (`worker-count.ts`): a long text costs the worker time, never the figure its exactness. Never exits on
  * a bad request: it replies with an `error` instead.
  */
 import { parentPort } from 'node:worker_threads';
-import { toTextCount } from './bounded-counter';
 import { loadEncoding, type EncodingName } from './encoder';
 import { countRequestSchema, type WorkerReply } from './token-protocol';
+import { encodingFor } from './token-worker-client';
+import { countInFamily } from './worker-count';
 
 const port = parentPort;
 if (port) {
@@ -31,9 +33,9 @@ if (port) {
     }
     const req = parsed.data;
     try {
-      const { counter } = await loadEncoding(req.encoding);
+      const { counter } = await loadEncoding(encodingFor(req.family));
       const start = performance.now();
-      const counts = req.texts.map((t) => toTextCount(counter.count(t)));
+      const counts = req.texts.map((t) => countInFamily(t, req.family, counter));
       post({ type: 'counts', id: req.id, counts, ms: performance.now() - start });
     } catch (err) {
       post({ type: 'error', id: req.id, message: String(err) });

@@ -1,5 +1,5 @@
 /**
- * Turns as the atomic unit of history (DESIGN §3, reference 003) and the rolling time window
+ * Turns as the atomic unit of history (reference 003) and the rolling time window
  * (reference 004), applied to the live view (`selectWindow`) and to stored messages at open
  * (`SessionStore.contextView`, through `windowSince`/`windowStart`). Pure; never throw.
  *

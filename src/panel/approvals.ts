@@ -1,5 +1,6 @@
 /**
- * Approval cards: what the panel shows for an edit or command waiting for the user. The waiting
+ * Approval cards: what the panel shows for an edit, a command, a tool call or a secret file's read
+ * waiting for the user. The waiting
  * itself belongs to the host's approval broker; the panel only shows the request and sends the
  * answer back (`HostActions.approvals.approve`). Pure (no vscode); never throws.
  */
@@ -36,7 +37,9 @@ export function approvalItem(id: string, r: ApprovalRequest): ChatItemOf<'approv
       ? { kind: 'edit', path: r.path, isNew: r.oldContent === undefined, ...lineChanges(r.oldContent, r.newContent) }
       : r.kind === 'command'
         ? { kind: 'command', command: r.command, cwd: r.cwd }
-        : { kind: 'tool', origin: r.origin, input: r.input };
+        : r.kind === 'secret'
+          ? { kind: 'secret', path: r.path, target: r.target, reason: r.reason }
+          : { kind: 'tool', origin: r.origin, input: r.input };
   return { kind: 'approval', id, toolCallId: r.toolCallId, toolName: r.toolName, request, state: 'pending' };
 }
 
@@ -50,7 +53,9 @@ export function settledApproval(item: ChatItemOf<'approval'>, decision: Approval
           note:
             item.request.kind === 'edit'
               ? `Allowed for this session: ${item.toolName} edits.`
-              : 'Allowed for this session: this exact command.',
+              : item.request.kind === 'secret'
+                ? 'Allowed for this session: reading this file.'
+                : 'Allowed for this session: this exact command.',
         }
       : { ...item, state: 'approved' };
   const next: ChatItemOf<'approval'> = { ...item, state: cancelled ? 'cancelled' : 'rejected' };

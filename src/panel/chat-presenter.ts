@@ -26,6 +26,13 @@ type Source = { budget: BudgetViewModel } | { usage: ContextUsage };
 /** The events that are not a turn's own. */
 type OtherEvent = Exclude<AgentEvent, TurnEvent>;
 
+/** What the divider under the chat says replaced the context. */
+const CONTINUE_REASON = {
+  restore: 'snapshot restored',
+  undo: 'compaction undone',
+  clear: 'context cleared (the chat stays in History)',
+} as const;
+
 export class ChatPresenter {
   readonly transcript = new Transcript();
   private running = false;
@@ -105,12 +112,13 @@ export class ChatPresenter {
   }
 
   /**
-   * The context was replaced while the chat stays (a snapshot restored, a compaction undone): nothing is removed. An undo of
-   * the newest compaction shown takes its divider away; otherwise a divider goes under everything and the new context follows.
+   * The context was replaced while the chat stays (a snapshot restored, a compaction undone, a clear): nothing is removed.
+   * An undo of the newest compaction shown takes its divider away; otherwise a divider goes under everything and the new
+   * context follows (after a clear, none: the model starts from an empty conversation).
    */
-  continueWith(messages: readonly Message[], why: 'restore' | 'undo'): void {
+  continueWith(messages: readonly Message[], why: 'restore' | 'undo' | 'clear'): void {
     if (why === 'undo' && this.cards.undone()) return;
-    this.continueUnder(messages, why === 'restore' ? `${DIVIDER_TEXT} · snapshot restored` : `${DIVIDER_TEXT} · compaction undone`);
+    this.continueUnder(messages, `${DIVIDER_TEXT} · ${CONTINUE_REASON[why]}`);
   }
 
   /** A divider under everything shown (`text`), then the new context (nothing is removed). */

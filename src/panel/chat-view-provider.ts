@@ -193,11 +193,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   /**
-   * The context was replaced by a restore or an undo: the chat keeps everything it shows and marks
+   * The context was replaced by a restore, an undo or a clear: the chat keeps everything it shows and marks
    * what is no longer in the model's context, then the new context follows (an undo of the newest
    * compaction only takes its divider away).
    */
-  async continueTranscript(messages: readonly Message[], why: 'restore' | 'undo'): Promise<void> {
+  async continueTranscript(messages: readonly Message[], why: 'restore' | 'undo' | 'clear'): Promise<void> {
     this.presenter.continueWith(messages, why);
     await this.postSnapshot();
   }

@@ -1,6 +1,6 @@
 /**
- * The compaction card in plain words (issue 19 item 2), live or rebuilt from a stored compaction, with
- * the view of what it did to the context (issue 14 item 6; assembled in `context/compaction/what-left.ts`).
+ * The compaction card in plain words, live or rebuilt from a stored compaction, with
+ * the view of what it did to the context (assembled in `context/compaction/what-left.ts`).
  * The one home for how a compaction is described to people; strategy names never reach the panel.
  * Pure (no vscode); never throws.
  */

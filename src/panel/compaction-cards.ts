@@ -1,5 +1,5 @@
 /**
- * The compaction part of the chat (issue 19 items 2–3, issue 14 item 6): the "Compacting…" row while a
+ * The compaction part of the chat: the "Compacting…" row while a
  * pass runs, the card when it is done, the divider above which nothing is in the model's context any
  * more, and which card's Undo can work. The rule for Undo mirrors the store's: only the newest
  * compaction can be undone, and not after a restore or an undo, nor while a turn or another compaction

@@ -1,5 +1,5 @@
 /**
- * The work ledger as the panel's "Work so far" section (issue 14 item 1): newest entries first, a
+ * The work ledger as the panel's "Work so far" section: newest entries first, a
  * one-line headline for the closed section, and what rolled up in words. Pure (no vscode); never throws.
  */
 import type { LedgerState } from '../agent/ledger';

@@ -8,6 +8,7 @@ import { statusAt } from '../context/compaction/context-status';
 import type { GuardStatus } from '../context/guard';
 import type { SpendState } from '../agent/spend-recorder';
 import { formatPercent, formatTokens } from '../protocol/format';
+import { cacheDetails } from './cache-view';
 import { meterCostLabel } from './cost-text';
 import type { MeterSegment, MeterView } from '../protocol/view-models';
 
@@ -37,11 +38,19 @@ const num = (n: number | null | undefined): number => (typeof n === 'number' && 
 
 const WINDOW_SOURCES: Record<BudgetViewModel['limitSource'], string> = {
   server: 'window reported by the server',
+  provider: 'window reported by the provider',
   'model-setting': 'window from settings (model)',
   'provider-setting': 'window from settings (provider)',
   table: 'window from the model table',
-  default: 'window assumed (unknown model)',
+  default: 'window unknown',
 };
+
+/** Where the window comes from; an unknown model's says what was assumed ("window unknown — assumed 128k"). */
+function windowSource(b: BudgetViewModel): string | null {
+  const source = WINDOW_SOURCES[b.limitSource] as string | undefined;
+  if (source === undefined) return null;
+  return b.limitSource === 'default' ? `${source} — assumed ${formatTokens(num(b.window))}` : source;
+}
 
 /** The meter for a budget with its component breakdown. */
 export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): MeterView {
@@ -65,10 +74,10 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
         ? `${b.deferred.count} ${b.deferred.count === 1 ? 'tool' : 'tools'} deferred (${formatTokens(b.deferred.savedTokens)} tokens saved)`
         : null,
     freedTokens: extras.lastCompaction?.freedTokens ?? num(b.lastCompactionFreed),
-    windowLabel: WINDOW_SOURCES[b.limitSource] ?? null,
+    windowLabel: windowSource(b),
     untilCompact: Number.isFinite(b.untilCompact) ? Math.max(0, b.untilCompact) : null,
     extras,
-    details: meterDetails(b),
+    details: [...meterDetails(b), ...cacheDetails(extras.cost)],
   });
 }
 
@@ -103,7 +112,7 @@ export function meterDetails(b: BudgetViewModel): Array<{ label: string; value: 
     },
     {
       label: 'Window',
-      value: `${formatTokens(window)} tokens for ${b.model || 'this model'}: ${WINDOW_SOURCES[b.limitSource] ?? 'window of unknown origin'}`,
+      value: `${formatTokens(window)} tokens for ${b.model || 'this model'}: ${windowSource(b) ?? 'window of unknown origin'}`,
     },
     { label: 'Estimate', value: estimateText(b) },
   );
@@ -144,6 +153,7 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
     windowLabel: null,
     untilCompact: null,
     extras: withStatus,
+    details: cacheDetails(extras.cost),
   });
 }
 

@@ -1,6 +1,6 @@
 /**
- * A reopened session's chat from its STORED TRANSCRIPT (issue 19 item 3: the transcript is never
- * replaced; issue 18: older pages come in on scroll): every stored message, all roles, read from the
+ * A reopened session's chat from its STORED TRANSCRIPT (the transcript is never
+ * replaced; older pages come in on scroll): every stored message, all roles, read from the
  * store a page at a time, newest first, with each compaction's divider and card, each recorded
  * snapshot restore's divider and the last clear's divider where they happened. What the model gets
  * (the context view) is not what this shows. Pure apart from the injected page reader.

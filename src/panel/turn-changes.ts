@@ -1,5 +1,5 @@
 /**
- * The chat's "Changes in this turn" cards (issue 19 item 9): the files a turn changed with their
+ * The chat's "Changes in this turn" cards: the files a turn changed with their
  * line counts, each opening a diff, and Restore checkpoint; after a restore, what it did in words
  * and the divider the rewound conversation continues under. Pure (no vscode).
  */

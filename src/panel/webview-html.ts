@@ -26,7 +26,7 @@ export function renderWebviewHtml(webview: vscode.Webview, mediaUri: vscode.Uri)
 <title>Headroom</title>
 </head>
 <body>
-<div id="app" role="application" aria-label="Headroom chat"></div>
+<div id="app"></div>
 <noscript>Headroom needs scripts enabled in its webview.</noscript>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>

@@ -11,6 +11,7 @@ export const PROPOSED_SCHEME = 'headroom-proposed';
 function subject(r: ApprovalRequest): string {
   if (r.kind === 'edit') return r.path;
   if (r.kind === 'command') return r.command;
+  if (r.kind === 'secret') return `${r.path} → ${r.target}`;
   return `${r.toolName} from ${r.origin}`;
 }
 
@@ -135,12 +136,14 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
             )
           : request.kind === 'command'
             ? vscode.l10n.t('Headroom wants to run: {0}', request.command)
-            : vscode.l10n.t(
-                'Headroom wants to call the tool {0} from {1}. Input: {2}',
-                request.toolName,
-                request.origin,
-                request.input.slice(0, 300),
-              );
+            : request.kind === 'secret'
+              ? vscode.l10n.t('Headroom wants to read {0}: {1}. Its content would be sent to the model.', request.path, request.reason)
+              : vscode.l10n.t(
+                  'Headroom wants to call the tool {0} from {1}. Input: {2}',
+                  request.toolName,
+                  request.origin,
+                  request.input.slice(0, 300),
+                );
       const answer = await vscode.window.showInformationMessage(text, approve, reject);
       if (answer === approve) this.respond(id, { approved: true });
       else if (answer === reject) this.respond(id, { approved: false, reason: 'The user rejected it.' });

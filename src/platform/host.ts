@@ -25,6 +25,7 @@ import { ResultDocuments } from './result-documents';
 import { vscodeSecretStore } from './secret-store';
 import { SessionHost } from './session-host';
 import { ContextStatusBar } from './status-bar';
+import { watchContextKeys } from './context-keys';
 import { createHostActions } from './vscode-host-actions';
 import { readContextSettings } from '../config/context-settings';
 
@@ -58,10 +59,12 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   disposables.push(statusBar);
   const showUsage = (usage: ContextUsage) => statusBar.update(usage);
 
+  const followWindow = headerFollowsWindow(() => void panel.postSnapshot());
   /** Measures against the configured model's window now and updates the meter and the status bar. */
   const remeasure = () => {
     const usage = session.turns.measure();
     showUsage(usage);
+    followWindow(usage.contextWindow);
     if (usage.budget) panel.pushBudget(usage.budget);
     return usage;
   };
@@ -110,8 +113,12 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   disposables.push(
     session.onDidEvent((e) => {
       panel.pushEvent(e);
-      if (e.type === 'context_usage') showUsage(e.usage);
+      if (e.type === 'context_usage') {
+        showUsage(e.usage);
+        followWindow(e.usage.contextWindow);
+      }
     }),
+    ...watchContextKeys(session, approvals),
   );
   // The status bar shows the stored session's figure as soon as the host is up, and the panel the
   // resumed session's newest page (older pages come in as the user scrolls up).
@@ -154,5 +161,17 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     dispose: () => {
       for (const d of disposables.splice(0).reverse()) d.dispose();
     },
+  };
+}
+
+/**
+ * The header names the window the meter measures against: when the meter's window changes (a server
+ * said another one, the model was switched), the header is sent again (`repost`).
+ */
+function headerFollowsWindow(repost: () => void): (window: number) => void {
+  let shown: number | undefined;
+  return (window) => {
+    if (shown !== undefined && window !== shown) repost();
+    shown = window;
   };
 }

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { HostEnvironment } from '../app/host-environment';
 import { SessionService } from '../app/session-service';
 import { readCompactionSettings, readContextSettings, readMaxIterations } from '../config/context-settings';
-import { readExternalToolsAllow, readProviderSettings } from '../config/settings';
+import { readExternalToolsAllow, readProviderSettings, readSecretFilesAllow } from '../config/settings';
 import type { SecretStore } from '../providers/credentials';
 import { releaseApiKey } from '../providers/key-release';
 import type { ApprovalBroker } from './approvals';
@@ -47,13 +47,20 @@ export function vscodeEnvironment(deps: SessionHostDeps): HostEnvironment {
       compaction: readCompactionSettings,
       maxIterations: readMaxIterations,
       externalToolsAllow: readExternalToolsAllow,
+      secretFilesAllow: readSecretFilesAllow,
     },
     log,
     warn: (message) => {
       log.warn(message);
       void vscode.window.showWarningMessage(`Headroom: ${message}`);
     },
-    releaseKey: (provider, baseUrl) => releaseApiKey({ provider, baseUrl, secrets: deps.secrets, ask: askToSendKey }),
+    releaseKey: (provider, baseUrl, options) =>
+      releaseApiKey({
+        provider,
+        baseUrl,
+        secrets: deps.secrets,
+        ask: options?.ask === false ? () => Promise.resolve(undefined) : askToSendKey,
+      }),
     approvals: deps.approvals,
     externalTools: createLmToolPort,
     languageModel: createVscodeLmPort,

@@ -6,10 +6,12 @@
 import * as vscode from 'vscode';
 import type { ContextUsage } from '../agent/events';
 import type { CheckpointActions, HostActions, PromptActions } from '../app/host-actions';
+import { restrictedActions } from '../app/restricted-actions';
 import { pickModel } from '../commands/model-picker';
 import { saveDefaultModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { readProviderSettings } from '../config/settings';
 import { listServerModels } from '../providers/server-models';
+import { providerEntry } from '../common/provider-catalogue';
 import { errorMessage } from '../common/errors';
 import type { ChatViewProvider } from '../panel/chat-view-provider';
 import { CHAT_VIEW_ID } from '../panel/view-ids';
@@ -61,101 +63,109 @@ export function createHostActions(deps: HostActionDeps): HostActions {
 
   /**
    * After anything that replaces the context view: the meter, the transcript and the history. A
-   * restore or an undo keeps the chat (the panel marks what left the context); opening, starting or
-   * deleting a session, or a clear, replaces it (the session's cost follows the session: `onDidChangeSpend`).
+   * restore, an undo or a clear keeps the chat (the panel marks what left the context); opening,
+   * starting or deleting a session replaces it (the session's cost follows the session: `onDidChangeSpend`).
    */
   const reload = async (how: 'session' | 'clear' | 'restore' | 'undo' = 'session') => {
     // The meter first: loading the transcript re-sends the whole panel, meter included.
     const usage = deps.remeasure();
     const panel = deps.panel();
     panel.setUndoAvailable(compactions.canUndo);
-    if (how === 'restore' || how === 'undo') await panel.continueTranscript(sessions.messages, how);
-    else if (how === 'clear') await panel.loadTranscript(sessions.messages);
+    if (how === 'restore' || how === 'undo' || how === 'clear') await panel.continueTranscript(sessions.messages, how);
     else await panel.loadTranscript(sessions.messages, await compactions.history());
     deps.offerCompaction(usage);
     await panel.refreshHistory();
   };
 
-  return {
-    prompt: promptActions(deps),
-    sessions: {
-      create: async () => {
-        await sessions.create();
-        approvals.policy.resetSession();
-        await reload();
+  // Restricted Mode refuses what writes or sends here, once for the panel and the palette alike.
+  return restrictedActions(
+    {
+      prompt: promptActions(deps),
+      sessions: {
+        create: async () => {
+          await sessions.create();
+          approvals.policy.resetSession();
+          await reload();
+        },
+        list: () => sessions.history(),
+        open: async (id) => {
+          await sessions.open(id);
+          approvals.policy.resetSession();
+          await reload();
+        },
+        rename: async (id, title) => {
+          await sessions.rename(id, title);
+          await deps.panel().refreshHistory();
+          await deps.panel().refreshSessionInfo();
+        },
+        delete: async (id) => {
+          await sessions.delete(id);
+          await reload();
+        },
+        clear: async () => {
+          if (!(await confirmClear())) return;
+          await sessions.clear();
+          await reload('clear');
+        },
       },
-      list: () => sessions.history(),
-      open: async (id) => {
-        await sessions.open(id);
-        approvals.policy.resetSession();
-        await reload();
+      context: {
+        compact: async (focus) => {
+          const report = await compactions.compact(focus);
+          if (!report) {
+            // A cancelled compaction says so in the chat; only "nothing to do" needs a word here.
+            if (!compactions.lastCancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
+            return;
+          }
+          // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
+          deps.remeasure();
+          deps.panel().showCompaction(report);
+        },
+        cancelCompaction: () => void compactions.cancel(),
+        undoCompaction: async () => {
+          await compactions.undo();
+          await reload('undo');
+        },
+        saveSnapshot: async (name) => {
+          await session.pins.saveSnapshot(name);
+          await deps.panel().refreshHistory();
+        },
+        restoreSnapshot: async (id) => {
+          await session.pins.restoreSnapshot(id);
+          await reload('restore');
+        },
+        messages: () => sessions.messages,
+        measure: () => session.turns.measure(),
       },
-      rename: async (id, title) => {
-        await sessions.rename(id, title);
-        await deps.panel().refreshHistory();
-        await deps.panel().refreshSessionInfo();
+      pins: session.pins,
+      checkpoints: checkpointActions(deps),
+      results: {
+        open: (refId) => results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId))),
+        searchHistory: (query) => session.search.searchHistory(query),
+        storedResults: () => session.search.storedResults(),
       },
-      delete: async (id) => {
-        await sessions.delete(id);
-        await reload();
+      approvals: {
+        approve: (id, decision) => void approvals.respond(id, decision),
+        showDiff: (id) => approvals.showDiff(id),
+        answerOldest: (decision) => {
+          const oldest = approvals.list()[0];
+          return oldest ? approvals.respond(oldest.id, decision) : false;
+        },
       },
-      clear: async () => {
-        await sessions.clear();
-        await reload('clear');
+      config: {
+        update: updateConfig,
+        testConnection: () => session.turns.testConnection(),
+        setApiKey: () => setApiKey(deps.secrets, deps.log),
+        selectModel: () => selectModel(deps),
+        runCommand: async (name) => {
+          await vscode.commands.executeCommand(
+            name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,
+            name === 'openSettings' ? 'headroom' : undefined,
+          );
+        },
       },
     },
-    context: {
-      compact: async (focus) => {
-        const report = await compactions.compact(focus);
-        if (!report) {
-          // A cancelled compaction says so in the chat; only "nothing to do" needs a word here.
-          if (!compactions.lastCancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Headroom: nothing to compact yet.'));
-          return;
-        }
-        // The chat keeps showing the earlier turns (the transcript keeps them too); the card says what was freed.
-        deps.remeasure();
-        deps.panel().showCompaction(report);
-      },
-      cancelCompaction: () => void compactions.cancel(),
-      undoCompaction: async () => {
-        await compactions.undo();
-        await reload('undo');
-      },
-      saveSnapshot: async (name) => {
-        await session.pins.saveSnapshot(name);
-        await deps.panel().refreshHistory();
-      },
-      restoreSnapshot: async (id) => {
-        await session.pins.restoreSnapshot(id);
-        await reload('restore');
-      },
-      messages: () => sessions.messages,
-      measure: () => session.turns.measure(),
-    },
-    pins: session.pins,
-    checkpoints: checkpointActions(deps),
-    results: {
-      open: (refId) => results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId))),
-      searchHistory: (query) => session.search.searchHistory(query),
-      storedResults: () => session.search.storedResults(),
-    },
-    approvals: {
-      approve: (id, decision) => void approvals.respond(id, decision),
-      showDiff: (id) => approvals.showDiff(id),
-    },
-    config: {
-      update: updateConfig,
-      testConnection: () => session.turns.testConnection(),
-      setApiKey: () => setApiKey(deps.secrets, deps.log),
-      selectModel: () => selectModel(deps),
-      runCommand: async (name) => {
-        await vscode.commands.executeCommand(
-          name === 'openSettings' ? 'workbench.action.openSettings' : `headroom.${name}`,
-          name === 'openSettings' ? 'headroom' : undefined,
-        );
-      },
-    },
-  };
+    () => vscode.workspace.isTrusted,
+  );
 }
 
 /** The first-run view's provider and base URL, saved to user settings (a bad URL is refused with the reason). */
@@ -173,13 +183,18 @@ async function updateConfig(change: Parameters<HostActions['config']['update']>[
 async function selectModel(deps: HostActionDeps): Promise<void> {
   const { session } = deps;
   const limits = session.models.limits();
-  const serverUrl = readProviderSettings().baseUrl;
+  const { provider } = session.models.choice();
+  // A local server lists what it can serve; a vendor's list is read with its key, under the key's origin rules.
+  const serverUrl = providerEntry(provider).endpoint === 'server' ? readProviderSettings().baseUrl : undefined;
+  await session.init();
+  const { vendorModels, levelsFor } = await session.models.pickerModels();
   const choice = await pickModel({
     current: session.models.choice(),
     serverUrl,
-    // A local server lists what it can serve; a vendor API at a base URL (a proxy) may list nothing.
     serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
     serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
+    vendorModels,
+    levelsFor,
   });
   if (!choice) return;
   await session.turns.setModel(choice);
@@ -242,4 +257,21 @@ function promptActions(deps: HostActionDeps): PromptActions {
 /** An editor tab title for a stored result: "run_command output · 35.9 KB". */
 function resultTitle(meta: ResultMeta | undefined): string | undefined {
   return meta ? `${meta.toolName} output · ${formatBytes(meta.byteSize)}` : undefined;
+}
+
+/**
+ * Clear asks once, whoever asked for it (the panel's button, /clear, the palette): the model forgets the
+ * whole conversation at once, and only a snapshot restore brings it back.
+ */
+async function confirmClear(): Promise<boolean> {
+  const clear = vscode.l10n.t('Clear');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Clear the context?'),
+    {
+      modal: true,
+      detail: vscode.l10n.t('The model starts fresh from the next message. The conversation stays on screen and in History.'),
+    },
+    clear,
+  );
+  return choice === clear;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { readCommandEnvAllowList } from '../config/settings';
-import { scrubEnvironment } from '../tools/command-env';
+import { readCommandEnvAllowList, readSecretFilesAllow } from '../config/settings';
+import { commandEnvironment } from '../tools/command-env';
+import { commandLauncher, launcherNote } from '../tools/command-launcher';
 import { createNodeWorkspace } from '../tools/node-workspace';
 import { findRipgrep } from '../tools/ripgrep-path';
 import type { WorkspacePort } from '../tools/ports';
@@ -15,8 +16,8 @@ export function createVscodeWorkspace(folder: vscode.WorkspaceFolder, log: vscod
   const rgPath = findRipgrep(vscode.env.appRoot);
   if (!rgPath) log.warn(`ripgrep not found under ${vscode.env.appRoot}; search_text uses the built-in fallback`);
   const commandEnvAllowList = readCommandEnvAllowList();
-  const base = createNodeWorkspace(folder.uri.fsPath, { rgPath, commandEnvAllowList });
-  logScrubbedOnce(log, scrubEnvironment(process.env, commandEnvAllowList).removed);
+  const base = createNodeWorkspace(folder.uri.fsPath, { rgPath, commandEnvAllowList, secretFilesAllow: readSecretFilesAllow() });
+  logScrubbedOnce(log, commandEnvironment(process.env, commandEnvAllowList).removed);
   return {
     ...base,
     async applyEdit(path, newContent) {
@@ -31,14 +32,20 @@ export function createVscodeWorkspace(folder: vscode.WorkspaceFolder, log: vscod
 }
 
 let lastScrubbed = '';
+let launcherLogged = false;
 
-/** Says (names only, never values) which variables commands do not get, when that list changes. */
+/** Says how many variables commands do not get (never their values), when that changes, and how commands start. */
 function logScrubbedOnce(log: vscode.LogOutputChannel, removed: string[]): void {
+  if (!launcherLogged) {
+    launcherLogged = true;
+    void commandLauncher().then((l) => log.info(launcherNote(l)));
+  }
   const key = removed.join(',');
   if (key === lastScrubbed) return;
   lastScrubbed = key;
   if (removed.length)
     log.info(
-      `run_command: not passing ${removed.length} variable(s) that look like secrets: ${removed.join(', ')} (allow some with headroom.commandEnvAllowList)`,
+      `run_command: commands get only the path, home, locale and terminal variables; ${removed.length} other variable(s) ` +
+        'are withheld (pass some with headroom.commandEnvAllowList)',
     );
 }

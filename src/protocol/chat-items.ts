@@ -64,6 +64,8 @@ export const ApprovalRequestView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('command'), command: z.string(), cwd: z.string() }),
   /** A call to an external tool (extension or MCP server): who provides it and the input it gets. */
   z.object({ kind: z.literal('tool'), origin: z.string(), input: z.string() }),
+  /** Reading a file that looks like a secret: the path asked, the real file, and why it looks like one. */
+  z.object({ kind: z.literal('secret'), path: z.string(), target: z.string(), reason: z.string() }),
 ]);
 export const ApprovalItem = z.object({
   kind: z.literal('approval'),
@@ -99,7 +101,7 @@ export const NoticeItem = z.object({
 export const ContextLine = z.object({ role: z.enum(['user', 'assistant', 'tool', 'summary']), text: z.string() });
 export type ContextLine = z.infer<typeof ContextLine>;
 
-/** What one compaction did to the context (issue 14 item 6): what stayed, what was summarized, stored or dropped. */
+/** What one compaction did to the context: what stayed, what was summarized, stored or dropped. */
 export const CompactionDetails = z.object({
   /** Messages still in the context verbatim, oldest first (at most 50 listed; `keptCount` is the total). */
   kept: z.array(ContextLine).max(50),

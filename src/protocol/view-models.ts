@@ -30,12 +30,16 @@ export const ConfigView = z.object({
     .object({
       /** "200k" — the window budgeted to. */
       window: z.string(),
+      /** True when the model is unknown and `window` was only assumed (the header says so). */
+      windowAssumed: z.boolean().optional(),
       /** "$3 / $15 per M tokens" (input / output); absent when the model table has no price. */
       price: z.string().optional(),
       /** The thinking level when the model reasons and it is not off ("medium"). */
       thinking: z.string().optional(),
       /** The model accepts images: true / false from the model table; absent: unknown (a server's model). */
       images: z.boolean().optional(),
+      /** "deprecated, retires 2026-11-30" or "retired"; absent for an active model. */
+      lifecycle: z.string().max(80).optional(),
     })
     .optional(),
 });

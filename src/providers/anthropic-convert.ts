@@ -139,10 +139,28 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
       params.tool_choice = { type: 'none' };
     }
   }
-  // budget_tokens must be ≥ 1024 and below max_tokens; max_tokens itself is never raised, because the
-  // context engine reserved exactly maxOutputTokens. Leave room for the visible answer too.
-  const thinkingBudget = Math.min(req.reasoningBudget ?? 0, req.maxOutputTokens - 1024);
-  if (thinkingBudget >= 1024) params.thinking = { type: 'enabled', budget_tokens: thinkingBudget };
-  // `req.temperature` is not sent: this SDK's Messages API no longer has a temperature parameter.
+  applyThinking(params, req);
+  // `req.temperature` is not sent: this SDK's Messages API has no sampling parameters, which adaptive-only
+  // models refuse (https://platform.claude.com/docs/en/about-claude/models/migration-guide).
   return params;
+}
+
+/**
+ * Thinking as the request asks for it (`context/thinking.ts` chose the form the model takes):
+ * adaptive with `output_config.effort` (https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking),
+ * a budget (https://platform.claude.com/docs/en/build-with-claude/extended-thinking: `budget_tokens`
+ * must be ≥ 1024 and below `max_tokens`; `max_tokens` itself is never raised, because the context
+ * engine reserved exactly `maxOutputTokens`, and room is left for the visible answer), or off.
+ */
+function applyThinking(params: Anthropic.MessageCreateParamsStreaming, req: ProviderRequest): void {
+  const t = req.thinking;
+  if (!t) return;
+  if (t.mode === 'disabled') params.thinking = { type: 'disabled' };
+  else if (t.mode === 'adaptive' || t.mode === 'effort') {
+    if (t.mode === 'adaptive') params.thinking = { type: 'adaptive' };
+    if (t.effort) params.output_config = { effort: t.effort };
+  } else {
+    const budget = Math.min(t.budgetTokens, req.maxOutputTokens - 1024);
+    if (budget >= 1024) params.thinking = { type: 'enabled', budget_tokens: budget };
+  }
 }

@@ -2,7 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { toAnthropicParams } from './anthropic-convert';
 import { AssistantBuilder } from './assistant-builder';
 import { classifyProviderError } from './errors';
-import { defaultIdleTimeouts, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
+import { defaultIdleTimeouts, type IdleBudget, type IdleTimeouts } from './idle-watchdog';
+import { guardedSseFetch } from './sse-guard';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
 import { tokenCount } from './usage';
@@ -55,16 +56,17 @@ export class AnthropicProvider implements Provider {
         maxRetries: 0, // Headroom retries itself, visibly, honouring retry-after
         timeout: options.timeoutMs,
         logLevel: 'off',
+        fetch: guardedSseFetch(), // event size capped, parsed in linear time
       });
     }
   }
 
   stream(req: ProviderRequest, signal: AbortSignal = new AbortController().signal): AsyncIterable<StreamEvent> {
     const aborted = () => new AssistantBuilder(this.id, req.model).fail({ kind: 'aborted', message: 'Request aborted.' });
-    return withRetries((s) => this.attempt(req, s), this.policy, signal, aborted);
+    return withRetries((s, budget) => this.attempt(req, s, budget), this.policy, signal, aborted);
   }
 
-  private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
+  private async *attempt(req: ProviderRequest, signal: AbortSignal, budget: IdleBudget): AsyncGenerator<StreamEvent, AssistantMessage> {
     const b = new AssistantBuilder(this.id, req.model);
     if (!this.client) {
       return b.fail({
@@ -75,7 +77,7 @@ export class AnthropicProvider implements Provider {
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
     let finished = false;
     let stopError: ProviderError | undefined;
-    const watchdog = new IdleWatchdog(signal, this.idle);
+    const watchdog = budget.watch(signal, this.idle);
     try {
       const stream = await this.client.messages.create(toAnthropicParams(req), { signal: watchdog.signal });
       for await (const ev of stream) {

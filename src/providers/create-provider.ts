@@ -1,6 +1,7 @@
 import { errorMessage } from '../common/errors';
 import type { IdleTimeouts } from './idle-watchdog';
 import type { LmChatPort } from './lm-chat';
+import { withParameterFallback, type RefusedParameters } from './parameter-fallback';
 import type { Provider } from './provider';
 import type { RetryPolicy } from './retry';
 import type { ProviderId, ProviderRequest, StreamEvent } from './types';
@@ -21,6 +22,13 @@ export interface ProviderConfig {
   lm?: LmChatPort;
   /** Said by the `auth` error when there is no key, e.g. why a key was withheld (`releaseApiKey`). */
   missingKeyMessage?: string;
+  /** Parameters models refused (a 400 naming one): left out of later requests, and a refused request is sent again once without it. */
+  refused?: RefusedParameters;
+  /**
+   * 'openai-compatible' only: the server is Ollama (discovery said so), so requests go to its native
+   * chat API with this context (`ollama-chat.ts`); `numCtx` undefined: the server's own choice.
+   */
+  ollama?: { numCtx?: number };
 }
 
 /** What every adapter takes from the config. */
@@ -35,7 +43,12 @@ const ADAPTERS: { readonly [P in ProviderId]: (common: CommonOptions, config: Pr
   anthropic: (common) => import('./anthropic').then((m) => new m.AnthropicProvider(common)),
   openai: (common, config) =>
     import('./openai-responses').then((m) => new m.OpenAIResponsesProvider({ ...common, reasons: config.reasons })),
-  'openai-compatible': (common) => import('./openai').then((m) => new m.OpenAIProvider({ provider: 'openai-compatible', ...common })),
+  'openai-compatible': (common, config) =>
+    config.ollama && common.baseUrl
+      ? import('./ollama-chat').then(
+          (m) => new m.OllamaChatProvider({ ...common, baseUrl: common.baseUrl!, numCtx: config.ollama?.numCtx }),
+        )
+      : import('./openai').then((m) => new m.OpenAIProvider({ provider: 'openai-compatible', ...common })),
   'vscode-lm': (_common, config) => {
     const lm = config.lm;
     if (!lm) return Promise.reject(new Error('VS Code language models are only available inside VS Code.'));
@@ -89,7 +102,7 @@ export function createProvider(config: ProviderConfig): Provider {
         };
         return;
       }
-      yield* adapter.stream(req, signal);
+      yield* (config.refused ? withParameterFallback(adapter, config.refused) : adapter).stream(req, signal);
     },
   };
 }

@@ -1,3 +1,7 @@
+import { OVERFLOW_WORDINGS } from './overflow-wordings';
+import { redactSecrets } from './redact';
+
+export { redactSecrets };
 import type { ProviderError, ProviderErrorKind } from './types';
 
 /**
@@ -5,37 +9,9 @@ import type { ProviderError, ProviderErrorKind } from './types';
  * becomes a `ProviderError` with a kind the agent loop can branch on. Pure; never throws.
  */
 
-/**
- * Messages that mean "the request does not fit the model's context window", as worded by the real
- * providers and the common OpenAI-compatible servers. Rate-limit wording ("tokens per min") must
- * never match, which is why no bare "too many tokens" pattern is here.
- */
-const OVERFLOW_PATTERNS: readonly RegExp[] = [
-  /prompt is too long/i, // Anthropic: "prompt is too long: 210000 tokens > 200000 maximum"
-  /input length and `?max_tokens`? exceed context limit/i, // Anthropic, older models
-  /model_context_window_exceeded/i, // Anthropic stop reason echoed in errors
-  /context_length_exceeded/i, // OpenAI error code
-  /maximum context length/i, // OpenAI, vLLM: "This model's maximum context length is 8192 tokens"
-  /reduce the length of the (?:messages|input|prompt)/i, // OpenAI, vLLM
-  /exceeds? (?:the )?(?:model'?s? )?context (?:window|length|size)/i, // generic, Ollama "input length exceeds the context length"
-  /exceeds the available context size/i, // llama.cpp server
-  /greater than the context length/i, // LM Studio
-  /context length of only \d+ tokens/i, // LM Studio: "loaded with context length of only 4096 tokens"
-  /context size has been exceeded/i, // LM Studio (MLX engine)
-  /context length is only \d+ tokens/i, // vLLM ≥ 0.16: "However, the model's context length is only 1024 tokens"
-  /is too long to fit into the model/i, // vLLM: "The prompt (total length 25938) is too long to fit into the model"
-  /`?inputs`? tokens \+ `?max_new_tokens`? must be <=/i, // TGI 422: "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096"
-  /`?inputs`? must have less than \d+ tokens/i, // TGI 422 when the prompt alone is too long
-  /input tokens exceed the configured limit/i, // OpenAI Responses-style gateways
-  /context window exceeds limit/i, // MiniMax and others
-  /prompt too long/i, // Ollama / generic
-  /input is too long for (?:the )?(?:requested )?model/i, // Bedrock-style wording via proxies
-  /model_max_prompt_tokens_exceeded|prompt token count of \d+ exceeds the limit/i, // GitHub Copilot (VS Code language models)
-];
-
-/** True when `text` is a provider's way of saying the prompt exceeds the context window. */
+/** True when `text` is a provider's way of saying the prompt exceeds the context window (`OVERFLOW_WORDINGS`). */
 export function isContextOverflowMessage(text: string): boolean {
-  return OVERFLOW_PATTERNS.some((p) => p.test(text));
+  return OVERFLOW_WORDINGS.some((w) => w.pattern.test(text));
 }
 
 /** Kinds worth retrying automatically (with backoff) when nothing has been streamed yet. */
@@ -66,16 +42,6 @@ export function parseRetryAfter(headers: unknown, now: number = Date.now()): num
   const date = Date.parse(ra);
   if (Number.isFinite(date)) return Math.max(0, date - now);
   return undefined;
-}
-
-/** Replaces every given secret, and anything shaped like an API key, so no key reaches a message or a log. */
-export function redactSecrets(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s && s.length >= 4) out = out.split(s).join('[redacted]');
-  }
-  // sk-..., sk-ant-..., sk-proj-...: also the masked forms OpenAI echoes ("sk-abc***xyz").
-  return out.replace(/\bsk-[A-Za-z0-9_\-*]{6,}/g, 'sk-[redacted]');
 }
 
 function field(obj: unknown, key: string): unknown {

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { normalizeErrorBody } from './error-body';
+import { guardedSseFetch } from './sse-guard';
 
 /** What both OpenAI adapters (Chat Completions and Responses) need to build their SDK client. */
 export interface OpenAIClientOptions {
@@ -27,7 +28,8 @@ export function createOpenAIClient(options: OpenAIClientOptions): OpenAI | undef
     maxRetries: 0,
     timeout: options.timeoutMs,
     logLevel: 'off',
-    ...(options.provider === 'openai-compatible' ? { fetch: nestingErrorBodies } : {}),
+    // Every stream's events are size-capped and handed to the SDK's parser whole (linear time).
+    fetch: guardedSseFetch(options.provider === 'openai-compatible' ? nestingErrorBodies : undefined),
   });
 }
 

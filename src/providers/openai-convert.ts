@@ -1,5 +1,14 @@
 import type OpenAI from 'openai';
-import type { AssistantMessage, ImagePart, Message, ProviderId, ProviderRequest, TextPart, ToolResultMessage } from './types';
+import type {
+  AssistantMessage,
+  ImagePart,
+  Message,
+  ProviderId,
+  ProviderRequest,
+  RequestThinking,
+  TextPart,
+  ToolResultMessage,
+} from './types';
 
 /**
  * Neutral model ⇄ OpenAI Chat Completions wire format. Pure. Lossy by the protocol's nature:
@@ -81,6 +90,22 @@ export function reasoningEffort(budget: number): 'low' | 'medium' | 'high' {
 }
 
 /**
+ * The OpenAI `reasoning.effort` / `reasoning_effort` a request's thinking asks for: its effort, the
+ * effort a budget corresponds to, `none` when turned off (https://developers.openai.com/api/docs/guides/reasoning).
+ */
+export function wireEffort(thinking: RequestThinking | undefined): OpenAI.ReasoningEffort | undefined {
+  if (!thinking) return undefined;
+  switch (thinking.mode) {
+    case 'disabled':
+      return 'none';
+    case 'budget':
+      return reasoningEffort(thinking.budgetTokens);
+    default:
+      return thinking.effort;
+  }
+}
+
+/**
  * Builds the streaming request body. The system prompt is one stable leading message so OpenAI's
  * automatic prefix cache can hit; `prompt_cache_key` routes a session to the same cache.
  * OpenAI-compatible servers get `max_tokens` (many do not know `max_completion_tokens`).
@@ -111,7 +136,9 @@ export function toOpenAIParams(req: ProviderRequest, provider: ProviderId): Open
   }
   // OpenAI-only fields: strict compatible servers reject unknown parameters.
   if (provider === 'openai' && req.promptCacheKey) params.prompt_cache_key = req.promptCacheKey;
-  if (provider === 'openai' && req.reasoningBudget) params.reasoning_effort = reasoningEffort(req.reasoningBudget);
-  if (req.temperature !== undefined) params.temperature = req.temperature;
+  const effort = provider === 'openai' ? wireEffort(req.thinking) : undefined;
+  if (effort) params.reasoning_effort = effort;
+  // A reasoning model refuses sampling parameters unless its reasoning is off.
+  if (req.temperature !== undefined && (!effort || effort === 'none')) params.temperature = req.temperature;
   return params;
 }

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { reasoningEffort, TOOL_ERROR_PREFIX } from './openai-convert';
+import { TOOL_ERROR_PREFIX, wireEffort } from './openai-convert';
 import type { AssistantMessage, ImagePart, Message, ProviderRequest, ReasoningPart, TextPart, ToolResultMessage } from './types';
 
 /**
@@ -147,12 +147,17 @@ export function toResponsesParams(req: ProviderRequest, reasons: boolean): Param
       parameters: { type: 'object', ...t.inputSchema },
       strict: false,
     }));
+    // Declared but not callable: the same tools (the cached prefix) with an answer in text.
+    if (req.toolChoice === 'none') params.tool_choice = 'none';
   }
   if (req.promptCacheKey) params.prompt_cache_key = req.promptCacheKey;
+  const effort = reasons ? wireEffort(req.thinking) : undefined;
   if (reasons) {
     params.include = ['reasoning.encrypted_content'];
-    if (req.reasoningBudget) params.reasoning = { effort: reasoningEffort(req.reasoningBudget), summary: 'auto' };
+    if (effort) params.reasoning = effort === 'none' ? { effort } : { effort, summary: 'auto' };
   }
-  if (req.temperature !== undefined) params.temperature = req.temperature;
+  // Reasoning models refuse sampling parameters unless their reasoning is off
+  // (https://developers.openai.com/api/docs/guides/reasoning).
+  if (req.temperature !== undefined && (!reasons || effort === 'none')) params.temperature = req.temperature;
   return params;
 }

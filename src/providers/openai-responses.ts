@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { AssistantBuilder } from './assistant-builder';
 import { classifyProviderError } from './errors';
 import { tokenCount } from './usage';
-import { defaultIdleTimeouts, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
+import { defaultIdleTimeouts, type IdleBudget, type IdleTimeouts } from './idle-watchdog';
 import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { reasoningSignature, toResponsesParams } from './openai-responses-convert';
 import type { Provider } from './provider';
@@ -75,17 +75,17 @@ export class OpenAIResponsesProvider implements Provider {
 
   stream(req: ProviderRequest, signal: AbortSignal = new AbortController().signal): AsyncIterable<StreamEvent> {
     const aborted = () => new AssistantBuilder(this.id, req.model).fail({ kind: 'aborted', message: 'Request aborted.' });
-    return withRetries((s) => this.attempt(req, s), this.policy, signal, aborted);
+    return withRetries((s, budget) => this.attempt(req, s, budget), this.policy, signal, aborted);
   }
 
-  private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
+  private async *attempt(req: ProviderRequest, signal: AbortSignal, budget: IdleBudget): AsyncGenerator<StreamEvent, AssistantMessage> {
     const b = new AssistantBuilder(this.id, req.model);
     if (!this.client) return b.fail({ kind: 'auth', message: this.missingKeyMessage });
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
     const params = toResponsesParams(req, this.reasons(req.model));
     let final: ResponseBody | undefined;
     let failure: ProviderError | undefined;
-    const watchdog = new IdleWatchdog(signal, this.idle);
+    const watchdog = budget.watch(signal, this.idle);
     try {
       const stream = await this.client.responses.create(params, { signal: watchdog.signal });
       for await (const event of stream) {

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { AssistantBuilder } from './assistant-builder';
 import { normalizeErrorBody } from './error-body';
-import { defaultIdleTimeouts, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
+import { defaultIdleTimeouts, type IdleBudget, type IdleTimeouts } from './idle-watchdog';
 import { classifyProviderError } from './errors';
 import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { toOpenAIParams } from './openai-convert';
@@ -69,10 +69,10 @@ export class OpenAIProvider implements Provider {
 
   stream(req: ProviderRequest, signal: AbortSignal = new AbortController().signal): AsyncIterable<StreamEvent> {
     const aborted = () => new AssistantBuilder(this.id, req.model).fail({ kind: 'aborted', message: 'Request aborted.' });
-    return withRetries((s) => this.attempt(req, s), this.policy, signal, aborted);
+    return withRetries((s, budget) => this.attempt(req, s, budget), this.policy, signal, aborted);
   }
 
-  private async *attempt(req: ProviderRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, AssistantMessage> {
+  private async *attempt(req: ProviderRequest, signal: AbortSignal, budget: IdleBudget): AsyncGenerator<StreamEvent, AssistantMessage> {
     const b = new AssistantBuilder(this.id, req.model);
     if (!this.client) {
       return b.fail({ kind: 'auth', message: this.missingKeyMessage });
@@ -82,7 +82,7 @@ export class OpenAIProvider implements Provider {
     let finishReason: string | undefined;
     let sawUsage = false;
     // Keep-alive comments never reach this loop (the SDK skips them), so they do not touch the watchdog.
-    const watchdog = new IdleWatchdog(signal, this.idle);
+    const watchdog = budget.watch(signal, this.idle);
     try {
       const stream = await this.client.chat.completions.create(params, { signal: watchdog.signal });
       for await (const chunk of stream) {

@@ -1,4 +1,5 @@
 import { isRetryableKind } from './errors';
+import { IDLE_BUDGET_MS, IdleBudget } from './idle-watchdog';
 import type { AssistantMessage, ProviderError, StreamEvent } from './types';
 
 /** How an adapter retries transient failures. All fields have defaults (`DEFAULT_RETRY_POLICY`). */
@@ -13,6 +14,8 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
   /** Waits `ms` or until `signal` aborts (then resolves early). Injectable so tests do not wait. */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Most silence one request may meet over all its attempts (`IdleBudget`). */
+  idleBudgetMs: number;
 }
 
 /** Resolves after `ms`, or as soon as `signal` aborts. Never rejects. */
@@ -36,6 +39,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 30_000,
   maxRetryAfterMs: 60_000,
   sleep: abortableSleep,
+  idleBudgetMs: IDLE_BUDGET_MS,
 };
 
 /**
@@ -43,7 +47,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
  * The provider's `retry-after` wins over the computed backoff.
  */
 export function retryDelay(retry: number, error: ProviderError, policy: RetryPolicy): number | undefined {
-  if (!isRetryableKind(error.kind) || retry > policy.maxRetries) return undefined;
+  if (!isRetryableKind(error.kind) || error.retryable === false || retry > policy.maxRetries) return undefined;
   if (error.retryAfterMs !== undefined) {
     return error.retryAfterMs <= policy.maxRetryAfterMs ? error.retryAfterMs : undefined;
   }
@@ -52,9 +56,10 @@ export function retryDelay(retry: number, error: ProviderError, policy: RetryPol
 
 /**
  * One request attempt: yields content events and returns the final message (which carries the error
- * when the attempt failed). Must never throw.
+ * when the attempt failed). `idle` is the request's idle budget, the same for every attempt: the
+ * attempt's watchdog comes from it (`idle.watch`). Must never throw.
  */
-export type Attempt = (signal: AbortSignal) => AsyncGenerator<StreamEvent, AssistantMessage>;
+export type Attempt = (signal: AbortSignal, idle: IdleBudget) => AsyncGenerator<StreamEvent, AssistantMessage>;
 
 function isContentEvent(e: StreamEvent): boolean {
   return e.type === 'text_delta' || e.type === 'reasoning_delta' || e.type === 'toolcall_start' || e.type === 'toolcall_end';
@@ -73,9 +78,10 @@ export async function* withRetries(
   abortedMessage: () => AssistantMessage,
 ): AsyncGenerator<StreamEvent> {
   yield { type: 'start' };
+  const idle = new IdleBudget(policy.idleBudgetMs);
   for (let retry = 1; ; retry++) {
     let streamedContent = false;
-    const it = attempt(signal);
+    const it = attempt(signal, idle);
     let message: AssistantMessage;
     for (;;) {
       const r = await it.next();

@@ -1,14 +1,97 @@
 /**
  * The models an OpenAI-compatible server offers, for the model picker: `GET /v1/models`, which Ollama,
- * LM Studio, llama.cpp and vLLM all serve. Pure apart from the injected `fetch`; never throws.
+ * LM Studio, llama.cpp and vLLM all serve (https://platform.openai.com/docs/api-reference/models/list).
+ * The server is untrusted: at most `MAX_MODELS_BODY_BYTES` of its answer are read, at most
+ * `MAX_SERVER_MODELS` ids kept (a longer list is cut, not dropped), each id one line of bounded length.
+ * Pure apart from the injected `fetch`; never throws.
  */
-import { z } from 'zod';
-import { getJson, serverRoot, type FetchLike } from './server-discovery';
+import { singleLine } from '../common/single-line';
+import { serverRoot } from './server-discovery';
 
-const ModelList = z.object({ data: z.array(z.object({ id: z.string().min(1).max(300) })).max(2_000) });
+/** Ids kept from one list (a picker of more is unusable; "Other model id…" takes any). */
+export const MAX_SERVER_MODELS = 500;
+/** Bytes of the answer read (500 ids with their metadata fit in a fraction of it). */
+export const MAX_MODELS_BODY_BYTES = 1024 * 1024;
+const MAX_ID_CHARS = 300;
 
-/** The server's model ids, in its order, without duplicates; [] when it does not answer in `timeoutMs`. */
-export async function listServerModels(baseUrl: string, fetch: FetchLike, timeoutMs = 1_500): Promise<string[]> {
-  const list = await getJson(fetch, `${serverRoot(baseUrl)}/v1/models`, ModelList, timeoutMs);
-  return [...new Set((list?.data ?? []).map((m) => m.id))];
+/** What `listServerModels` needs of `fetch`: the status and the body as a stream. */
+export type ModelsFetch = (
+  url: string,
+  init?: { signal?: AbortSignal },
+) => Promise<{ ok: boolean; body: ReadableStream<Uint8Array> | null }>;
+
+/** The first `max` bytes of `body` as text, and whether there was more. */
+async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promise<{ text: string; cut: boolean }> {
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: Buffer.concat(parts).toString('utf8'), cut: false };
+    parts.push(value);
+    size += value.length;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return { text: Buffer.concat(parts).subarray(0, max).toString('utf8'), cut: true };
+    }
+  }
+}
+
+/** A model id as the picker may show it, or undefined when it is not one. */
+function cleanId(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const id = singleLine(v.trim());
+  return id && id.length <= MAX_ID_CHARS ? id : undefined;
+}
+
+/** The ids of a whole answer (`{data: [{id}]}`); undefined when it is not that shape. */
+function idsOfJson(text: string): string[] | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const data = typeof json === 'object' && json !== null ? (json as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data)) return undefined;
+  const ids: string[] = [];
+  for (const m of data) {
+    const id = cleanId(typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : undefined);
+    if (id) ids.push(id);
+    if (ids.length >= MAX_SERVER_MODELS * 2) break; // enough to fill the list after duplicates
+  }
+  return ids;
+}
+
+/**
+ * The ids in the first part of an answer too long to read whole: each `"id": "…"` in order, leaving
+ * out the permission entries older servers nest inside each model (`modelperm-…`).
+ */
+function idsOfPrefix(text: string): string[] {
+  const ids: string[] = [];
+  for (const m of text.matchAll(/"id"\s*:\s*"((?:[^"\\]|\\.){1,300})"/g)) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(`"${m[1]}"`);
+    } catch {
+      continue;
+    }
+    const id = cleanId(raw);
+    if (id && !id.startsWith('modelperm-')) ids.push(id);
+    if (ids.length >= MAX_SERVER_MODELS * 2) break;
+  }
+  return ids;
+}
+
+/** The server's model ids, in its order, without duplicates, at most `MAX_SERVER_MODELS`; [] when it does not answer in `timeoutMs`. */
+export async function listServerModels(baseUrl: string, fetch: ModelsFetch, timeoutMs = 1_500): Promise<string[]> {
+  try {
+    const res = await fetch(`${serverRoot(baseUrl)}/v1/models`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok || !res.body) return [];
+    const { text, cut } = await readCapped(res.body, MAX_MODELS_BODY_BYTES);
+    const ids = (cut ? undefined : idsOfJson(text)) ?? idsOfPrefix(text);
+    return [...new Set(ids)].slice(0, MAX_SERVER_MODELS);
+  } catch {
+    return []; // not such a server, or not reachable
+  }
 }

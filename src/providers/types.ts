@@ -6,6 +6,7 @@
  * All types are plain JSON-serializable data so they can be persisted and hashed as they are.
  */
 import type { ProviderId } from '../common/provider-catalogue';
+import type { EffortLevel } from './model-info';
 
 /** Where a model is served; the ids are the provider catalogue's. */
 export type { ProviderId };
@@ -94,6 +95,8 @@ export interface ProviderError {
   message: string;
   status?: number;
   retryAfterMs?: number;
+  /** False: never retried whatever its kind (e.g. the request's idle budget is spent). */
+  retryable?: false;
 }
 
 /**
@@ -179,10 +182,24 @@ export interface ProviderRequest {
    * breakpoint, as trailing text of the final user turn, so it never invalidates the cached prefix.
    */
   trailingNote?: string;
-  /** Enable extended thinking with this token budget (Anthropic) / reasoning effort (OpenAI). */
-  reasoningBudget?: number;
+  /** The thinking the model is asked for, as its capabilities take it (`context/thinking.ts`); absent: none. */
+  thinking?: RequestThinking;
+  /** Sent only to models that take sampling parameters (never to a reasoning model). */
   temperature?: number;
 }
+
+/**
+ * Thinking as one request asks for it: adaptive with an effort (Anthropic `thinking.type: adaptive`
+ * + `output_config.effort`, the thinking inside `max_tokens`), a token budget (Anthropic
+ * `thinking.type: enabled`; OpenAI-compatible servers get the effort it corresponds to), or an
+ * effort only (OpenAI `reasoning.effort`).
+ */
+export type RequestThinking =
+  /** Thinking turned off explicitly (Anthropic `thinking.type: disabled`, OpenAI effort `none`): only for models that allow it. */
+  | { mode: 'disabled' }
+  | { mode: 'adaptive'; effort?: EffortLevel }
+  | { mode: 'budget'; budgetTokens: number }
+  | { mode: 'effort'; effort: EffortLevel };
 
 /** Events an adapter emits while streaming one request. The stream always ends with `done`. */
 export type StreamEvent =

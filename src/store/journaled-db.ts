@@ -6,7 +6,8 @@ import { writeFileAtomic } from './atomic-file';
 import { applyInTransaction, metaSeq, migrate, userVersion, type Applier, type Migration } from './db-apply';
 import { loadImage, quarantine } from './db-image';
 import { Journal, readJournal, type JournalRecord } from './journal';
-import { writeError, writeFailureOf, type StoreFs } from './store-fs';
+import { lockLostError, problemKindOf } from './journal-errors';
+import { writeError, type StoreFs } from './store-fs';
 import type { StoreProblem } from './problems';
 
 export type { Applier, Migration } from './db-apply';
@@ -213,14 +214,15 @@ export class JournaledDb {
   }
 
   /**
-   * Rebuilds the file without its free pages (VACUUM) when more than half of it is free, e.g. after
-   * most rows moved out to sealed segments; the smaller image is exported soon. Returns whether it did.
+   * Rebuilds the file without its free pages (VACUUM) when at least `minFreeShare` of it is free, e.g.
+   * after most rows moved out to sealed segments or snapshot files; the smaller image is exported soon.
+   * Returns whether it did.
    */
-  reclaimSpace(): boolean {
+  reclaimSpace(minFreeShare = 0.5): boolean {
     if (this.readOnly || this.closed) return false;
     const free = Number(this.db.exec('PRAGMA freelist_count')[0]?.values[0]?.[0] ?? 0);
     const pages = Number(this.db.exec('PRAGMA page_count')[0]?.values[0]?.[0] ?? 0);
-    if (pages < 64 || free * 2 < pages) return false;
+    if (pages < 64 || free < pages * minFreeShare) return false;
     this.db.exec('VACUUM');
     this.markDirty();
     return true;
@@ -340,16 +342,4 @@ export class JournaledDb {
       this.stats.running--;
     }
   }
-}
-
-function problemKindOf(err: unknown): StoreProblem['kind'] {
-  const failure = writeFailureOf(err);
-  return failure === 'io' ? 'export_failed' : failure;
-}
-
-function lockLostError(): HeadroomError {
-  return new HeadroomError(
-    'storage',
-    'Headroom storage is read-only: another VS Code window took over this workspace. The change was not saved.',
-  );
 }

@@ -100,13 +100,13 @@ export class ResultStore {
    * A byte page reads only its own bytes (plus a few to find character boundaries) from the file.
    * Throws `not_found` for an unknown ref id or a missing file, `invalid_request` for a bad offset or limit.
    */
-  async page(refId: string, options: Partial<ResultPageOptions> = {}): Promise<ResultPage> {
+  async page(refId: string, options: Partial<ResultPageOptions> = {}, signal?: AbortSignal): Promise<ResultPage> {
     const offset = options.offset ?? 0;
     const limit = options.limit ?? DEFAULT_PAGE_BYTES;
     if (!Number.isInteger(offset) || offset < 0)
       throw new HeadroomError('invalid_request', `offset must be a non-negative integer, got ${offset}.`);
     if (!(limit >= 1)) throw new HeadroomError('invalid_request', `limit must be at least 1, got ${limit}.`);
-    return pageSource(this.source(this.row(refId)), { offset, limit, grep: options.grep });
+    return pageSource(this.source(this.row(refId)), { offset, limit, grep: options.grep }, { signal });
   }
 
   /**
@@ -116,9 +116,9 @@ export class ResultStore {
   port(sessionId: string): ResultPort {
     return {
       put: async ({ toolName, content }) => (await this.put(sessionId, toolName, content)).refId,
-      page: async (refId, options) => {
+      page: async (refId, options, signal) => {
         try {
-          return await this.page(refId, options);
+          return await this.page(refId, options, signal);
         } catch (err) {
           if (err instanceof HeadroomError && err.kind === 'not_found') return undefined;
           throw err;

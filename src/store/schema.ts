@@ -99,4 +99,13 @@ export const SESSION_MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec('ALTER TABLE compactions ADD COLUMN report TEXT');
   },
+  // v7: a snapshot's messages move to their own file (snapshot-files.ts), so the live database holds
+  // only each snapshot's row and its export stays flat however many compactions there were. NULL: the
+  // messages are still in the row (older snapshots; upkeep moves them out after the session opens).
+  // An index on the snapshots' time: the resume view is the newest of hundreds.
+  (db) => {
+    db.exec(`
+      ALTER TABLE snapshots ADD COLUMN file TEXT;
+      CREATE INDEX snapshots_created ON snapshots (created_at);`);
+  },
 ];

@@ -19,7 +19,7 @@ export function contextViewOf(loaded: LoadedSession, opts: ContextWindowOptions)
   const snap = loaded.snapshot;
   const useSnap = !!snap && snap.throughSeq > afterSeq && snap.createdAt >= clearedAt;
   const afterClear = loaded.tail.filter((m) => m.seq > afterSeq);
-  const { messages: snapMessages, ...info } = snap ?? { messages: [] as Message[] };
+  const { messages: snapMessages, counts: snapCounts, ...info } = snap ?? { messages: [] as Message[], counts: undefined };
   const head = useSnap ? snapMessages : [];
   // A snapshot's messages are timed by their own timestamps, the stored ones by when they were stored.
   const all = [...head, ...afterClear.map((m) => m.message)];
@@ -28,14 +28,23 @@ export function contextViewOf(loaded: LoadedSession, opts: ContextWindowOptions)
   const floor = windowFloor(all, timeOf);
   const start = floor + windowStart(all.slice(floor), (i) => timeOf(floor + i), since);
   const tail = afterClear.slice(Math.max(0, start - head.length));
+  // The snapshot's messages the window keeps keep the counts they were saved with, so the first meter
+  // after reopening a compacted session is as exact as the one before it closed.
+  const fromSnapshot = head.flatMap((message, i) => {
+    const c = i < floor || i >= start ? snapCounts?.[i] : undefined;
+    return c ? [{ ...c, message }] : [];
+  });
   return {
     snapshot: useSnap ? (info as SnapshotInfo) : undefined,
     messages: [...all.slice(0, floor), ...all.slice(start)],
     tail,
-    counts: tail.flatMap((m) => {
-      const c = storedCount(m);
-      return c ? [{ ...c, message: m.message }] : [];
-    }),
+    counts: [
+      ...fromSnapshot,
+      ...tail.flatMap((m) => {
+        const c = storedCount(m);
+        return c ? [{ ...c, message: m.message }] : [];
+      }),
+    ],
     cutoffTime,
   };
 }

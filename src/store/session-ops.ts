@@ -44,7 +44,12 @@ const SnapshotOp = z.object({
   summary: z.string().nullable(),
   windowStart: int.nullable(),
   windowEnd: int.nullable(),
+  /** Since schema v7: the file holding the messages (written before this record; `messages` is then empty). */
+  file: z.string().nullable().optional(),
+  messageCount: int.optional(),
 });
+/** An older snapshot's messages now live in `file` (written and fsynced before this record): drop them from the row. */
+const SnapshotFileOp = z.object({ op: z.literal('snapshot_file'), id: z.string(), file: z.string() });
 const CompactionOp = z.object({
   op: z.literal('compaction'),
   sessionId: z.string(),
@@ -86,7 +91,17 @@ const PinOp = z.object({
 const UnpinOp = z.object({ op: z.literal('unpin'), id: z.string() });
 const StateOp = z.object({ op: z.literal('state'), key: z.string(), value: z.string(), at: int });
 
-export const SessionOp = z.discriminatedUnion('op', [TurnOp, SnapshotOp, CompactionOp, SealOp, ClearOp, PinOp, UnpinOp, StateOp]);
+export const SessionOp = z.discriminatedUnion('op', [
+  TurnOp,
+  SnapshotOp,
+  SnapshotFileOp,
+  CompactionOp,
+  SealOp,
+  ClearOp,
+  PinOp,
+  UnpinOp,
+  StateOp,
+]);
 export type SealOp = z.infer<typeof SealOp>;
 export type SessionOp = z.infer<typeof SessionOp>;
 export type TurnOp = z.infer<typeof TurnOp>;
@@ -129,22 +144,26 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
     case 'snapshot':
       db.run(
         `INSERT INTO snapshots (id, session_id, created_at, through_seq, messages, tokens, kind, description, summary,
-          message_count, window_start, window_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+          message_count, window_start, window_end, file) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
         [
           r.id,
           r.sessionId,
           r.at,
           r.throughSeq,
-          JSON.stringify(r.messages),
+          r.file ? '' : JSON.stringify(r.messages),
           r.tokens,
           r.kind,
           r.description,
           r.summary,
-          r.messages.length,
+          r.messageCount ?? r.messages.length,
           r.windowStart,
           r.windowEnd,
+          r.file ?? null,
         ],
       );
+      return;
+    case 'snapshot_file':
+      db.run("UPDATE snapshots SET file = ?, messages = '' WHERE id = ?", [r.file, r.id]);
       return;
     case 'compaction':
       db.run(

@@ -1,23 +1,25 @@
+import type { SqlValue } from 'sql.js';
 import { HeadroomError } from '../common/errors';
-import { newId } from '../common/ids';
 import type { JournaledDb } from './journaled-db';
 import { messageProblem } from './message-schema';
 import { SNAPSHOT_COLS, toSnapshot, toSnapshotInfo } from './session-rows';
+import { readSnapshotFile, SnapshotCountsSchema } from './snapshot-files';
 import { mb, type StoreContext } from './store-context';
-import type { CompactionInput, CompactionRecord, SaveSnapshotInput, Snapshot, SnapshotInfo, SnapshotKind } from './types';
+import type { CompactionInput, CompactionRecord, SaveSnapshotInput, Snapshot, SnapshotInfo, SnapshotKind, StoredCount } from './types';
 
 /**
  * The snapshots and compactions of one session database: the checks a new one passes before anything
- * is written, the journal record it becomes, and the queries that read them back. `SessionStore`
- * decides when; this file decides what.
+ * is written, the journal record it becomes, and the queries that read them back (a snapshot's messages
+ * from its file, `snapshot-files.ts`). `SessionViews` decides when; this file decides what.
  */
 
 const REF_PATTERN = /res_[0-9a-f]{16}/g;
 
-/** A snapshot that passed its checks: its kind and its messages as the JSON that will be stored. */
+/** A snapshot that passed its checks: its kind, its messages as the JSON that will be stored, their counts. */
 export interface CheckedSnapshot {
   kind: SnapshotKind;
   json: string;
+  counts: Array<StoredCount | null> | undefined;
 }
 
 /**
@@ -37,21 +39,40 @@ export function checkSnapshot(ctx: StoreContext, input: SaveSnapshotInput): Chec
   if (Buffer.byteLength(json) > ctx.limits.maxMessageBytes * 4) {
     throw new HeadroomError('invalid_message', `The snapshot is ${mb(Buffer.byteLength(json))}, too large to store; nothing was saved.`);
   }
-  return { kind, json };
+  let counts: Array<StoredCount | null> | undefined;
+  if (input.counts !== undefined) {
+    const parsed = SnapshotCountsSchema.safeParse(Array.from(input.counts, (c) => c ?? null));
+    if (!parsed.success || parsed.data.length !== input.messages.length)
+      throw new HeadroomError('invalid_request', 'Snapshot counts must be one stored count (or null) per message; nothing was saved.');
+    counts = parsed.data;
+  }
+  return { kind, json, counts };
 }
 
-/** The journal record of a checked snapshot; its window defaults to the messages' earliest / latest time. */
-export function snapshotOp(sessionId: string, input: SaveSnapshotInput, { kind, json }: CheckedSnapshot, lastSeq: number) {
+/**
+ * The journal record of a checked snapshot whose messages are in `file` (written before it); its window
+ * defaults to the messages' earliest / latest time.
+ */
+export function snapshotOp(
+  sessionId: string,
+  id: string,
+  file: string,
+  input: SaveSnapshotInput,
+  { kind }: CheckedSnapshot,
+  lastSeq: number,
+) {
   const times = input.messages.map((m) => m.timestamp).filter((t) => Number.isFinite(t));
   const at = Date.now();
   return {
     op: 'snapshot',
     sessionId,
-    id: newId('snap'),
+    id,
     kind,
     at,
     throughSeq: input.throughSeq ?? lastSeq,
-    messages: JSON.parse(json) as Record<string, unknown>[],
+    messages: [],
+    file,
+    messageCount: input.messages.length,
     tokens: input.tokens ?? null,
     description: input.description ?? null,
     summary: input.summary ?? null,
@@ -78,20 +99,28 @@ export function readSnapshots(db: JournaledDb, kind?: SnapshotKind): SnapshotInf
 }
 
 /** Throws `not_found` when the session has no such snapshot. */
-export function readSnapshot(db: JournaledDb, sessionId: string, snapshotId: string): Snapshot {
-  const row = db.get(`SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE id = ?`, [snapshotId]);
+export async function readSnapshot(ctx: StoreContext, db: JournaledDb, sessionId: string, snapshotId: string): Promise<Snapshot> {
+  const row = db.get(`SELECT ${SNAPSHOT_COLS}, file FROM snapshots WHERE id = ?`, [snapshotId]);
   if (!row) throw new HeadroomError('not_found', `Session "${sessionId}" has no snapshot "${snapshotId}".`);
-  return toSnapshot(row);
+  return withBody(ctx, db, row);
 }
 
 /** The latest resume views (compaction or restore snapshots), newest first. */
-export function readResumeViews(db: JournaledDb, limit: number): Snapshot[] {
-  return db
-    .all(
-      `SELECT ${SNAPSHOT_COLS}, messages FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-      [limit],
-    )
-    .map(toSnapshot);
+export async function readResumeViews(ctx: StoreContext, db: JournaledDb, limit: number): Promise<Snapshot[]> {
+  const rows = db.all(
+    `SELECT ${SNAPSHOT_COLS}, file FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+    [limit],
+  );
+  const out: Snapshot[] = [];
+  for (const row of rows) out.push(await withBody(ctx, db, row));
+  return out;
+}
+
+/** A snapshot row with its messages: from its file, or (older snapshots) from the row itself. */
+async function withBody(ctx: StoreContext, db: JournaledDb, row: Record<string, SqlValue>): Promise<Snapshot> {
+  if (row.file != null) return { ...toSnapshotInfo(row), ...(await readSnapshotFile(ctx, String(row.file))) };
+  const legacy = db.get('SELECT messages FROM snapshots WHERE id = ?', [String(row.id)]);
+  return toSnapshot({ ...row, messages: legacy?.messages ?? '[]' });
 }
 
 /** Throws `invalid_request` for counts that are not non-negative integers or strategies that are not names. */

@@ -1,6 +1,7 @@
 import { errorMessage } from '../common/errors';
 import type { OpenSession } from './open-sessions';
 import { needsSeal, sealOnce } from './segments';
+import { snapshotFileName, writeSnapshotFile } from './snapshot-files';
 import type { StoreContext } from './store-context';
 
 /**
@@ -24,13 +25,23 @@ export class SessionUpkeep {
     while (this.sealing.size) await Promise.all([...this.sealing.values()]);
   }
 
-  /** Moves older messages into sealed segments in the background when the live part grew big. */
+  /**
+   * Moves older messages into sealed segments in the background when the live part grew big, and the
+   * messages of snapshots saved before snapshot files existed into their files (one a tick), so an old
+   * session's database shrinks to its live part too.
+   */
   sealIfNeeded(s: OpenSession): void {
-    if (this.sealing.has(s.id) || s.db.readOnly || !needsSeal(this.ctx, s)) return;
+    if (this.sealing.has(s.id) || s.db.readOnly || !(needsSeal(this.ctx, s) || hasSnapshotInRow(s))) return;
     const run = (async () => {
       try {
         while (needsSeal(this.ctx, s) && (await sealOnce(this.ctx, s))) await new Promise((r) => setImmediate(r));
-        s.db.reclaimSpace();
+        let moved = false;
+        while (await moveSnapshotOut(this.ctx, s)) {
+          moved = true;
+          await new Promise((r) => setImmediate(r));
+        }
+        // Snapshots moved out of an old database free a large share of it once: give it back.
+        s.db.reclaimSpace(moved ? 0.25 : 0.5);
       } catch (err) {
         this.ctx.report({
           kind: 'export_failed',
@@ -68,4 +79,21 @@ export class SessionUpkeep {
       return Promise.resolve();
     }
   }
+}
+
+/** True when a snapshot's messages are still in its row (saved before snapshot files). */
+function hasSnapshotInRow(s: OpenSession): boolean {
+  return !!s.db.get("SELECT 1 AS x FROM snapshots WHERE file IS NULL AND messages <> '' LIMIT 1");
+}
+
+/** Moves the oldest such snapshot's messages to its file; resolves false when none is left. */
+async function moveSnapshotOut(ctx: StoreContext, s: OpenSession): Promise<boolean> {
+  const row = s.db.get("SELECT id, messages FROM snapshots WHERE file IS NULL AND messages <> '' ORDER BY created_at, rowid LIMIT 1");
+  if (!row) return false;
+  const id = String(row.id);
+  const file = snapshotFileName(s.id, id);
+  // The stored JSON goes to the file as it is (it was checked when saved); no counts were kept then.
+  await writeSnapshotFile(ctx, file, String(row.messages), undefined);
+  await s.db.commit({ op: 'snapshot_file', id, file }, true);
+  return true;
 }

@@ -86,11 +86,18 @@ export interface SnapshotInfo {
 
 export interface Snapshot extends SnapshotInfo {
   messages: Message[];
+  /**
+   * The token count each message was saved with (parallel to `messages`; null where none was given),
+   * so a reopened compacted session's first meter needs no recount. Absent for older snapshots.
+   */
+  counts?: Array<StoredCount | null>;
 }
 
 export interface SaveSnapshotInput {
   kind?: SnapshotKind;
   messages: Message[];
+  /** The token count of each message (parallel to `messages`), kept with the snapshot. */
+  counts?: ReadonlyArray<StoredCount | null | undefined>;
   tokens?: number;
   /** Defaults to the session's last seq. */
   throughSeq?: number;
@@ -113,7 +120,7 @@ export interface CompactionInput {
   /** What the compaction did to the context (a JSON value, stored as is; the store does not read it). */
   report?: unknown;
   /** The compacted view, saved as the new resume snapshot. */
-  snapshot: { messages: Message[]; tokens?: number; throughSeq?: number };
+  snapshot: { messages: Message[]; counts?: ReadonlyArray<StoredCount | null | undefined>; tokens?: number; throughSeq?: number };
 }
 
 export interface CompactionRecord {

@@ -1,8 +1,8 @@
 /**
  * Which edits and commands run without asking: the one home for that decision. The user's settings
  * (`headroom.autoApprove.*`: edits off and no commands by default) plus what the user allowed "for
- * this session" from an approval card — an exact command, or every edit of one tool. Read-only tools
- * never ask. Other callers (e.g. the policy for external tools) ask `allows` too. Pure; never throws.
+ * this session" from an approval card — an exact command, every edit of one tool, or reading one
+ * secret-looking file. Read-only tools never ask, except to read such a file. Other callers (e.g. the policy for external tools) ask `allows` too. Pure; never throws.
  */
 import type { ApprovalRequest } from './ports';
 
@@ -34,6 +34,8 @@ export function commandAllowed(command: string, entry: string): boolean {
 export class ApprovalPolicy {
   private readonly commands = new Set<string>();
   private readonly tools = new Set<string>();
+  /** Real paths of secret-looking files the user let the model read for this session. */
+  private readonly secrets = new Set<string>();
 
   /** @param settings read fresh on each decision (the user may change settings mid-session). */
   constructor(private readonly settings: () => AutoApproveSettings = () => DEFAULT_AUTO_APPROVE) {}
@@ -44,13 +46,16 @@ export class ApprovalPolicy {
     if (request.kind === 'edit') return s.edits || this.tools.has(request.toolName);
     // External tools: allowed only for this session by the user (settings allow-list them elsewhere).
     if (request.kind === 'tool') return this.tools.has(request.toolName);
+    // A secret file: never by settings (headroom.secretFiles.allow keeps such files from asking at all).
+    if (request.kind === 'secret') return this.secrets.has(request.target);
     const command = request.command.trim();
     return this.commands.has(command) || s.commands.some((entry) => commandAllowed(command, entry));
   }
 
-  /** "Allow for this session": this exact command again, or every edit of this tool. */
+  /** "Allow for this session": this exact command again, every edit of this tool, or reading this very file. */
   allowForSession(request: ApprovalRequest): void {
     if (request.kind === 'command') this.commands.add(request.command.trim());
+    else if (request.kind === 'secret') this.secrets.add(request.target);
     else this.tools.add(request.toolName);
   }
 
@@ -58,5 +63,6 @@ export class ApprovalPolicy {
   resetSession(): void {
     this.commands.clear();
     this.tools.clear();
+    this.secrets.clear();
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Runs a shell command with node's child_process: output streamed and collected (up to a cap), a
- * scrubbed environment (no variables that look like secrets, see `command-env.ts`), and on timeout or
+ * Runs a shell command with node's child_process: output streamed and collected (up to a cap), an
+ * allow-listed environment (`command-env.ts`), optionally through a launcher that isolates it from
+ * the host's processes (`command-launcher.ts`), and on timeout or
  * abort the whole process tree is killed: the command's process group and every descendant, also one
  * that left the group with `setsid`. The promise settles at exit, timeout or abort even when a
  * grandchild keeps the output pipes open: after the shell is gone it waits `closeGraceMs` for the
@@ -8,7 +9,8 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { scrubEnvironment } from './command-env';
+import { commandEnvironment } from './command-env';
+import type { Launcher } from './command-launcher';
 import type { CommandResult } from './ports';
 
 /** Output kept in memory per command; the rest is counted in `droppedBytes`. */
@@ -22,8 +24,10 @@ export interface SpawnOptions {
   signal?: AbortSignal;
   onOutput?: (chunk: string) => void;
   maxOutputBytes?: number;
-  /** The command's environment. Default: the host's, scrubbed of secret-looking variables. */
+  /** The command's environment. Default: the host's allow-listed variables (`commandEnvironment`). */
   env?: Record<string, string>;
+  /** Starts `/bin/sh -c <command>` through this program (the isolating launcher); default: the shell directly. */
+  launcher?: Launcher;
   closeGraceMs?: number;
 }
 
@@ -40,13 +44,16 @@ export function runShellCommand(command: string, options: SpawnOptions): Promise
       resolve({ exitCode: null, output: '', timedOut: false, aborted: true, droppedBytes: 0 });
       return;
     }
-    const child = spawn(command, {
+    const spawnOptions = {
       cwd: options.cwd,
-      shell: true,
       detached: posix, // own process group, so a kill reaches the children too
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: options.env ?? scrubEnvironment(process.env).env,
-    });
+      stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+      env: options.env ?? commandEnvironment(process.env).env,
+    };
+    const launcher = options.launcher;
+    const child = launcher
+      ? spawn(launcher.file, [...launcher.args, '/bin/sh', '-c', command], spawnOptions)
+      : spawn(command, { ...spawnOptions, shell: true });
     const parts: string[] = [];
     let kept = 0;
     let droppedBytes = 0;

@@ -3,7 +3,9 @@
  * (vscode.lm.tools, MCP) are deferred — left out of the request — when their definitions together
  * exceed a share (default 10 %) of the effective window, least recently used first, until the rest
  * fits. Deferred tools are found with `tool_search`, which activates them; a deferred tool called by
- * name is activated too. Pure state, no I/O.
+ * name is activated too. In a small context window (`setSmallWindow`) every tool is sent with its
+ * brief definition and the built-ins that say `deferWhenSmall` are deferred too: at 4k the full set
+ * took more than a third of the window. Pure state, no I/O.
  */
 import type { ToolDefinition } from '../providers/types';
 
@@ -12,6 +14,10 @@ export const DEFAULT_DEFERRAL_RATIO = 0.1;
 export interface DeferralCandidate {
   definition: ToolDefinition;
   builtin: boolean;
+  /** The definition sent in a small window (default: `definition`). */
+  brief?: ToolDefinition;
+  /** A built-in deferred in a small window. */
+  deferWhenSmall?: boolean;
 }
 
 export interface DeferralSelection {
@@ -55,6 +61,7 @@ export class DeferralPolicy implements ToolSearchPort {
   private readonly pinned = new Set<string>();
   private clock = 0;
   private effectiveWindow = 0;
+  private small = false;
   private cached: DeferralSelection | undefined;
 
   constructor(options: DeferralPolicyOptions = {}) {
@@ -65,9 +72,25 @@ export class DeferralPolicy implements ToolSearchPort {
   /** Replaces the known tools; usage history of tools still present is kept. */
   setTools(candidates: DeferralCandidate[]): void {
     this.candidates = [...candidates];
+    this.recost();
+  }
+
+  /** A small context window: brief definitions, and the built-ins that say so are deferred. */
+  setSmallWindow(small: boolean): void {
+    if (small === this.small) return;
+    this.small = small;
+    this.recost();
+  }
+
+  private recost(): void {
     this.costs.clear();
-    for (const c of candidates) this.costs.set(c.definition.name, this.countTokens(c.definition));
+    for (const c of this.candidates) this.costs.set(c.definition.name, this.countTokens(this.sent(c)));
     this.cached = undefined;
+  }
+
+  /** The definition a candidate is sent with now. */
+  private sent(c: DeferralCandidate): ToolDefinition {
+    return this.small ? (c.brief ?? c.definition) : c.definition;
   }
 
   setEffectiveWindow(tokens: number): void {
@@ -125,13 +148,18 @@ export class DeferralPolicy implements ToolSearchPort {
     const active: ToolDefinition[] = [];
     const deferred: ToolDefinition[] = [];
     let savedTokens = 0;
-    for (const c of this.candidates.filter((x) => x.builtin)) active.push(c.definition);
+    for (const c of this.candidates.filter((x) => x.builtin)) {
+      if (this.small && c.deferWhenSmall && !this.pinned.has(c.definition.name)) {
+        deferred.push(this.sent(c));
+        savedTokens += this.cost(c);
+      } else active.push(this.sent(c));
+    }
     for (const c of external) {
       if (deferredNames.has(c.definition.name)) {
-        deferred.push(c.definition);
+        deferred.push(this.sent(c));
         savedTokens += this.cost(c);
       } else {
-        active.push(c.definition);
+        active.push(this.sent(c));
       }
     }
     this.cached = { active, deferred, savedTokens, note: deferred.length ? deferralNote(deferred.length) : undefined };

@@ -31,6 +31,13 @@ export interface ToolSpec<S extends z.ZodType> {
    * stores it again; a page too large for the context comes back as advice to ask for less.
    */
   neverOffload?: boolean;
+  /**
+   * The description sent in a small context window (`context/small-window.ts`), where every token of
+   * the tool definitions is taken from the conversation. Default: the description's first sentence.
+   */
+  brief?: string;
+  /** In a small context window the tool is deferred (found with tool_search) instead of sent with every request. */
+  deferWhenSmall?: boolean;
 }
 
 /** A defined tool: its provider-facing definition, its metadata and the never-throwing `invoke`. */
@@ -41,6 +48,10 @@ export interface Tool {
   readonly mutates: boolean;
   /** See `ToolSpec.neverOffload`. */
   readonly neverOffload: boolean;
+  /** The definition for a small context window: the brief description, the schema's shape only (`ToolSpec.brief`). */
+  readonly briefDefinition: ToolDefinition;
+  /** See `ToolSpec.deferWhenSmall`. */
+  readonly deferWhenSmall: boolean;
   /** Runs one call. Never throws; failures come back as `isError` results with an `errorKind`. */
   invoke(call: ToolCallPart, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -50,6 +61,32 @@ export function toInputJsonSchema(schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   return json;
+}
+
+/** The first sentence of a description (up to the first full stop followed by a space or the end). */
+function firstSentence(text: string): string {
+  const m = /^.*?[.!?](?=\s|$)/s.exec(text);
+  return (m ? m[0] : text).trim();
+}
+
+/** The schema keywords a brief definition keeps: the shape. Limits and defaults are checked (and said) when the tool runs. */
+const BRIEF_KEYWORDS = new Set(['type', 'properties', 'required', 'items', 'enum', 'anyOf', 'oneOf', 'const', 'additionalProperties']);
+
+/** A JSON Schema with only its shape (names, types, required, enums): what a small window can afford. */
+function briefSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(briefSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema as Record<string, unknown>)) {
+    if (!BRIEF_KEYWORDS.has(k)) continue;
+    // `properties` maps field names (a field may be called "type") to schemas.
+    out[k] = k === 'properties' && typeof v === 'object' && v !== null ? mapValues(v, briefSchema) : briefSchema(v);
+  }
+  return out;
+}
+
+function mapValues(obj: object, fn: (v: unknown) => unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, fn(v)]));
 }
 
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
@@ -82,6 +119,12 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     requiresApproval: spec.requiresApproval ?? false,
     mutates,
     neverOffload: spec.neverOffload ?? false,
+    briefDefinition: {
+      name: spec.name,
+      description: spec.brief ?? firstSentence(spec.description),
+      inputSchema: briefSchema(inputSchema) as JsonSchema,
+    },
+    deferWhenSmall: spec.deferWhenSmall ?? false,
     invoke,
   };
 }

@@ -37,6 +37,9 @@ export function externalTool(definition: ExternalToolDefinition, port: ExternalT
   return {
     name: definition.name,
     definition: toolDefinition,
+    // External tools are deferred by the budget rule whatever the window; their definition is their own.
+    briefDefinition: toolDefinition,
+    deferWhenSmall: false,
     requiresApproval: 'tool',
     mutates: true,
     neverOffload: false,

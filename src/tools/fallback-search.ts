@@ -1,11 +1,14 @@
 /**
  * The pure-JS text search used when no ripgrep binary exists: the same rules (.gitignore, glob on
- * the relative path, skip binaries and special files, bounded reads). Evaluates the model's regex,
- * so it runs in the pattern worker (`pattern-jobs.ts`), never on the extension host's thread.
+ * the relative path, skip binaries, special files and files that look like secrets by their name or
+ * the real file a link leads to, bounded reads). Evaluates the model's regex, so it runs in the
+ * pattern worker (`pattern-jobs.ts`), never on the extension host's thread.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { walkFiles } from './file-walk';
+import { toRelative } from './path-guard';
+import { secretAllowList, secretReason } from './secret-files';
 import { globMatcher } from './glob';
 import type { SearchTextOptions, TextMatch } from './ports';
 import { readRegularFile } from './safe-file';
@@ -19,19 +22,19 @@ export async function searchWithFallback(
   realRoot: string,
   pattern: string,
   options: SearchTextOptions,
-  /** Called after each file (the pattern worker reports it as progress). */
-  progress: () => void = () => undefined,
+  secretFilesAllow: readonly string[] = [],
 ): Promise<SearchOutcome> {
   const re = searchRegex(pattern, options.caseSensitive ?? false);
+  const allowed = secretAllowList(secretFilesAllow);
   const matchesGlob = options.glob ? globMatcher(options.glob) : () => true;
   const matches: TextMatch[] = [];
   let scanned = 0;
   for await (const rel of walkFiles(root, { respectGitignore: true, realRoot, signal: options.signal })) {
-    progress();
     if (!matchesGlob(rel)) continue;
     if (++scanned > FALLBACK_MAX_FILES) return { matches, truncated: true };
     const real = await fs.realpath(path.join(root, rel)).catch(() => undefined);
-    const read = real ? await readRegularFile(real, FALLBACK_MAX_FILE_BYTES, rel).catch(() => undefined) : undefined;
+    if (!real || secretReason(rel, toRelative(realRoot, real), allowed)) continue;
+    const read = await readRegularFile(real, FALLBACK_MAX_FILE_BYTES, rel).catch(() => undefined);
     if (!read || read.truncated) continue;
     const buf = read.bytes;
     if (buf.subarray(0, 8000).includes(0)) continue;

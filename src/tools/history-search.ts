@@ -1,8 +1,8 @@
 /**
- * One search over the whole transcript (issue 14): every message of every role, and the full text of
- * every stored tool result, whether it is still in the context or not. Each hit names a ref id that
- * `read_result` opens: `msg_<seq>` for a transcript message, the result's own `res_…` id for stored
- * output. Pure; never throws.
+ * One search over the whole transcript: every message of every role, and the full text of every
+ * stored tool result, whether it is still in the context or not (searched by the port in bounded
+ * windows, `history-port.ts`). Each hit names a ref id that `read_result` opens: `msg_<seq>` for a
+ * transcript message, the result's own `res_…` id for stored output. Pure; never throws.
  */
 import type { Message } from '../providers/types';
 
@@ -45,6 +45,11 @@ export interface HistorySearchResult {
 
 const EXCERPT_CHARS = 240;
 
+/** What the port found in one stored result's full text: the passage around the match. */
+export interface StoredMatch {
+  excerpt: string;
+}
+
 /** The ref id of a transcript message, and back. */
 export const messageRef = (seq: number): string => `msg_${seq}`;
 export function seqOfRef(ref: string): number | undefined {
@@ -66,13 +71,14 @@ export function messageText(m: Message): string {
 }
 
 /**
- * Searches `entries` (oldest first). `stored(refId)` gives the full text of an offloaded result (whose
- * transcript entry holds only a stub); the hit then names the stored result's ref id.
+ * Searches `entries` (oldest first). `stored(refId)` says what the search found in an offloaded
+ * result's full text (whose transcript entry holds only a stub): a match (the hit then names the
+ * stored result's ref id), null for none, undefined when the result is gone (its stub is searched).
  */
 export function searchTranscript(
   entries: readonly TranscriptEntry[],
   query: HistoryQuery,
-  stored: (refId: string) => string | undefined = () => undefined,
+  stored: (refId: string) => StoredMatch | null | undefined = () => undefined,
 ): HistorySearchResult {
   const phrase = query.query.trim().toLowerCase();
   if (!phrase) return { hits: [], total: 0 };
@@ -87,25 +93,32 @@ export function searchTranscript(
     if (role !== 'any' && role !== r) continue;
     if ((query.fromTurn !== undefined && turn < query.fromTurn) || (query.toTurn !== undefined && turn > query.toTurn)) continue;
     const full = message.role === 'toolResult' && message.refId ? stored(message.refId) : undefined;
-    const text = full ?? messageText(message);
-    const at = find(text, phrase, words);
-    if (at < 0) continue;
+    let passage: string;
+    if (full !== undefined) {
+      if (full === null) continue;
+      passage = full.excerpt;
+    } else {
+      const text = messageText(message);
+      const at = findInText(text, phrase, words);
+      if (at < 0) continue;
+      passage = storedExcerpt(text, at);
+    }
     total++;
     if (hits.length >= limit) continue;
     hits.push({
-      ref: full !== undefined && message.role === 'toolResult' ? message.refId! : messageRef(seq),
+      ref: full ? (message as { refId: string }).refId : messageRef(seq),
       seq,
       turn,
       role: r,
       ...(message.role === 'toolResult' ? { toolName: message.toolName } : {}),
-      excerpt: excerpt(text, at),
+      excerpt: passage,
     });
   }
   return { hits, total };
 }
 
-/** Index of the phrase, else of the first word when every word occurs; -1 otherwise. */
-function find(text: string, phrase: string, words: string[]): number {
+/** Index of the phrase (lower case), else of the first word when every word occurs; -1 otherwise. */
+export function findInText(text: string, phrase: string, words: string[]): number {
   const lower = text.toLowerCase();
   const at = lower.indexOf(phrase);
   if (at >= 0 || words.length < 2) return at;
@@ -113,7 +126,8 @@ function find(text: string, phrase: string, words: string[]): number {
   return positions.every((p) => p >= 0) ? Math.min(...positions) : -1;
 }
 
-function excerpt(text: string, at: number): string {
+/** The passage of `text` around character `at`, on one line. */
+export function storedExcerpt(text: string, at: number): string {
   const start = Math.max(0, at - Math.floor(EXCERPT_CHARS / 3));
   const end = Math.min(text.length, start + EXCERPT_CHARS);
   const body = text.slice(start, end).replace(/\s+/g, ' ').trim();

@@ -24,9 +24,9 @@ export function createMemoryResultPort(): MemoryResultPort {
       blobs.set(refId, { toolName, content: Buffer.from(content, 'utf8') });
       return Promise.resolve(refId);
     },
-    page(refId, options) {
+    page(refId, options, signal) {
       const blob = blobs.get(refId);
-      return blob ? pageSource(bufferSource(blob.content, blob.toolName), options) : Promise.resolve(undefined);
+      return blob ? pageSource(bufferSource(blob.content, blob.toolName), options, { signal }) : Promise.resolve(undefined);
     },
   };
 }

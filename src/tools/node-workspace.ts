@@ -5,12 +5,14 @@
 import { constants, existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { HeadroomError } from '../common/errors';
-import { scrubEnvironment } from './command-env';
+import { commandEnvironment } from './command-env';
+import { commandLauncher } from './command-launcher';
 import { runShellCommand } from './command-runner';
-import { isInside, outsideError, resolveInside, resolveWriteTarget } from './path-guard';
+import { isInside, outsideError, resolveInside, resolveWriteTarget, toRelative } from './path-guard';
 import type { FileStat, WorkspacePort } from './ports';
 import { decodeUtf8Prefix, readRegularFile } from './safe-file';
-import { PATTERN_TIMEOUT_MS, runPatternJob } from './pattern-runner';
+import { PatternBudget, runPatternJob, WALK_TIMEOUT_MS } from './pattern-runner';
+import { secretAllowList, secretReason, SecretFileError } from './secret-files';
 import { searchWithRipgrep } from './text-search';
 import { modelNumber } from '../common/model-numbers';
 
@@ -18,12 +20,17 @@ export interface NodeWorkspaceOptions {
   /** A ripgrep binary; used when it exists, else the pure-JS search runs. */
   rgPath?: string;
   /**
-   * Variables passed to commands even though their names look like secrets (setting
-   * `headroom.commandEnvAllowList`). Everything else that looks like a key, token or password is
-   * left out of a command's environment.
+   * Variables passed to commands besides the path, home, locale and terminal ones (setting
+   * `headroom.commandEnvAllowList`: names, or prefixes ending in `*`). Nothing else of the host's
+   * environment reaches a command.
    */
   commandEnvAllowList?: readonly string[];
-  /** Longest a listing or a search without ripgrep may go without progress (they evaluate model-supplied patterns). Default `PATTERN_TIMEOUT_MS`. */
+  /** Files the user allows although they look like secrets (setting `headroom.secretFiles.allow`, globs). */
+  secretFilesAllow?: readonly string[];
+  /**
+   * Wall-clock budget of one listing, or one search without ripgrep: the walk and the model's pattern
+   * together, however many files it visits. Default `WALK_TIMEOUT_MS`.
+   */
   patternTimeoutMs?: number;
 }
 
@@ -45,10 +52,12 @@ async function writeNoFollow(abs: string, content: string): Promise<void> {
 
 export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptions = {}): WorkspacePort {
   const root = path.resolve(rootDir);
-  const patternTimeoutMs = options.patternTimeoutMs ?? PATTERN_TIMEOUT_MS;
+  const patternTimeoutMs = options.patternTimeoutMs ?? WALK_TIMEOUT_MS;
   let realRootPromise: Promise<string> | undefined;
   const realRoot = () => (realRootPromise ??= fs.realpath(root).catch(() => root));
   const resolvePath = async (p: string) => resolveInside(root, await realRoot(), p);
+  const secretsAllowed = secretAllowList(options.secretFilesAllow);
+  const secretFilter = { globs: options.secretFilesAllow ?? [], allowed: secretsAllowed };
 
   const notFound = (p: string) =>
     new HeadroomError('not_found', `File not found: "${p}". Use list_files or search_text to find the right path.`);
@@ -62,6 +71,11 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       const real = await fs.realpath(abs).catch(() => undefined);
       if (!real) throw notFound(p);
       if (!isInside(await realRoot(), real)) throw outsideError(p, 'a symbolic link points outside');
+      const rel = toRelative(root, abs);
+      const realRel = toRelative(await realRoot(), real);
+      const secret = secretReason(rel, realRel, secretsAllowed);
+      if (secret && readOptions?.allowSecret !== 'any' && readOptions?.allowSecret !== real)
+        throw new SecretFileError(rel, realRel, real, secret);
       const st = await fs.stat(real).catch(() => undefined);
       if (st?.isDirectory())
         throw new HeadroomError('invalid_tool_input', `"${p}" is a folder, not a file. Use list_files to see its contents.`);
@@ -82,16 +96,27 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
 
     async listFiles(glob, { respectGitignore, limit, signal }) {
       const job = { type: 'list-files', root, realRoot: await realRoot(), glob, respectGitignore, limit } as const;
-      return runPatternJob(job, { timeoutMs: patternTimeoutMs, signal, what: `Listing files matching the glob "${glob}"` });
+      const budget = new PatternBudget(patternTimeoutMs);
+      return runPatternJob(job, { budget, signal, what: `Listing files matching the glob "${glob}"` });
     },
 
     async searchText(pattern, opts) {
       if (options.rgPath && existsSync(options.rgPath)) {
-        return searchWithRipgrep(options.rgPath, root, pattern, opts);
+        return searchWithRipgrep(options.rgPath, root, pattern, opts, secretFilter);
       }
       const { glob, maxResults, caseSensitive, signal } = opts;
-      const job = { type: 'search-files', root, realRoot: await realRoot(), pattern, glob, maxResults, caseSensitive } as const;
-      return runPatternJob(job, { timeoutMs: patternTimeoutMs, signal, what: `Searching for /${pattern}/${glob ? ` in "${glob}"` : ''}` });
+      const job = {
+        type: 'search-files',
+        root,
+        realRoot: await realRoot(),
+        pattern,
+        glob,
+        maxResults,
+        caseSensitive,
+        secretFilesAllow: options.secretFilesAllow ?? [],
+      } as const;
+      const budget = new PatternBudget(patternTimeoutMs);
+      return runPatternJob(job, { budget, signal, what: `Searching for /${pattern}/${glob ? ` in "${glob}"` : ''}` });
     },
 
     async resolveWriteTarget(p) {
@@ -114,8 +139,10 @@ export function createNodeWorkspace(rootDir: string, options: NodeWorkspaceOptio
       const dir = await resolvePath(cwd ?? '.');
       const st = await fs.stat(dir).catch(() => undefined);
       if (!st?.isDirectory()) throw new HeadroomError('invalid_tool_input', `Working folder "${cwd}" does not exist in the workspace.`);
-      const { env } = scrubEnvironment(process.env, options.commandEnvAllowList);
-      return runShellCommand(command, { cwd: dir, timeoutMs, signal, onOutput, env });
+      const { env } = commandEnvironment(process.env, options.commandEnvAllowList);
+      // Isolated from the host's processes where the system allows it (their /proc/<pid>/environ).
+      const launcher = await commandLauncher();
+      return runShellCommand(command, { cwd: dir, timeoutMs, signal, onOutput, env, launcher });
     },
   };
 }

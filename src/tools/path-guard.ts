@@ -68,7 +68,12 @@ export interface WriteTarget {
  * or a file used as a folder. Rejects with a `HeadroomError` ('invalid_tool_input') whose message
  * says what to do instead. `realRoot` is `fs.realpath(root)`.
  */
-export async function resolveWriteTarget(root: string, realRoot: string, requested: string): Promise<WriteTarget> {
+export async function resolveWriteTarget(
+  root: string,
+  realRoot: string,
+  requested: string,
+  opts: { noLinks?: boolean } = {},
+): Promise<WriteTarget> {
   const abs = await resolveInside(root, realRoot, requested);
   const parts = path
     .relative(root, abs)
@@ -92,6 +97,10 @@ export async function resolveWriteTarget(root: string, realRoot: string, request
     }
     if (st.isSymbolicLink()) {
       const linkText = await fs.readlink(next).catch(() => '?');
+      // A writer that puts back what was recorded (a checkpoint restore) follows no link: a folder
+      // replaced by a link since, even to another place in the workspace, would move its writes there.
+      if (opts.noLinks)
+        throw new HeadroomError('invalid_tool_input', `"${shown}" is now a symbolic link to "${linkText}"; nothing is written through it.`);
       const real = await fs.realpath(next).catch(() => undefined);
       if (real === undefined) {
         throw new HeadroomError(

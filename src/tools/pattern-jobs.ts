@@ -2,7 +2,7 @@
  * The work that evaluates model-supplied patterns (globs, regular expressions, and the repository's
  * .gitignore rules met on the way), as plain data in and out so it can run in the pattern worker.
  * A regex such as `(a+)+$` or a glob such as `**a**a**a…b` can backtrack for minutes; in the worker
- * a time bound stops it (`pattern-runner.ts`) and the extension host's thread never runs it.
+ * the call's budget stops it (`pattern-runner.ts`) and the extension host's thread never runs it.
  */
 import { walkFiles } from './file-walk';
 import { globMatcher } from './glob';
@@ -13,7 +13,17 @@ import { searchWithFallback } from './fallback-search';
 export type PatternJob =
   | { type: 'grep-chunk'; content: Uint8Array; options: ResultPageOptions; scan: GrepScan; last: boolean }
   | { type: 'list-files'; root: string; realRoot: string; glob: string; respectGitignore: boolean; limit: number }
-  | { type: 'search-files'; root: string; realRoot: string; pattern: string; glob?: string; maxResults: number; caseSensitive?: boolean };
+  | {
+      type: 'search-files';
+      root: string;
+      realRoot: string;
+      pattern: string;
+      glob?: string;
+      maxResults: number;
+      caseSensitive?: boolean;
+      /** The user's exceptions to the secret-file policy (globs). */
+      secretFilesAllow?: readonly string[];
+    };
 
 export interface PatternJobResults {
   'grep-chunk': GrepScan;
@@ -23,12 +33,8 @@ export interface PatternJobResults {
 
 export type PatternJobResult<J extends PatternJob> = PatternJobResults[J['type']];
 
-/**
- * Runs one job in the calling thread. Only the pattern worker (and tests of the semantics) call it.
- * `progress` is called after each file of a walk: a job that keeps calling it is alive, one stuck in
- * a pattern does not.
- */
-export async function runJobHere(job: PatternJob, progress: () => void = () => undefined): Promise<PatternJobResults[PatternJob['type']]> {
+/** Runs one job in the calling thread. Only the pattern worker (and tests of the semantics) call it. */
+export async function runJobHere(job: PatternJob): Promise<PatternJobResults[PatternJob['type']]> {
   switch (job.type) {
     case 'grep-chunk':
       return grepChunk(job.content, job.options, job.scan, job.last);
@@ -36,7 +42,6 @@ export async function runJobHere(job: PatternJob, progress: () => void = () => u
       const matches = globMatcher(job.glob);
       const files: string[] = [];
       for await (const rel of walkFiles(job.root, { respectGitignore: job.respectGitignore, realRoot: job.realRoot })) {
-        progress();
         if (!matches(rel)) continue;
         if (files.length >= job.limit) return { files, truncated: true };
         files.push(rel);
@@ -49,7 +54,7 @@ export async function runJobHere(job: PatternJob, progress: () => void = () => u
         job.realRoot,
         job.pattern,
         { glob: job.glob, maxResults: job.maxResults, caseSensitive: job.caseSensitive },
-        progress,
+        job.secretFilesAllow,
       );
   }
 }

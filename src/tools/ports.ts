@@ -23,6 +23,12 @@ export interface TextMatch {
 export interface ReadFileOptions {
   /** Read at most this many bytes (the stat's `size` says how large the whole file is). */
   maxBytes?: number;
+  /**
+   * The absolute real path of a secret-looking file the user agreed to have read (from the
+   * `SecretFileError` of an earlier attempt), or `'any'` for a reader whose result never reaches the
+   * model (an edit's old content, shown to the user in the diff). Any other secret is refused.
+   */
+  allowSecret?: string;
 }
 
 export interface ListFilesOptions {
@@ -78,12 +84,15 @@ export interface WorkspacePort {
   /**
    * Reads a regular file as UTF-8. Special files (FIFOs, devices, sockets) are refused before they
    * are opened. With `maxBytes`, at most that many bytes are read (the text of that prefix, never
-   * the whole file first); without it, a file over the port's own cap is refused.
+   * the whole file first); without it, a file over the port's own cap is refused. A file that looks
+   * like a secret by its name or by the real file a link leads to (`secret-files.ts`) is refused with
+   * a `SecretFileError`, unless `allowSecret` names it.
    */
   readFile(path: string, options?: ReadFileOptions): Promise<string>;
   /** `undefined` when nothing exists at the path. */
   stat(path: string): Promise<FileStat | undefined>;
   listFiles(glob: string, options: ListFilesOptions): Promise<{ files: string[]; truncated: boolean }>;
+  /** Never searches a file that looks like a secret (the same policy as `readFile`). */
   searchText(pattern: string, options: SearchTextOptions): Promise<{ matches: TextMatch[]; truncated: boolean }>;
   /**
    * The workspace-relative path a write to `path` really lands on (links inside the workspace
@@ -123,11 +132,12 @@ export interface ResultPage {
 
 /**
  * Where offloaded tool output is kept (the result store). `put` resolves to the ref id the model
- * will pass to `read_result`; `page` resolves to undefined for an unknown ref id.
+ * will pass to `read_result`; `page` resolves to undefined for an unknown ref id. A grep page stops
+ * (rejects, kind 'aborted') when `signal` aborts.
  */
 export interface ResultPort {
   put(entry: { toolName: string; toolCallId: string; content: string }): Promise<string>;
-  page(refId: string, options: ResultPageOptions): Promise<ResultPage | undefined>;
+  page(refId: string, options: ResultPageOptions, signal?: AbortSignal): Promise<ResultPage | undefined>;
 }
 
 /** What the user is asked to approve. Edits carry the full old and proposed content for a diff view. */
@@ -143,9 +153,14 @@ export type ApprovalRequest =
     }
   | { kind: 'command'; toolName: string; toolCallId: string; command: string; cwd: string }
   /** An external tool (extension or MCP server): it may do anything, so it asks like a command. */
-  | { kind: 'tool'; toolName: string; toolCallId: string; origin: string; input: string };
+  | { kind: 'tool'; toolName: string; toolCallId: string; origin: string; input: string }
+  /**
+   * Reading a file that looks like a secret: its content would go to the model's provider. `path` as
+   * asked, `target` the real file (they differ when a link leads there), `reason` in words.
+   */
+  | { kind: 'secret'; toolName: string; toolCallId: string; path: string; target: string; reason: string };
 
-/** `forSession`: the user also allowed this exact command, or this tool's edits, for the rest of the session. */
+/** `forSession`: the user also allowed this exact command, this tool's edits, or reading this file, for the rest of the session. */
 export type ApprovalDecision = { approved: true; forSession?: boolean } | { approved: false; reason?: string };
 
 /**

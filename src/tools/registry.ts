@@ -56,9 +56,15 @@ export class ToolRegistry {
         }
       }
     }
+    const candidate = (t: Tool, builtin: boolean) => ({
+      definition: t.definition,
+      builtin,
+      brief: t.briefDefinition,
+      deferWhenSmall: t.deferWhenSmall,
+    });
     this.policy.setTools([
-      ...[...this.builtins.values()].map((t) => ({ definition: t.definition, builtin: true })),
-      ...[...this.externals.values()].map((t) => ({ definition: t.definition, builtin: false })),
+      ...[...this.builtins.values()].map((t) => candidate(t, true)),
+      ...[...this.externals.values()].map((t) => candidate(t, false)),
     ]);
   }
 
@@ -74,6 +80,11 @@ export class ToolRegistry {
   /** Whether `name` is one of Headroom's own tools (not an extension's or an MCP server's). */
   isBuiltin(name: string): boolean {
     return this.builtins.has(name);
+  }
+
+  /** A small context window: brief definitions, fewer tools sent (see `DeferralPolicy.setSmallWindow`). */
+  setSmallWindow(small: boolean): void {
+    this.policy.setSmallWindow(small);
   }
 
   get(name: string): Tool | undefined {
@@ -108,7 +119,8 @@ export class ToolRegistry {
           (this.selection().deferred.length ? ' More tools are deferred: use tool_search to find them.' : ''),
       );
     } else {
-      if (this.externals.has(call.name)) this.policy.activate(call.name);
+      // A deferred tool called by name joins the next requests of the turn (an external one, or a built-in in a small window).
+      if (this.externals.has(call.name) || this.policy.isDeferred(call.name)) this.policy.activate(call.name);
       else this.policy.recordUse(call.name);
       result = await tool.invoke(call, ctx);
     }

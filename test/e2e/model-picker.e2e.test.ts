@@ -2,25 +2,42 @@
 /**
  * The model picker in the panel header, in a real VS Code: a keyboard-reachable button that names the
  * session's model with its window and price, opens a quick pick of every provider's models (window and
- * price per million tokens), then the thinking level for a model that reasons; the header shows the
- * choice at once. Screenshots: panel-model-picker.png, panel-model-thinking.png, panel-model-header.png.
+ * price per million tokens), then the thinking level as the model takes it; the header shows the
+ * choice at once. With a key for a provider that lists its models (a fake that plays Anthropic's
+ * Models API), the picker lists the key's models — the retired one left out, the deprecated one
+ * saying so — and a model the table does not know shows "window unknown — assumed" until the
+ * provider described it. Screenshots: panel-model-picker.png, panel-model-thinking.png,
+ * panel-model-header.png, panel-model-key-list.png, panel-model-provider-window.png.
  */
 import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
+import { TODAYS_LINEUP } from '../fixtures/fake-provider/model-specs';
 import { openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath } from './workbench';
 
+/** Picks the row of the open quick pick that shows `text`, by typing it and pressing Enter. */
+async function choose(page: Page, typed: string, rowText: string): Promise<void> {
+  await page.locator('.quick-input-widget input').fill(typed);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: rowText }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+}
+
 describe('model picker in the panel header', function () {
-  this.timeout(240_000);
+  this.timeout(300_000);
+  let fake: FakeProvider;
+  before(async () => (fake = await startFakeProvider({ lineup: TODAYS_LINEUP, apiKey: 'sk-ant-e2e-models-key' })));
+  after(async () => fake?.close());
 
   it('opens from the keyboard, lists models with window and price, sets model and thinking level', async () => {
     const { page, webviewProblems } = await openWorkbench('Default Dark Modern', {
       'headroom.provider': 'anthropic',
-      'headroom.model': 'claude-sonnet-4-5',
+      'headroom.model': 'claude-haiku-4-5',
       'headroom.thinking': 'off',
     });
     try {
       const frame = await openHeadroomView(page);
       const button = frame.getByRole('button', {
-        name: /^Model: claude-sonnet-4-5, 200k window, \$3 \/ \$15 per M tokens\. Select another model$/,
+        name: /^Model: claude-haiku-4-5, 200k window, \$1 \/ \$5 per M tokens\. Select another model$/,
       });
       await button.waitFor({ timeout: 30_000 });
 
@@ -32,27 +49,23 @@ describe('model picker in the panel header', function () {
       const rows = page.locator('.quick-input-list .monaco-list-row');
       await rows.first().waitFor();
       const listed = (await rows.allInnerTexts()).join('\n');
-      assert.match(listed, /claude-sonnet-4-5[\s\S]*200k window · \$3 in \/ \$15 out per M tokens/);
+      assert.match(listed, /claude-haiku-4-5[\s\S]*200k window · \$1 in \/ \$5 out per M tokens/);
       assert.match(listed, /Anthropic/);
       // The highlight starts on the session's model, so Enter keeps it.
-      assert.match(await page.locator('.quick-input-list .monaco-list-row.focused').innerText(), /claude-sonnet-4-5/);
+      assert.match(await page.locator('.quick-input-list .monaco-list-row.focused').innerText(), /claude-haiku-4-5/);
       await page.screenshot({ path: screenshotPath('panel-model-picker') });
 
-      await page.locator('.quick-input-widget input').fill('claude-opus-4-5');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: '$5 in / $25 out' }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await page.locator('.quick-input-widget', { hasText: 'Thinking Budget for claude-opus-4-5' }).waitFor({ timeout: 20_000 });
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'thinking tokens, counted in the output' }).first().waitFor();
+      await choose(page, 'claude-opus-5-5', '1M window · $4 in / $20 out');
+      await page.locator('.quick-input-widget', { hasText: 'Thinking for claude-opus-5-5' }).waitFor({ timeout: 20_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Effort high' }).first().waitFor();
       await page.screenshot({ path: screenshotPath('panel-model-thinking') });
-      await page.locator('.quick-input-widget input').fill('high');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: '24.6k thinking tokens' }).first().waitFor();
-      await page.keyboard.press('Enter');
+      await choose(page, 'high', 'Effort high');
 
-      const chosen = frame.getByRole('button', { name: /^Model: claude-opus-4-5, 200k window, \$5 \/ \$25 per M tokens, thinking high\./ });
+      const chosen = frame.getByRole('button', { name: /^Model: claude-opus-5-5, 1M window, \$4 \/ \$20 per M tokens, thinking high\./ });
       await chosen.waitFor({ timeout: 30_000 });
       assert.match(
         await frame.locator('.hr-model-line').innerText(),
-        /claude-opus-4-5 · 200k window · \$5 \/ \$25 per M tokens · thinking high/,
+        /claude-opus-5-5 · 1M window · \$4 \/ \$20 per M tokens · thinking high/,
       );
       await frame.locator('.hr-top').screenshot({ path: screenshotPath('panel-model-header') });
       await page.screenshot({ path: screenshotPath('panel-model-chosen') });
@@ -60,6 +73,59 @@ describe('model picker in the panel header', function () {
 
       // Leave a fresh session on the default for the suites after this one.
       await runPaletteCommand(page, 'Headroom: New Session');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("with a key: the picker lists the key's models from the provider, and the header shows the window the provider reported", async () => {
+    const { page, webviewProblems } = await openWorkbench('Default Dark Modern', {
+      'headroom.provider': 'anthropic',
+      'headroom.baseUrl': fake.baseUrl,
+      'headroom.model': 'claude-petite-5',
+      'headroom.thinking': 'off',
+    });
+    try {
+      const frame = await openHeadroomView(page);
+      // A model the built-in table does not know, and no key yet: the header says the window is only assumed.
+      await frame
+        .getByRole('button', { name: /^Model: claude-petite-5, window unknown — assumed 128k\. Select another model$/ })
+        .waitFor({ timeout: 30_000 });
+
+      // The key is entered for the fake's origin (the base URL), so it is sent there without asking.
+      await runPaletteCommand(page, 'Headroom: Set API Key');
+      await choose(page, 'Anthropic', 'Anthropic');
+      await page.locator('.quick-input-widget', { hasText: 'Anthropic API key' }).waitFor({ timeout: 20_000 });
+      await page.locator('.quick-input-widget input').fill('sk-ant-e2e-models-key');
+      await page.keyboard.press('Enter');
+
+      await frame.getByRole('button', { name: /^Model: claude-petite-5/ }).click();
+      await page.locator('.quick-input-widget', { hasText: 'Headroom: Select Model' }).waitFor({ timeout: 30_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'claude-petite-5' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.quick-input-widget input').fill('claude');
+      await page.waitForTimeout(300);
+      const listed = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).join('\n');
+      assert.match(listed, /claude-petite-5[\s\S]*32k window · price unknown · adaptive thinking/);
+      assert.match(listed, /claude-sonnet-4-5[\s\S]*deprecated, retires 2026-11-30/);
+      assert.doesNotMatch(listed, /claude-opus-4-1/, 'a retired model is not offered');
+      assert.doesNotMatch(listed, /claude-3-opus|claude-fable-5-2/, "only the key's models: none of the table's others");
+      await page.screenshot({ path: screenshotPath('panel-model-key-list') });
+
+      await choose(page, 'claude-petite-5', '32k window');
+      await page.locator('.quick-input-widget', { hasText: 'Thinking for claude-petite-5' }).waitFor({ timeout: 20_000 });
+      await choose(page, 'medium', 'Effort medium');
+      const header = frame.getByRole('button', { name: /^Model: claude-petite-5, 32k window, thinking medium\. Select another model$/ });
+      await header.waitFor({ timeout: 30_000 });
+      await frame.locator('[data-testid=meter-window-source]', { hasText: 'window reported by the provider' }).waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: screenshotPath('panel-model-provider-window') });
+      assert.deepEqual(webviewProblems, []);
+      await runPaletteCommand(page, 'Headroom: New Session');
+      // The suites after this one expect no stored Anthropic key: an empty key removes it.
+      await runPaletteCommand(page, 'Headroom: Set API Key');
+      await choose(page, 'Anthropic', 'Anthropic');
+      await page.locator('.quick-input-widget', { hasText: 'Anthropic API key' }).waitFor({ timeout: 20_000 });
+      await page.locator('.quick-input-widget input').fill('');
+      await page.keyboard.press('Enter');
     } finally {
       await page.close();
     }

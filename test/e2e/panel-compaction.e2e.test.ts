@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Compaction as a user sees it (issue 19 items 2–3, issue 14 items 1 and 6), in Chromium: the host's
+ * Compaction as a user sees it, in Chromium: the host's
  * own presenter turns agent events into panel messages, the built panel renders them. The running row
  * with Cancel (Send and Compact wait), the plain-words card with View summary, What left the context
  * and Undo, the divider above the kept turns, and "Work so far". Keyboard only; screenshots in Dark

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Issue 14 in a real VS Code (code-server), the host and loop real, the provider the fake one: a
+ * In a real VS Code (code-server), the host and loop real, the provider the fake one: a
  * session records its work ("Work so far": plan, files, a failed command, an error), a manual
  * compaction shows what left the context, and after a window reload the resumed session rebuilds the
  * card with the same view (it is stored with the compaction). Screenshots and measured text contrast
@@ -180,7 +180,7 @@ describe('work so far and what left the context in a real VS Code', function () 
     const card = frame.locator('[data-testid=compaction]').last();
     assert.equal(await card.getByRole('button', { name: 'Undo' }).isEnabled(), true, 'the newest compaction can still be undone');
     await page.screenshot({ path: screenshotPath('fidelity-what-left-reopened-dark') });
-    // Issue 19 item 3: the transcript is never replaced. The reopened chat is the stored transcript, so the first
+    // The transcript is never replaced. The reopened chat is the stored transcript, so the first
     // prompt (summarized away, no longer in the context) is there again on scrolling up, above the divider and card.
     const first = frame.locator('.hr-user', { hasText: 'Question 0: look at hello.ts' });
     assert.equal(await first.count(), 1, 'the first prompt is shown once');

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The panel's states from issue 19 items 2–8, each in Dark Modern, Light Modern, High Contrast and in a
+ * The panel's states, each in Dark Modern, Light Modern, High Contrast and in a
  * 320 px sidebar, in a real VS Code: the running compaction row with Cancel (controls disabled), the
  * compaction card with its summary and "What left the context" over the divider and summary card, an
  * approval waiting for the user next to an error block, code / table / task list and a stored result, and
@@ -97,7 +97,7 @@ const variants: Array<{ name: string; theme: Theme; sidebar?: number }> = [
   { name: '320', theme: 'Default Dark Modern', sidebar: 320 },
 ];
 
-describe('panel gallery: issue 19 states in every theme and at 320 px', function () {
+describe('panel gallery: every state in every theme and at 320 px', function () {
   this.timeout(300_000);
   let fake: FakeProvider;
   before(async () => {

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Issue 19 item 9 (part A) in a real VS Code (code-server), the host and loop real, the provider the
+ * In a real VS Code (code-server), the host and loop real, the provider the
  * fake one: `@` opens a keyboard picker of workspace files (ignored and secret ones never offered) and
  * the picked file's content reaches the model with the prompt, shown as a chip in the sent bubble (in
  * Dark, Light, High Contrast and at a 320 px side bar); "Add Selection to Headroom" from the editor's

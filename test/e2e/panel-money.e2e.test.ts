@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Issue 19 item 1 and issue 17 item 4 in a real VS Code with the fake provider streaming slowly: the
+ * In a real VS Code with the fake provider streaming slowly: the
  * meter's used figure, sampled every few milliseconds while a turn runs, never drops below the idle
  * figure shown before the turn (the system prompt and tools stay counted during the first answer and
  * while it streams); the meter says how far auto-compaction is ("…k until auto-compact"); the history

@@ -81,7 +81,7 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       await queue.waitFor({ state: 'hidden' });
       await box.focus();
       await page.keyboard.type('and the CHANGELOG');
-      await page.getByRole('button', { name: 'Queue the message for the running turn' }).click();
+      await page.getByRole('button', { name: 'Send: queue the message for the running turn' }).click();
       await queue.locator('li', { hasText: 'and the CHANGELOG' }).waitFor();
       await page.getByRole('button', { name: 'Stop the running turn' }).click();
       assert.deepEqual(await lastSent(page), { type: 'prompt/stop' });
@@ -322,7 +322,7 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
           { op: 'append', item: cmd },
         ],
       });
-      await page.getByRole('button', { name: 'Show the proposed change in a diff editor' }).click();
+      await page.getByRole('button', { name: 'View diff: the proposed change in a diff editor' }).click();
       assert.deepEqual(await lastSent(page), { type: 'approval/diff', id: 'apr_1' });
       await page.getByRole('button', { name: 'Approve the edit' }).focus();
       await page.keyboard.press('Enter');
@@ -438,7 +438,7 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       assert.deepEqual(await lastSent(page), { type: 'snapshot/save', name: 'before refactor' });
       await page.getByRole('button', { name: /^Restore snapshot Compaction/ }).click();
       assert.deepEqual(await lastSent(page), { type: 'snapshot/restore', id: 'snap1' });
-      await page.getByRole('button', { name: 'Undo the last compaction of this session' }).click();
+      await page.getByRole('button', { name: 'Undo last compaction of this session' }).click();
       assert.deepEqual(await lastSent(page), { type: 'compaction/undo' });
       await page.screenshot({ path: screenshotPath('panel-harness-history') });
     } finally {
@@ -458,7 +458,7 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       await page.getByRole('textbox', { name: 'Base URL' }).fill('http://localhost:11434/v1');
       await page.getByRole('textbox', { name: 'Base URL' }).press('Enter');
       assert.deepEqual(await lastSent(page), { type: 'config/update', baseUrl: 'http://localhost:11434/v1' });
-      await page.getByRole('button', { name: 'Set the API key' }).click();
+      await page.getByRole('button', { name: 'Set API Key…' }).click();
       assert.deepEqual(await lastSent(page), { type: 'command/run', command: 'setApiKey' });
       await page.screenshot({ path: screenshotPath('panel-harness-first-run') });
     } finally {

@@ -9,7 +9,7 @@ describe('Headroom in a real VS Code (code-server + Chromium)', () => {
     try {
       const frame = await openHeadroomView(page);
       await frame.locator('[data-testid=meter]').waitFor();
-      // Before the host's first measurement the meter says so; once the session is measured (issue 17: at
+      // Before the host's first measurement the meter says so; once the session is measured (at
       // once when it opens) it names the model's window. Either is a rendered snapshot.
       assert.match(await frame.locator('[data-testid=meter-label]').innerText(), /Context: no request yet| \/ [\d.]+k? \(\d+ %\)/);
       assert.match(await frame.locator('[data-testid=session-line]').innerText(), /· 0 in context\b/);
@@ -27,7 +27,7 @@ describe('Headroom in a real VS Code (code-server + Chromium)', () => {
     const { page, webviewProblems } = await openWorkbench('Default Dark Modern');
     try {
       const frame = await openHeadroomView(page);
-      await frame.getByRole('button', { name: 'Set the API key' }).click();
+      await frame.getByRole('button', { name: 'Set API Key…' }).click();
       await page.locator('.quick-input-widget', { hasText: 'Set API Key' }).waitFor({ timeout: 20_000 });
       await page.keyboard.press('Escape');
       assert.deepEqual(webviewProblems, []);

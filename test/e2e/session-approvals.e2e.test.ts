@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Issue 19 items 2 and 4 end to end in a real VS Code (code-server), the host and loop real, the
+ * End to end in a real VS Code (code-server), the host and loop real, the
  * provider the fake one: "Allow for this session" runs the same command again without asking (and only
  * that command), a rejection's reason reaches the model, and a manual compaction shows its running row
  * with Cancel while Send is held, then a card whose View summary renders the model's summary.

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Issue 19 item 9 (checkpoints) end to end in a real VS Code (code-server), host and loop real, the
+ * End to end in a real VS Code (code-server), host and loop real, the
  * provider the fake one: a scripted turn edits hello.ts and creates a file (edits auto-approved by the
  * setting), the panel lists the turn's changes with their line counts, a file opens VS Code's diff
  * editor, Restore checkpoint asks in the card, then puts both files back and rewinds the conversation

@@ -53,7 +53,7 @@ export const LIGHT_VARS = `
 /** The harness page: VS Code-like variables, #app, a stub webview API that records what the panel sends. */
 export function harnessHtml(vars = DARK_VARS, state?: unknown): string {
   const css = readFileSync(join(ROOT, 'media', 'webview.css'), 'utf8');
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><style>html{${vars}}</style><style>${css}</style></head>
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Headroom</title><style>html{${vars}}</style><style>${css}</style></head>
 <body><div id="app"></div><script>
 window.__sent = []; window.__state = ${JSON.stringify(state ?? null).replace(/</g, '\\u003c')} ?? undefined;
 window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sent.push(m), getState: () => window.__state, setState: (s) => { window.__state = s; } });

@@ -46,7 +46,7 @@ const sent = (req: RecordedRequest) => JSON.stringify(req.body.messages ?? []);
 const cards = (items: readonly ChatItem[]) => items.filter((i): i is ChatItemOf<'compaction'> => i.kind === 'compaction');
 
 /**
- * Issue 14, done when: a session in a real VS Code runs through 3 compactions, and after each one the
+ * Done when: a session in a real VS Code runs through 3 compactions, and after each one the
  * work ledger (files, commands, errors, plan) is in the request the fake provider received and in what
  * the panel shows; search_history (the model's) and Search History (the palette's service) find what
  * was said before the first compaction; each compaction's "what left the context" lists the right

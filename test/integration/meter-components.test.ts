@@ -38,7 +38,7 @@ function model(k: number): FakeStep {
 }
 
 /**
- * Issue 17, done when: in a real VS Code, with an AGENTS.md, deferred external tools (six language-model
+ * Done when: in a real VS Code, with an AGENTS.md, deferred external tools (six language-model
  * tools the test-runner extension contributes) and two compactions, every component the meter shows
  * right before a request matches that request as the fake provider counted it (its own tokenizer and
  * framing), within the band shown; after a response the meter says "confirmed".

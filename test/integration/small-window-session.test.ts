@@ -69,7 +69,7 @@ function model(k: number): FakeStep {
 }
 
 /**
- * Issue 16, "small windows stay usable": an 8k window (a common local-model size), a provider that
+ * "small windows stay usable": an 8k window (a common local-model size), a provider that
  * counts with a tokenizer Headroom does not estimate with, and five turns of large tool outputs, in a
  * real VS Code through the real session host, store and Anthropic SDK.
  */

@@ -7,9 +7,11 @@ export async function registerSuites(): Promise<void> {
   await import('./activation.test');
   await import('./panel-handshake.test');
   await import('./commands.test');
+  await import('./keybindings.test');
   await import('./agent-edit-approval.test');
   await import('./compaction-session.test');
   await import('./small-window-session.test');
+  await import('./local-server-session.test');
   await import('./meter-components.test');
   await import('./context-fidelity.test');
   await import('./vscode-lm-provider.test');

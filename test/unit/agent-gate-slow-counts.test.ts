@@ -5,6 +5,7 @@ import { loadEncoding } from '../../src/context/encoder';
 import type { TextCount } from '../../src/context/message-tokens';
 import { resolveModelLimits } from '../../src/context/models';
 import { TokenLedger } from '../../src/context/token-ledger';
+import { countInFamily } from '../../src/context/worker-count';
 import type { TextCounter } from '../../src/context/token-worker-client';
 import type { Message } from '../../src/providers/types';
 
@@ -13,12 +14,9 @@ async function slowCounter(delayMs: number): Promise<TextCounter> {
   const { counter } = await loadEncoding('o200k_base');
   return {
     isReady: true,
-    countTexts: async (_family, texts) => {
+    countTexts: async (family, texts) => {
       await new Promise((r) => setTimeout(r, delayMs));
-      return texts.map((t): TextCount => {
-        const c = counter.count(t);
-        return { bpe: c.bpe, bytes: c.bytes, source: 'tokenizer', sampled: c.sampled };
-      });
+      return texts.map((t): TextCount => countInFamily(t, family, counter));
     },
   };
 }

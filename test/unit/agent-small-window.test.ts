@@ -26,7 +26,7 @@ describe('agent: a small (8k) window stays usable turn after turn', function () 
         window: 8_000,
         maxOutput: 1_024,
         files: {
-          'docs/features.md': corpus('cjk-ja-vite-docs.txt'),
+          'docs/features.md': corpus('ja-vite-docs.txt'),
           'logs/access.log': corpus('log-apache.txt'),
           'src/app.js': corpus('code-javascript.txt'),
         },

@@ -7,7 +7,7 @@ import { createFakeWorld, talk, type FakeWorld } from '../fixtures/app/fake-envi
 
 const cardsOf = (items: readonly ChatItem[]) => items.filter((i): i is ChatItemOf<'compaction'> => i.kind === 'compaction');
 
-/** Issue 14 item 6: what each compaction did to the context is stored with it and shown again when the session is reopened. */
+/** What each compaction did to the context is stored with it and shown again when the session is reopened. */
 describe('session service: the stored "what left the context" of each compaction', function () {
   this.timeout(180_000);
   let world: FakeWorld;
@@ -52,7 +52,7 @@ describe('session service: the stored "what left the context" of each compaction
     presenter.load(service.sessions.messages, history);
     const cards = cardsOf(presenter.transcript.items);
     assert.equal(cards.length, 2);
-    // Issue 19 item 3: the stored transcript, from its first prompt, with each card where its compaction ran.
+    // The stored transcript, from its first prompt, with each card where its compaction ran.
     const first0 = presenter.transcript.items[0];
     assert.ok(first0.kind === 'user' && first0.text.startsWith('Instruction 0:'), 'the chat starts with the first prompt, not the context');
     const kinds = presenter.transcript.items.map((i) => (i.kind === 'user' ? i.text.slice(0, 5) : i.kind));

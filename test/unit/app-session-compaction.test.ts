@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { TokenLedger } from '../../src/context/token-ledger';
 import { createFakeWorld, talk, until, type FakeWorld } from '../fixtures/app/fake-environment';
 
 /** Manual compaction, its persistence and undo, through the session service and the fake provider. */
@@ -39,6 +40,27 @@ describe('session service: manual compaction and undo', function () {
     await service.sessions.create();
     await service.sessions.open(id);
     assert.equal(JSON.stringify(service.sessions.messages), view);
+  });
+
+  it("keeps the count of every message of the compacted view, so the reopened session's first meter recounts nothing", async () => {
+    const { service } = await world.open();
+    await talk(world, service, 4);
+    world.server.script.push({ text: 'Summary with counts.' });
+    assert.ok(await service.compactions.compact());
+    const id = service.sessions.state().sessionId;
+    const store = service.storage.store;
+    assert.ok(store && id);
+    const view = await store.sessions.contextView(id);
+    assert.equal(view.messages.length, service.sessions.messages.length, 'the snapshot is the resume view');
+    assert.equal(view.counts.length, view.messages.length, 'every snapshot message came back with its stored count');
+    // The fake world has no token worker, so the stored counts are the service's estimates; with the
+    // worker they are its exact counts (the store keeps `exact` as given: store-resume-counts.test.ts).
+    const ledger = new TokenLedger();
+    ledger.seed(view.counts);
+    const family = service.models.limits().family;
+    const stored = view.counts.reduce((sum, c) => sum + c.tokens, 0);
+    assert.equal(ledger.total(view.messages, family).tokens, stored, 'the first meter is the stored counts, nothing recounted');
+    assert.ok(view.counts.every((c) => c.family === family));
   });
 
   it('an empty session has nothing to compact', async () => {

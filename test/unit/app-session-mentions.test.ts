@@ -5,7 +5,7 @@ import { MENTION_INLINE_BYTES } from '../../src/app/mention-message';
 import { HeadroomError } from '../../src/common/errors';
 import { userItem } from '../../src/panel/transcript-items';
 import type { UserMessage } from '../../src/providers/types';
-import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environment';
+import { createFakeWorld, until, type FakeWorld } from '../fixtures/app/fake-environment';
 
 /** What the model was sent as the last user message of a request (Anthropic wire format). */
 function lastUserText(world: FakeWorld, request = -1): string {
@@ -110,7 +110,8 @@ describe('session service: @-mentions and edit-and-resend', function () {
     await assert.rejects(service.turns.dropLastTurn(), (e: unknown) => e instanceof HeadroomError && /no prompt/.test(e.message));
     world.server.script.push({ fault: 'pings', intervalMs: 50, partialText: 'thinking' });
     const running = service.turns.prompt('a long one');
-    await new Promise((r) => setTimeout(r, 100));
+    // Waits on the state, not the clock: before its turn starts the prompt may ask the provider first.
+    await until(() => service.sessions.state().running);
     await assert.rejects(service.turns.dropLastTurn(), /Stop the running turn/);
     service.sessions.stop();
     await running;

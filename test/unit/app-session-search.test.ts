@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environment';
 
-/** Issue 14 item 2, the user's side: one search over the whole session, also what left the context. */
+/** The user's side: one search over the whole session, also what left the context. */
 describe('session service: the user searches the history', function () {
   this.timeout(120_000);
   let world: FakeWorld;

@@ -112,6 +112,22 @@ describe('palette commands call the actions directly', () => {
     });
   }
 
+  it('Approve / Reject the Pending Action answer the oldest approval as its card would, and say so when none waits', async () => {
+    for (const [command, decision] of [
+      ['approvePending', { approved: true }],
+      ['rejectPending', { approved: false, reason: 'The user rejected it.' }],
+    ] as const) {
+      const calls: Call[] = [];
+      const ui = new ScriptedUi();
+      await createPaletteCommands(fakeActions(calls, { 'approvals.answerOldest': () => true }), ui)[command]();
+      assert.deepEqual(calls, [['approvals.answerOldest', decision]]);
+      assert.deepEqual(ui.told, []);
+      const idle = new ScriptedUi();
+      await createPaletteCommands(fakeActions([], { 'approvals.answerOldest': () => false }), idle)[command]();
+      assert.deepEqual(idle.told, ['Headroom: nothing is waiting for approval.']);
+    }
+  });
+
   it('Open Session… opens the picked session; dismissing opens nothing', async () => {
     const sessions = [
       { id: 'a', title: 'Refactor', createdAt: 1, updatedAt: 2, messageCount: 4, bytes: 10 },

@@ -12,7 +12,7 @@ interface ContributedCommand {
 }
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-  contributes: { commands: ContributedCommand[] };
+  contributes: { commands: ContributedCommand[]; keybindings: Array<{ command: string; key: string; when?: string }> };
 };
 
 /** Host command implementations that record which one ran. */
@@ -37,6 +37,18 @@ describe('the command table and package.json', () => {
       ...(spec.icon ? { icon: `$(${spec.icon})` } : {}),
     }));
     assert.deepEqual(pkg.contributes.commands, fromTable);
+  });
+
+  it('gives focus, new session, stop, approve, reject, add selection and compact a key, each only when it can act', () => {
+    const keys = new Map(pkg.contributes.keybindings.map((k) => [k.command, k]));
+    for (const name of ['focusPanel', 'newSession', 'stop', 'approvePending', 'rejectPending', 'addSelection', 'compactContext'] as const)
+      assert.ok(keys.get(commandId(name))?.when, `${name} has a key with a when clause`);
+    for (const k of pkg.contributes.keybindings)
+      assert.ok(k.command in Object.fromEntries(pkg.contributes.commands.map((c) => [c.command, 1])), k.command);
+    assert.match(keys.get('headroom.approvePending')!.when!, /headroom\.approvalPending/);
+    assert.match(keys.get('headroom.rejectPending')!.when!, /headroom\.approvalPending/);
+    assert.match(keys.get('headroom.stop')!.when!, /headroom\.turnRunning/);
+    assert.equal(new Set(pkg.contributes.keybindings.map((k) => k.key)).size, pkg.contributes.keybindings.length, 'no two share a key');
   });
 
   it('registers a handler for every contributed command, and only those', () => {

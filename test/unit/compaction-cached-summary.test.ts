@@ -12,7 +12,7 @@ describe("cache-preserving summaries: the summary request reuses the agent's exa
     h = undefined;
   });
 
-  it('sends system, tools and the conversation as last sent plus one instruction, tools disabled, mostly served from the cache', async () => {
+  it("sends system, tools, the agent's tool choice and thinking and the conversation as last sent plus one instruction, mostly served from the cache", async () => {
     const chain = createCompactionChain({
       results: createMemoryResultPort(),
       get summarizer() {
@@ -20,7 +20,7 @@ describe("cache-preserving summaries: the summary request reuses the agent's exa
       },
     });
     h = await createHarness({ window: 40_000, gate: { compact: (input, signal) => chain.hook(input, signal) } });
-    h.config.request = { cacheTail: true };
+    h.config.request = { cacheTail: true, thinking: { mode: 'budget', budgetTokens: 2_048 } };
     let summaryAt = -1;
     for (let i = 0; i < 30 && summaryAt < 0; i++) {
       h.server.script.push((req) => {
@@ -41,7 +41,15 @@ describe("cache-preserving summaries: the summary request reuses the agent's exa
     const previous = h.server.requests[summaryAt - 1];
     assert.deepEqual(summary.tools, previous.tools, 'same tools');
     assert.deepEqual(summary.body.system, previous.body.system, 'same system');
-    assert.deepEqual(summary.body.tool_choice, { type: 'none' }, 'tool use disabled');
+    // Anthropic's cache-invalidation table: a tool_choice or thinking change would invalidate the message cache.
+    assert.deepEqual(summary.body.tool_choice, previous.body.tool_choice, "the agent's tool choice");
+    assert.deepEqual(summary.body.thinking, previous.body.thinking, "the agent's thinking");
+    assert.deepEqual(summary.body.thinking, { type: 'enabled', budget_tokens: 2_048 });
+    assert.match(
+      JSON.stringify((summary.body.messages as unknown[]).at(-1)),
+      /answer in text only/,
+      'the "answer in text" instruction is in the message',
+    );
     const u = summary.usage!;
     const share = u.cacheRead / (u.input + u.cacheRead + u.cacheWrite);
     assert.ok(share >= 0.8, `cache-read share of the summary request ${share.toFixed(2)}`);

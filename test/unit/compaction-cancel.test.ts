@@ -57,7 +57,7 @@ function hangingSummarizer(): { provider: Provider; asked: Promise<void>; aborte
   return { provider, asked, aborted: () => wasAborted };
 }
 
-describe('compaction: visible and cancellable (issue 19 item 2)', () => {
+describe('compaction: visible and cancellable', () => {
   it('reports the start with how many messages it will summarize, and the end with what changed', async () => {
     const events: AgentEvent[] = [];
     const runner = new CompactionRunner((e) => events.push(e));

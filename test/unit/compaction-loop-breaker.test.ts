@@ -57,6 +57,26 @@ describe('compaction loop breaker', () => {
     assert.equal(chain.paused, undefined);
   });
 
+  it('lifts the pause when its cause is gone: another window, or a context back below the note threshold', async () => {
+    const chain = createCompactionChain({ results: createMemoryResultPort() });
+    const view: Message[] = [u('go'), a('', ['c1']), r('c1', filler(1200, 'one')), u('next')];
+    await chain.run(input(view, { targetTokens: 10 }), signal());
+    assert.equal(chain.paused?.window, WINDOW, 'the pause remembers the window it was measured against');
+    assert.equal(chain.liftPause({ effectiveWindow: WINDOW, ratio: 0.9, quietBelow: 0.8 }), false, 'same window, still full');
+    assert.ok(chain.paused);
+    // A 4k window found to be 8k: what paused it (fixed parts taking the window) is not so any more.
+    assert.equal(chain.liftPause({ effectiveWindow: 2 * WINDOW, ratio: 0.9, quietBelow: 0.8 }), true);
+    assert.equal(chain.paused, undefined);
+    await chain.run(input(view, { targetTokens: 10 }), signal());
+    assert.ok(chain.paused);
+    assert.equal(
+      chain.liftPause({ effectiveWindow: WINDOW, ratio: 0.4, quietBelow: 0.8 }),
+      true,
+      'the context was cleared or compacted by hand',
+    );
+    assert.equal(chain.paused, undefined);
+  });
+
   it('counts only automatic passes', () => {
     const b = new LoopBreaker({ maxFailures: 2 });
     b.record({ manual: true, produced: false, reachedTarget: false, freedShare: 0 });

@@ -23,7 +23,7 @@ function history(turns: number): Message[] {
 
 const isSummaryRequest = (body: Record<string, unknown>) => JSON.stringify(body).includes('<transcript>');
 
-describe('compaction: the summary request itself never exceeds the window (issue 16)', function () {
+describe('compaction: the summary request itself never exceeds the window', function () {
   this.timeout(120_000);
   let h: Harness | undefined;
   afterEach(async () => {

@@ -29,7 +29,7 @@ const instant: Provider = {
   },
 };
 
-describe('compaction of a huge history gives the host its event loop back (issue 18)', () => {
+describe('compaction of a huge history gives the host its event loop back', () => {
   it('a pass yields to the event loop between and inside its steps', async () => {
     const chain = createCompactionChain({ summarizer: instant, summarizerModel: 'm', results: createMemoryResultPort() });
     const view = session(200, 4000, (i) => `task ${i}: ${filler(2000, `t${i}`)}`);

@@ -10,7 +10,7 @@ import { inProcessCounter } from '../fixtures/context/in-process-counter';
 const usage = (input: number) => ({ input, output: 10, cacheRead: 0, cacheWrite: 0 });
 
 describe('context calibration: per model and per content class', () => {
-  it('a factor learned on English never lowers the estimate of CJK text (the 114 % request of issue 16)', () => {
+  it('a factor learned on English never lowers the estimate of CJK text (the 114 % request measured on a CJK session)', () => {
     const cal = new Calibration();
     // English requests that the provider counts 30 % lower than we do.
     for (let i = 0; i < 4; i++) cal.observeClasses('m', { prose: 10_000 }, usage(7_000));
@@ -67,5 +67,16 @@ describe('context calibration: per model and per content class', () => {
     assert.ok(gate.tokensOf(english[0]) < ledger.count(english[0], 'o200k').tokens, 'English is scaled down');
     assert.equal(gate.tokensOf(cjk), cjkBefore, 'CJK is not');
     ledger.dispose();
+  });
+
+  it("a minority class never calibrated does not push its over-count onto the dominant class's factor", () => {
+    // Prose is counted 1.75 × what the provider counts, so is the code beside it (not yet calibrated):
+    // the provider reports 4,000 for 7,000 estimated. Prose learns 4/7, not (4,000 − 2,100 × 1) / 4,900.
+    const cal = new Calibration();
+    cal.observeClasses('m', { prose: 4_900, code: 2_100 }, usage(4_000));
+    const f = cal.factorFor('m', 'prose');
+    assert.ok(Math.abs(f - 4_000 / 7_000) < 0.01, `prose factor ${f}`);
+    assert.equal(cal.isCalibrated('m', 'code'), false, 'code learned nothing');
+    assert.ok(cal.factorFor('m', 'code') >= 1, "and is not lowered by prose's factor");
   });
 });

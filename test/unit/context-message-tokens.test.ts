@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { loadEncoding } from '../../src/context/encoder';
-import { CLAUDE_CLASS_FACTORS } from '../../src/context/models';
+import { countInFamily } from '../../src/context/worker-count';
 import { IMAGE_TOKENS_MAX, imageTokens } from '../../src/common/images';
 import {
   MESSAGE_OVERHEAD,
   TOOL_CALL_OVERHEAD,
   countMessageWith,
   estimateMessage,
+  estimateText,
   familyTokens,
   messageHash,
   messageParts,
@@ -49,29 +50,20 @@ describe('context message tokens', () => {
     assert.equal(imageTokens(3136, 400), imageTokens(1568, 200));
   });
 
-  it('applies the byte floor to estimates only, and the Claude factor by class', () => {
-    assert.equal(familyTokens({ bpe: 10, bytes: 100, source: 'bytes' }, 'o200k'), 25);
-    assert.equal(familyTokens({ bpe: 10, bytes: 100, source: 'tokenizer' }, 'o200k'), 10);
-    assert.equal(familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'o200k'), 40);
-    assert.equal(
-      familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer', contentClass: 'prose' }, 'claude'),
-      Math.ceil(40 * CLAUDE_CLASS_FACTORS.prose),
-    );
-    // Claude's surcharge is per class; text of unknown class gets the harshest.
-    assert.equal(
-      familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer', contentClass: 'cjk' }, 'claude'),
-      Math.ceil(40 * CLAUDE_CLASS_FACTORS.cjk),
-    );
-    assert.equal(
-      familyTokens({ bpe: 40, bytes: 100, source: 'tokenizer' }, 'claude'),
-      Math.ceil(40 * Math.max(...Object.values(CLAUDE_CLASS_FACTORS))),
-    );
+  it("takes a count's figure for its own family, an estimate's figure for any family, and never more than the bytes otherwise", () => {
+    assert.equal(familyTokens({ tokens: 10, family: 'o200k', bytes: 100, source: 'tokenizer' }, 'o200k'), 10);
+    const est = estimateText('Заголовок: пример текста для проверки.', 'o200k');
+    assert.equal(familyTokens(est, 'o200k'), est.tokens);
+    assert.equal(familyTokens(est, 'claude'), est.estimates!.claude);
+    assert.ok(est.estimates!.claude > est.estimates!.o200k, 'the legacy Claude tokenizer spends more on Cyrillic');
+    // A count made for another family, without estimates: the bytes bound it (a token is at least a byte).
+    assert.equal(familyTokens({ tokens: 10, family: 'cl100k', bytes: 100, source: 'tokenizer' }, 'o200k'), 100);
   });
 
   it('counts a message with the tokenizer as exact, the byte estimate as not exact', async () => {
     const { counter } = await loadEncoding('o200k_base');
     const m = user('汉字测试，这是一段没有空格的中文文本。'.repeat(20));
-    const exact = countMessageWith(m, 'o200k', (t) => ({ ...counter.count(t), source: 'tokenizer' }));
+    const exact = countMessageWith(m, 'o200k', (t) => countInFamily(t, 'o200k', counter));
     const est = estimateMessage(m, 'o200k');
     assert.equal(exact.exact, true);
     assert.equal(est.exact, false);

@@ -7,7 +7,7 @@ import {
   thinkingLevelsFor,
   type ModelChoice,
 } from '../../src/context/model-choice';
-import { MODEL_TABLE } from '../../src/context/models';
+import { MODEL_TABLE, resolveModelLimits } from '../../src/context/models';
 
 describe('context model choice: what a session remembers and what the picker offers', () => {
   const sonnet: ModelChoice = { provider: 'anthropic', model: 'claude-sonnet-4-5', thinking: 'medium' };
@@ -18,23 +18,55 @@ describe('context model choice: what a session remembers and what the picker off
     assert.equal(parseModelChoice('{not json'), undefined);
     assert.equal(parseModelChoice(JSON.stringify({ provider: 'gemini', model: 'x', thinking: 'off' })), undefined);
     // An unknown level (a newer version's) falls back to off rather than losing the model.
-    assert.deepEqual(parseModelChoice(JSON.stringify({ provider: 'openai', model: 'gpt-5', thinking: 'max' })), {
+    assert.deepEqual(parseModelChoice(JSON.stringify({ provider: 'openai', model: 'gpt-5', thinking: 'ultra' })), {
       provider: 'openai',
       model: 'gpt-5',
       thinking: 'off',
     });
   });
 
-  it('lists every table model with its window and price, and marks the current one', () => {
+  it("without the provider's list: every table model but the retired ones, deprecated ones say so, the current one marked", () => {
     const options = modelOptions({ current: sonnet, languageModels: [], serverUrl: undefined });
-    assert.equal(options.length, MODEL_TABLE.length);
+    assert.equal(options.length, MODEL_TABLE.filter((m) => m.lifecycle !== 'retired').length);
+    assert.ok(!options.some((o) => o.model === 'claude-3-opus' || o.model === 'claude-opus-4-1'), 'retired models are not offered');
     const current = options.filter((o) => o.current);
     assert.deepEqual(
       current.map((o) => o.model),
       ['claude-sonnet-4-5'],
     );
-    assert.match(current[0].description, /^200k window · \$3 in \/ \$15 out per M tokens \(cache read \$0\.3\) · reasons$/);
+    assert.match(
+      current[0].description,
+      /^200k window · \$3 in \/ \$15 out per M tokens \(cache read \$0\.3\) · reasons · deprecated, retires 2026-11-30$/,
+    );
+    const opus = options.find((o) => o.model === 'claude-opus-5-5');
+    assert.match(opus?.description ?? '', /^1M window · \$4 in \/ \$20 out per M tokens \(cache read \$0\.2\) · adaptive thinking$/);
     assert.ok(options.some((o) => o.provider === 'openai' && o.model === 'gpt-4.1'));
+  });
+
+  it("with the provider's list: exactly the key's models, with the windows the provider reported", () => {
+    const options = modelOptions({
+      current: sonnet,
+      languageModels: [],
+      serverUrl: undefined,
+      vendorModels: {
+        anthropic: [
+          { id: 'claude-opus-5-5', contextWindow: 1_000_000, maxOutput: 128_000, lifecycle: 'active' },
+          { id: 'claude-tiny-9', contextWindow: 32_000, maxOutput: 8_000, lifecycle: 'active' },
+          { id: 'claude-sonnet-4-5', contextWindow: 200_000, lifecycle: 'deprecated', retiresAt: '2026-11-30T00:00:00Z' },
+        ],
+      },
+    });
+    const anthropic = options.filter((o) => o.provider === 'anthropic');
+    assert.deepEqual(
+      anthropic.map((o) => o.model),
+      ['claude-opus-5-5', 'claude-tiny-9', 'claude-sonnet-4-5'],
+    );
+    assert.match(anthropic[1].description, /^32k window · price unknown$/);
+    assert.match(anthropic[2].description, /deprecated, retires 2026-11-30$/);
+    assert.ok(
+      options.some((o) => o.provider === 'openai'),
+      'another vendor is still listed from the table',
+    );
   });
 
   it('offers VS Code language models with their input limit, and the server model of a compatible provider', () => {
@@ -86,9 +118,10 @@ describe('context model choice: what a session remembers and what the picker off
   });
 
   it('offers thinking levels only where the model reasons and the provider can send them', () => {
-    assert.deepEqual(thinkingLevelsFor(sonnet), ['off', 'low', 'medium', 'high']);
-    assert.deepEqual(thinkingLevelsFor({ provider: 'openai', model: 'gpt-4.1' }), []);
-    assert.deepEqual(thinkingLevelsFor({ provider: 'vscode-lm', model: 'claude-sonnet-4-5' }), []);
+    const levels = (c: Pick<ModelChoice, 'provider' | 'model'>) => thinkingLevelsFor(resolveModelLimits(c.model, c.provider).capabilities);
+    assert.deepEqual(levels(sonnet), ['off', 'low', 'medium', 'high']);
+    assert.deepEqual(levels({ provider: 'openai', model: 'gpt-4.1' }), []);
+    assert.deepEqual(levels({ provider: 'vscode-lm', model: 'claude-sonnet-4-5' }), []);
   });
 
   it('prints prices per million tokens', () => {

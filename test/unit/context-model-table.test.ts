@@ -14,14 +14,27 @@ const Row = z.strictObject({
   maxOutput: count,
   family: z.enum(['o200k', 'cl100k', 'claude']),
   cache: z.enum(['explicit', 'automatic', 'none']),
-  reasoning: z.boolean(),
+  thinking: z.enum(['adaptive', 'budget', 'effort', 'none']),
+  efforts: z
+    .array(z.enum(['low', 'medium', 'high', 'xhigh', 'max']))
+    .min(1)
+    .optional(),
+  thinkingOff: z.boolean().optional(),
+  sampling: z.literal(false).optional(),
   images: z.boolean(),
+  lifecycle: z.enum(['deprecated', 'retired']).optional(),
+  retiresAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   price: z.strictObject({ input: usd, output: usd, cacheRead: usd, cacheWrite: usd }),
 });
 
 describe('context model table: the data file', () => {
-  it('has only complete rows (window, max output, four prices)', () => {
+  it('has only complete rows (window, max output, four prices), checked on a stated day against cited pages', () => {
     assert.ok(raw.models.length >= 20);
+    assert.match(raw.checked, /^\d{4}-\d{2}-\d{2}$/);
+    assert.ok(raw.sources.length >= 4 && raw.sources.every((u) => /^https:\/\/(platform\.claude\.com|developers\.openai\.com)\//.test(u)));
     for (const row of raw.models) {
       const r = Row.safeParse(row);
       assert.ok(r.success, `${JSON.stringify(row)}: ${r.success ? '' : r.error.message}`);
@@ -38,7 +51,31 @@ describe('context model table: the data file', () => {
       if (m.cache === 'explicit') assert.ok(m.price.cacheWrite >= m.price.input, `${m.match} cache write`);
       else assert.equal(m.price.cacheWrite, 0, `${m.match} cache write`);
       assert.equal(m.family === 'claude', m.provider === 'anthropic', `${m.match} tokenizer family`);
+      // Efforts belong to adaptive and effort models; adaptive-only models refuse sampling parameters.
+      assert.equal(m.efforts.length > 0, m.thinking === 'adaptive' || m.thinking === 'effort', `${m.match} efforts`);
+      if (!m.sampling) assert.ok(m.thinking === 'adaptive', `${m.match} sampling`);
     }
+  });
+
+  it("knows today's lineup: 1M-window adaptive Claude models at their published prices, the retired ones marked", () => {
+    assert.deepEqual(
+      ['claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5-5', 'claude-fable-5-2', 'claude-sonnet-5-5', 'claude-haiku-5-5'].map((id) => {
+        const m = findModel(id)!;
+        return [m.match, m.contextWindow, m.thinking];
+      }),
+      [
+        ['claude-opus-4-7', 1_000_000, 'adaptive'],
+        ['claude-opus-4-8', 1_000_000, 'adaptive'],
+        ['claude-opus-5-5', 1_000_000, 'adaptive'],
+        ['claude-fable-5-2', 1_000_000, 'adaptive'],
+        ['claude-sonnet-5-5', 1_000_000, 'adaptive'],
+        ['claude-haiku-5-5', 1_000_000, 'adaptive'],
+      ],
+    );
+    assert.deepEqual([findModel('claude-opus-4-8')!.price.input, findModel('claude-opus-4-8')!.price.output], [5, 25]);
+    assert.equal(findModel('claude-opus-4-1')?.lifecycle, 'retired');
+    assert.equal(findModel('claude-sonnet-4-5')?.lifecycle, 'deprecated');
+    assert.equal(findModel('gpt-6.1-terra')?.contextWindow, 1_050_000);
   });
 
   it('has one row per match, and the longest prefix picks the specific row', () => {
@@ -56,6 +93,7 @@ describe('context model table: the data file', () => {
     assert.equal(supportsReasoning('gpt-4.1'), false);
     assert.equal(supportsReasoning('o3-pro'), true);
     assert.equal(supportsReasoning('gpt-5.1-codex-max'), true);
+    assert.equal(supportsReasoning('gpt-7-nova'), true);
     assert.equal(supportsReasoning('llama3.1:8b'), false);
   });
 

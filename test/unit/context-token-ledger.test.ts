@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
 import { loadEncoding } from '../../src/context/encoder';
 import { estimateMessage, type MessageCount, type TextCount } from '../../src/context/message-tokens';
+import { countInFamily } from '../../src/context/worker-count';
 import type { TokenizerFamily } from '../../src/context/models';
 import { TokenLedger } from '../../src/context/token-ledger';
 import type { TextCounter } from '../../src/context/token-worker-client';
 import { assistant, user } from '../fixtures/context/factories';
 
-/** An in-process TextCounter over the real bounded counter, recording every request. */
+/** An in-process TextCounter over the worker's real count, recording every request. */
 class InProcessCounter implements TextCounter {
   isReady = true;
   calls: string[][] = [];
-  constructor(private readonly count: (t: string) => { bpe: number; bytes: number; sampled: boolean }) {}
-  async countTexts(_family: TokenizerFamily, texts: readonly string[]): Promise<TextCount[]> {
+  constructor(private readonly count: (t: string, family: TokenizerFamily) => TextCount) {}
+  async countTexts(family: TokenizerFamily, texts: readonly string[]): Promise<TextCount[]> {
     this.calls.push([...texts]);
     await new Promise((r) => setImmediate(r));
-    return texts.map((t) => ({ ...this.count(t), source: 'tokenizer' as const }));
+    return texts.map((t) => this.count(t, family));
   }
 }
 
@@ -23,8 +24,8 @@ const settle = () => new Promise((r) => setTimeout(r, 5));
 describe('context token ledger: memo', () => {
   let counter: InProcessCounter;
   beforeEach(async () => {
-    const { counter: bounded } = await loadEncoding('o200k_base');
-    counter = new InProcessCounter((t) => bounded.count(t));
+    const { counter: exact } = await loadEncoding('o200k_base');
+    counter = new InProcessCounter((t, family) => countInFamily(t, family, exact));
   });
 
   it('returns a byte estimate at once, then the tokenizer count, and fires onDidCount', async () => {

@@ -26,8 +26,8 @@ describe('context token worker', function () {
     const counts = await client.countTexts('o200k', texts);
     const { counter } = await loadEncoding('o200k_base');
     assert.deepEqual(
-      counts.map((c) => c.bpe),
-      texts.map((t) => counter.count(t).bpe),
+      counts.map((c) => c.tokens),
+      texts.map((t) => counter.count(t)),
     );
     assert.ok(counts.every((c) => c.source === 'tokenizer'));
   });

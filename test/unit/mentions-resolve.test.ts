@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MentionIndex } from '../../src/tools/mentions/mention-index';
 import { MAX_MENTION_READ_BYTES, resolveMentions, type MentionSources } from '../../src/tools/mentions/resolve-mentions';
-import { isSecretPath } from '../../src/tools/mentions/secret-files';
+import { isSecretPath } from '../../src/tools/secret-files';
 import { removeDir, tempWorkspace } from '../fixtures/tools/tool-context';
 
 /** @-mentions are hostile input: only workspace files that are not ignored, secret, binary or huge are read. */

@@ -30,7 +30,7 @@ describe('meter: it explains itself (hover, details view, Show Context Breakdown
   it('says when the window is only assumed', () => {
     const unknown = resolveModelLimits('my-local-model', 'openai-compatible');
     const m = meterFromBudget(new ContextBudget(unknown, { messages: 100 }, { errorBand: 0.2 }).toViewModel());
-    assert.match(m.details!.find((r) => r.label === 'Window')!.value, /128k tokens for my-local-model: window assumed \(unknown model\)/);
+    assert.match(m.details!.find((r) => r.label === 'Window')!.value, /128k tokens for my-local-model: window unknown — assumed 128k/);
     assert.match(m.details!.find((r) => r.label === 'Estimate')!.value, /^estimated: 100 ±20 tokens \(estimated ±20 %/);
   });
 });

@@ -24,7 +24,7 @@ function tableRows(md: string): Array<[string, string]> {
   });
 }
 
-/** Issue 19 item 1: the meter, the status bar and Show Context Breakdown show the same figures, formatted alike. */
+/** The meter, the status bar and Show Context Breakdown show the same figures, formatted alike. */
 describe('numbers: one source for the figures shown', function () {
   this.timeout(120_000);
   let world: FakeWorld;

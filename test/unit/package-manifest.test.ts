@@ -49,6 +49,12 @@ describe('package.json contributions', () => {
     assert.equal(prop.scope, 'application');
   });
 
+  it('keeps the secret-file allow-list out of workspace settings (a repository must not open its own .env to the model)', () => {
+    const prop = pkg.contributes.configuration.properties['headroom.secretFiles.allow'];
+    assert.equal(prop.type, 'array');
+    assert.equal(prop.scope, 'application');
+  });
+
   it('keeps auto-approval out of workspace settings (a repository must not approve its own commands)', () => {
     for (const key of ['headroom.autoApprove.edits', 'headroom.autoApprove.commands']) {
       assert.equal(pkg.contributes.configuration.properties[key].scope, 'application', key);

@@ -63,7 +63,7 @@ function summarized(view: Message[]): CompactionChange {
   };
 }
 
-describe('panel: compaction is visible (issue 19 items 2–3)', () => {
+describe('panel: compaction is visible', () => {
   it('shows "Compacting… (summarizing N messages)" while it runs, and says so in turn/state', () => {
     const s = setup();
     s.run({ type: 'compaction_start', trigger: 'manual', summarizing: 42 });
@@ -155,6 +155,22 @@ describe('panel: compaction is visible (issue 19 items 2–3)', () => {
     );
   });
 
+  it('Clear keeps the chat and puts a divider under it that says the context was cleared', () => {
+    const s = setup();
+    threeTurns(s);
+    const before = s.items().map((i) => i.id);
+    s.p.continueWith([], 'clear');
+    const after = s.items();
+    assert.deepEqual(
+      after.slice(0, before.length).map((i) => i.id),
+      before,
+      'every message stays on screen',
+    );
+    const last = after.at(-1);
+    assert.equal(last?.kind, 'divider');
+    assert.match(last?.kind === 'divider' ? last.text : '', new RegExp(`^${DIVIDER_TEXT} · context cleared`));
+  });
+
   it('Undo keeps the chat: the card says "Undone" and its divider goes', () => {
     const s = setup();
     s.p.setUndoAvailable(true);
@@ -191,7 +207,7 @@ describe('panel: compaction is visible (issue 19 items 2–3)', () => {
   });
 });
 
-describe('panel: the compaction view — what left the context (issue 14 item 6)', () => {
+describe('panel: the compaction view — what left the context', () => {
   it('lists what stayed verbatim, what was summarized (with the summary) and the stored results with their ref ids', () => {
     const read = call('c1', 'read_file', { path: 'src/a.ts' });
     const before: Message[] = [

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { WorkLedger } from '../../src/agent/ledger';
 import { toLedgerView } from '../../src/panel/ledger-view';
 
-describe('panel: "Work so far" shows the work ledger (issue 14 item 1)', () => {
+describe('panel: "Work so far" shows the work ledger', () => {
   it('files, commands with exit codes, errors and the plan with states, newest first, and a headline', () => {
     const l = new WorkLedger();
     l.startTurn();

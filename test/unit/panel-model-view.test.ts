@@ -7,12 +7,31 @@ import { ConfigView } from '../../src/protocol/view-models';
 
 describe('panel model view: what the header model picker button shows', () => {
   it('shows the window budgeted to, the price per million tokens and the thinking level in use', () => {
-    const limits = withThinking(resolveModelLimits('claude-sonnet-4-5', 'anthropic'), 'medium');
+    const limits = withThinking(resolveModelLimits('claude-haiku-4-5', 'anthropic'), 'medium');
     const info = modelInfoView(limits, 'medium');
-    assert.deepEqual(info, { window: '200k', price: '$3 / $15 per M tokens', thinking: 'medium', images: true });
+    assert.deepEqual(info, { window: '200k', price: '$1 / $5 per M tokens', thinking: 'medium', images: true });
     assert.ok(
-      ConfigView.safeParse({ provider: 'anthropic', providers: [], model: 'claude-sonnet-4-5', hasApiKey: true, modelInfo: info }).success,
+      ConfigView.safeParse({ provider: 'anthropic', providers: [], model: 'claude-haiku-4-5', hasApiKey: true, modelInfo: info }).success,
     );
+    const opus = modelInfoView(withThinking(resolveModelLimits('claude-opus-5-5', 'anthropic'), 'high'), 'high');
+    assert.deepEqual(opus, { window: '1M', price: '$4 / $20 per M tokens', thinking: 'high', images: true });
+  });
+
+  it('says when the window is only assumed, and when the model is deprecated or retired', () => {
+    const unknown = modelInfoView(withThinking(resolveModelLimits('claude-someday-9', 'anthropic'), 'off'), 'off');
+    assert.deepEqual([unknown.window, unknown.windowAssumed], ['128k', true]);
+    assert.equal(
+      modelInfoView(withThinking(resolveModelLimits('claude-sonnet-4-5', 'anthropic'), 'off'), 'off').lifecycle,
+      'deprecated, retires 2026-11-30',
+    );
+    assert.equal(modelInfoView(withThinking(resolveModelLimits('claude-3-opus', 'anthropic'), 'off'), 'off').lifecycle, 'retired');
+    const described = resolveModelLimits('claude-someday-9', 'anthropic', undefined, undefined, {
+      id: 'claude-someday-9',
+      contextWindow: 32_000,
+      maxOutput: 8_000,
+      lifecycle: 'active',
+    });
+    assert.deepEqual(modelInfoView(withThinking(described, 'off'), 'off'), { window: '32k', images: true });
   });
 
   it('shows a server-reported window and no price for a local model; no thinking where none is reserved', () => {

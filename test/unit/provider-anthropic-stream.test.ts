@@ -60,7 +60,10 @@ describe('provider: Anthropic streaming against the fake server', () => {
 
   it('streams thinking with its signature and sends it back verbatim on the next turn', async () => {
     server.script.push({ thinking: 'Let me think about this.', signature: 'sig-abc', redactedThinking: 'opaque==', text: 'Answer.' });
-    const first = await run(provider, request([user('think')], { reasoningBudget: 2048, maxOutputTokens: 4096 }));
+    const first = await run(
+      provider,
+      request([user('think')], { thinking: { mode: 'budget', budgetTokens: 2048 }, maxOutputTokens: 4096 }),
+    );
     assert.ok(first.events.some((e) => e.type === 'reasoning_delta'));
     assert.deepEqual(first.message.content.slice(0, 2), [
       { type: 'reasoning', text: 'Let me think about this.', signature: 'sig-abc' },
@@ -69,7 +72,10 @@ describe('provider: Anthropic streaming against the fake server', () => {
     const sent = server.requests.at(-1)!.body;
     assert.deepEqual(sent.thinking, { type: 'enabled', budget_tokens: 2048 });
 
-    await run(provider, request([user('think'), first.message, user('again')], { reasoningBudget: 2048, maxOutputTokens: 4096 }));
+    await run(
+      provider,
+      request([user('think'), first.message, user('again')], { thinking: { mode: 'budget', budgetTokens: 2048 }, maxOutputTokens: 4096 }),
+    );
     const messages = server.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown[] }>;
     assert.deepEqual(messages[1].content.slice(0, 2), [
       { type: 'thinking', thinking: 'Let me think about this.', signature: 'sig-abc' },

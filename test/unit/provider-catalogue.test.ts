@@ -49,14 +49,15 @@ describe('the provider catalogue is the one list of providers', () => {
   it("an empty model means the provider's default model; text is trimmed and non-text is unset", () => {
     assert.deepEqual(parseProviderSettings({ provider: 'anthropic', model: '', baseUrl: undefined }), {
       provider: 'anthropic',
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       baseUrl: undefined,
       thinking: 'off',
     });
     // headroom.thinking: a level, anything else means off.
     assert.equal(parseProviderSettings({ provider: 'anthropic', model: '', baseUrl: undefined, thinking: 'high' }).thinking, 'high');
-    assert.equal(parseProviderSettings({ provider: 'anthropic', model: '', baseUrl: undefined, thinking: 'max' }).thinking, 'off');
-    assert.equal(parseProviderSettings({ provider: 'openai', model: undefined, baseUrl: undefined }).model, 'gpt-4.1');
+    assert.equal(parseProviderSettings({ provider: 'anthropic', model: '', baseUrl: undefined, thinking: 'max' }).thinking, 'max');
+    assert.equal(parseProviderSettings({ provider: 'anthropic', model: '', baseUrl: undefined, thinking: 'ultra' }).thinking, 'off');
+    assert.equal(parseProviderSettings({ provider: 'openai', model: undefined, baseUrl: undefined }).model, 'gpt-6.1-terra');
     assert.equal(parseProviderSettings({ provider: 'openai-compatible', model: '  ', baseUrl: undefined }).model, 'llama3.1');
     // VS Code's models: '' means the first chat model VS Code offers.
     assert.equal(parseProviderSettings({ provider: 'vscode-lm', model: '', baseUrl: undefined }).model, '');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { toAnthropicMessages, toAnthropicParams } from '../../src/providers/anthropic-convert';
 import { toOpenAIMessages, toOpenAIParams } from '../../src/providers/openai-convert';
 import { fromAnthropicMessages, fromOpenAIMessages } from '../fixtures/providers/wire-back';
+import { toResponsesParams } from '../../src/providers/openai-responses-convert';
 import type { AssistantMessage, Message } from '../../src/providers/types';
 import { request, toolResult, user } from '../fixtures/fake-provider/factories';
 
@@ -127,32 +128,61 @@ describe('provider: conversion round-trips (neutral → wire → neutral)', () =
     assert.equal(blocks[1].cache_control, undefined);
   });
 
-  it('OpenAI request: one stable system message, reasoning effort from the budget', () => {
+  it('OpenAI request: one stable system message, reasoning effort from the budget, no temperature to a reasoning model', () => {
     const params = toOpenAIParams(
       request([user('x')], {
         system: [
           { id: 'a', text: 'Base.' },
           { id: 'b', text: 'Rules.' },
         ],
-        reasoningBudget: 16_000,
+        thinking: { mode: 'budget', budgetTokens: 16_000 },
         temperature: 0.2,
       }),
       'openai',
     );
     assert.deepEqual(params.messages[0], { role: 'system', content: 'Base.\n\nRules.' });
     assert.equal(params.reasoning_effort, 'high');
-    assert.equal(params.temperature, 0.2);
+    assert.equal(params.temperature, undefined, 'reasoning models refuse sampling parameters');
+    assert.equal(toOpenAIParams(request([user('x')], { temperature: 0.2 }), 'openai').temperature, 0.2);
+  });
+});
+
+describe('provider: OpenAI Responses request', () => {
+  const tool = { name: 'read_file', description: 'Reads a file.', inputSchema: { type: 'object', properties: {} } };
+
+  it('keeps tool_choice none: the tools stay declared (the cached prefix) but the answer is text', () => {
+    const params = toResponsesParams(request([user('x')], { tools: [tool], toolChoice: 'none' }), false);
+    assert.equal(params.tool_choice, 'none');
+    assert.equal(toResponsesParams(request([user('x')], { tools: [tool] }), false).tool_choice, undefined);
+  });
+
+  it('a reasoning model gets its effort and no temperature; reasoning off is effort none, which takes a temperature', () => {
+    const effort = toResponsesParams(request([user('x')], { thinking: { mode: 'effort', effort: 'high' }, temperature: 0 }), true);
+    assert.deepEqual([effort.reasoning, effort.temperature], [{ effort: 'high', summary: 'auto' }, undefined]);
+    const off = toResponsesParams(request([user('x')], { thinking: { mode: 'disabled' }, temperature: 0 }), true);
+    assert.deepEqual([off.reasoning, off.temperature], [{ effort: 'none' }, 0]);
   });
 });
 
 describe('provider: Anthropic thinking budget', () => {
   it('fits the budget under max_tokens and never raises max_tokens', () => {
-    const withBudget = (reasoningBudget: number, maxOutputTokens: number) =>
-      toAnthropicParams(request([user('x')], { reasoningBudget, maxOutputTokens }));
+    const withBudget = (budgetTokens: number, maxOutputTokens: number) =>
+      toAnthropicParams(request([user('x')], { thinking: { mode: 'budget', budgetTokens }, maxOutputTokens }));
     assert.deepEqual(withBudget(2048, 4096).thinking, { type: 'enabled', budget_tokens: 2048 });
     const clamped = withBudget(10_000, 4096);
     assert.deepEqual(clamped.thinking, { type: 'enabled', budget_tokens: 3072 });
     assert.equal(clamped.max_tokens, 4096);
     assert.equal(withBudget(4096, 1500).thinking, undefined, 'no room for thinking: it is left off');
+  });
+
+  it('adaptive thinking goes with its effort in output_config; off is sent as disabled; nothing means nothing', () => {
+    const adaptive = toAnthropicParams(request([user('x')], { thinking: { mode: 'adaptive', effort: 'high' }, maxOutputTokens: 4096 }));
+    assert.deepEqual([adaptive.thinking, adaptive.output_config, adaptive.max_tokens], [{ type: 'adaptive' }, { effort: 'high' }, 4096]);
+    assert.deepEqual(toAnthropicParams(request([user('x')], { thinking: { mode: 'disabled' } })).thinking, { type: 'disabled' });
+    const none = toAnthropicParams(request([user('x')], { temperature: 0 }));
+    assert.deepEqual(
+      [none.thinking, none.output_config, (none as { temperature?: number }).temperature],
+      [undefined, undefined, undefined],
+    );
   });
 });

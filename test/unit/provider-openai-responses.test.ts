@@ -77,13 +77,27 @@ describe('provider: OpenAI Responses API against the fake server', () => {
     assert.deepEqual([tools[0].type, tools[0].name], ['function', 'read_file']);
   });
 
+  it('tool_choice none: the tools stay declared, and the answer is text although the script asked for a call', async () => {
+    server.script.push({ text: 'The summary.', toolCalls: [{ id: 'call_x', name: 'read_file', arguments: { path: 'a.ts' } }] });
+    const req = request([user('summarize')], { model: 'gpt-4.1', tools: [readFileTool], toolChoice: 'none' });
+    const { message } = await run(openai, req);
+    const rec = server.requests.at(-1)!;
+    assert.equal(rec.body.tool_choice, 'none');
+    assert.equal((rec.body.tools as Item[]).length, 1);
+    assert.deepEqual(message.content, [{ type: 'text', text: 'The summary.' }]);
+    assert.equal(message.stopReason, 'end');
+  });
+
   it("carries the encrypted reasoning item into the tool round's next request", async () => {
     server.script.push(
       { thinking: 'The user wants a.ts; read it first.', toolCalls: [{ id: 'call_r', name: 'read_file', arguments: { path: 'a.ts' } }] },
       { text: 'a.ts exports one value.' },
     );
     const model = 'gpt-5-mini';
-    const first = await run(openai, request([user('what is in a.ts?')], { model, tools: [readFileTool], reasoningBudget: 4096 }));
+    const first = await run(
+      openai,
+      request([user('what is in a.ts?')], { model, tools: [readFileTool], thinking: { mode: 'effort', effort: 'medium' } }),
+    );
     assert.deepEqual(server.requests.at(-1)!.body.include, ['reasoning.encrypted_content']);
     assert.deepEqual(server.requests.at(-1)!.body.reasoning, { effort: 'medium', summary: 'auto' });
     const reasoning = first.message.content.find((p) => p.type === 'reasoning');

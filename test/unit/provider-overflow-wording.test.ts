@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { normalizeErrorBody } from '../../src/providers/error-body';
+import { isContextOverflowMessage } from '../../src/providers/errors';
+import { OVERFLOW_WORDINGS } from '../../src/providers/overflow-wordings';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
@@ -7,7 +9,7 @@ import { request, run, user } from '../fixtures/fake-provider/factories';
 import type { OverflowServer } from '../fixtures/fake-provider/server-wordings';
 
 /**
- * Issue 12, item 13: every server's context-overflow response, sent over HTTP in its real shape and
+ * Every server's context-overflow response, sent over HTTP in its real shape and
  * read by the real SDK adapters, ends as `context_overflow` (so Headroom compacts and retries) with the
  * server's own words in the message.
  */
@@ -29,6 +31,10 @@ describe('provider: overflow wording of every server through the real adapters',
     ['ollama', /input length exceeds the context length/],
     ['lmstudio', /context length of only 7866 tokens/],
     ['lmstudio-mlx', /Context size has been exceeded/],
+    ['sglang', /is longer than the model's context length/],
+    ['gemini', /exceeds the maximum number of tokens allowed/],
+    ['fastapi-detail', /maximum context length is 8192/],
+    ['fastapi-list', /is longer than the model's context length/],
   ];
 
   for (const [name, words] of compatible) {
@@ -87,5 +93,24 @@ describe('provider: overflow wording of every server through the real adapters',
     assert.equal(normalizeErrorBody(undefined), undefined);
     assert.deepEqual(normalizeErrorBody({ unrelated: 1 }), { unrelated: 1 });
     assert.deepEqual(normalizeErrorBody([1]), [1]);
+    assert.deepEqual(normalizeErrorBody([{ error: { code: 400, message: 'm', status: 'INVALID_ARGUMENT' } }]), {
+      error: { code: 400, message: 'm', status: 'INVALID_ARGUMENT' },
+    });
+    assert.deepEqual(normalizeErrorBody({ detail: { msg: 'm' } }), { error: { message: 'm' } });
+    assert.deepEqual(normalizeErrorBody({ detail: [{ msg: 'a' }, { msg: 'b' }] }), { error: { message: 'a; b' } });
+  });
+
+  it('the wording table: every row has its real text and a source, and its pattern recognises it', () => {
+    for (const w of OVERFLOW_WORDINGS) {
+      assert.match(w.example, w.pattern, w.server);
+      assert.ok(isContextOverflowMessage(w.example), w.server);
+      assert.match(w.source, /^https:\/\//, w.server);
+    }
+    for (const rate of [
+      'Rate limit reached for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.',
+      'Too many tokens, please wait before trying again.',
+      'This request would exceed the rate limit for your organization of 40,000 input tokens per minute.',
+    ])
+      assert.equal(isContextOverflowMessage(rate), false, rate);
   });
 });

@@ -10,7 +10,7 @@ import {
   type FetchLike,
 } from '../../src/providers/server-discovery';
 import { startFakeProvider, type FakeFlavour } from '../fixtures/fake-provider';
-import { FLAVOUR_MODEL_MAX } from '../fixtures/fake-provider/flavours';
+import { FLAVOUR_MODEL_MAX } from '../fixtures/fake-provider/local-servers';
 import { request, run, user } from '../fixtures/fake-provider/factories';
 
 const FLAVOURS: FakeFlavour[] = ['ollama', 'lmstudio', 'llamacpp', 'vllm'];
@@ -33,7 +33,7 @@ describe('provider: local servers tell Headroom their real window', () => {
         assert.equal(found?.kind, flavour);
         assert.equal(found?.contextWindow, 8192);
         if (flavour === 'ollama' || flavour === 'lmstudio') assert.equal(found?.modelMax, FLAVOUR_MODEL_MAX);
-        if (flavour === 'ollama') assert.match(found.warnings.join(), /silently drops/);
+        if (flavour === 'ollama') assert.match(found.warnings.join(), /asks Ollama for exactly that/);
       } finally {
         await server.close();
       }

@@ -8,7 +8,7 @@ import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider'
 import { request, run, user } from '../fixtures/fake-provider/factories';
 import { cleanup, open, tempRoot, user as storedUser } from '../fixtures/store/helpers';
 
-/** Issue 12, item 12: usage figures from a server are untrusted input. */
+/** Usage figures from a server are untrusted input. */
 
 function assertSane(u: Usage): void {
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {

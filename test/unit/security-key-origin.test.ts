@@ -15,7 +15,7 @@ import { startFakeProvider } from '../fixtures/fake-provider';
 import { request, run, user } from '../fixtures/fake-provider/factories';
 
 /**
- * Issue 12, item 3: a repository's `.vscode/settings.json` pointed `headroom.baseUrl` elsewhere and
+ * A repository's `.vscode/settings.json` pointed `headroom.baseUrl` elsewhere and
  * the stored key went with it. Now a key is bound to the provider and the origin it was entered for;
  * any other origin needs the user's yes (asked once, remembered per origin and key).
  */

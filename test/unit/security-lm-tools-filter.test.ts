@@ -6,7 +6,7 @@ import { ToolRegistry } from '../../src/tools/registry';
 import { call, makeContext, resultText } from '../fixtures/tools/tool-context';
 
 /**
- * Issue 12, item 4: `vscode.lm.tools` lists VS Code's own internal tools next to extensions' and MCP
+ * `vscode.lm.tools` lists VS Code's own internal tools next to extensions' and MCP
  * servers'. Offered unfiltered, 26 of them (`run_in_terminal`, `vscode_editFile_internal`, …) ran
  * without approval and past the trust gate. Now only third-party extension and MCP tools are offered,
  * and each one asks before it runs unless the user allow-listed it.

@@ -9,7 +9,7 @@ import { listFilesTool } from '../../src/tools/builtin/list-files';
 import { readResultTool } from '../../src/tools/builtin/read-result';
 import { searchTextTool } from '../../src/tools/builtin/search-text';
 import { createNodeWorkspace } from '../../src/tools/node-workspace';
-import { runPatternJob } from '../../src/tools/pattern-runner';
+import { PatternBudget, runPatternJob } from '../../src/tools/pattern-runner';
 import { startGrep } from '../../src/tools/result-paging';
 import { call, makeContext, removeDir, resultText, tempWorkspace } from '../fixtures/tools/tool-context';
 
@@ -66,7 +66,7 @@ describe('security: model-supplied patterns cannot freeze the host', function ()
 
   it('list_files with the glob **a**a…b stops at its bound with a clear message', async () => {
     const glob = '**a'.repeat(14) + '**b';
-    const ctx = { ...makeContext(root), workspace: createNodeWorkspace(root) };
+    const ctx = { ...makeContext(root), workspace: createNodeWorkspace(root, { patternTimeoutMs: 5_000 }) };
     const { value: r, ticks, ms } = await withTicks(() => listFilesTool.invoke(call('list_files', { glob }), ctx));
     assert.equal(r.isError, true);
     assert.match(resultText(r), /Listing files matching the glob "\*\*a.*" took longer than 5 s and was stopped/);
@@ -78,7 +78,7 @@ describe('security: model-supplied patterns cannot freeze the host', function ()
   });
 
   it('search_text without ripgrep stops a backtracking regex at its bound', async () => {
-    const ctx = { ...makeContext(root), workspace: createNodeWorkspace(root) };
+    const ctx = { ...makeContext(root), workspace: createNodeWorkspace(root, { patternTimeoutMs: 5_000 }) };
     const { value: r, ms } = await withTicks(() => searchTextTool.invoke(call('search_text', { pattern: '(a+)+$' }), ctx));
     assert.equal(r.isError, true);
     assert.match(resultText(r), /Searching for \/\(a\+\)\+\$\/ took longer than 5 s and was stopped/);
@@ -93,7 +93,7 @@ describe('security: model-supplied patterns cannot freeze the host', function ()
     const content = Buffer.from(`${EVIL_LINE}\n`);
     const job = runPatternJob(
       { type: 'grep-chunk', content, options: { offset: 0, limit: 1000, grep: '(a+)+$' }, scan: startGrep(), last: true },
-      { timeoutMs: 60_000, signal: controller.signal, what: 'x' },
+      { budget: new PatternBudget(60_000), signal: controller.signal, what: 'x' },
     );
     setTimeout(() => controller.abort(), 200);
     const started = Date.now();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { runCommandTool } from '../../src/tools/builtin/run-command';
-import { scrubEnvironment } from '../../src/tools/command-env';
+import { commandEnvironment } from '../../src/tools/command-env';
 import { runShellCommand } from '../../src/tools/command-runner';
 import { createNodeWorkspace } from '../../src/tools/node-workspace';
 import { call, makeContext, removeDir, resultText, tempWorkspace } from '../fixtures/tools/tool-context';
@@ -59,20 +59,28 @@ describe('security: run_command environment and process tree', function () {
     await removeDir(root);
   });
 
-  it('scrubEnvironment drops secret-looking names and URL passwords, keeps the rest and the allow-list', () => {
-    const { env, removed } = scrubEnvironment(
+  it('commandEnvironment keeps only the base names and the allow-list', () => {
+    const { env, removed } = commandEnvironment(
       { ...planted, PATH: '/bin', HOME: '/home/u', NPM_TOKEN: 'npm_x', AWS_SECRET_ACCESS_KEY: 'x' },
       ['npm_token'],
+      'linux',
     );
-    assert.deepEqual(removed, ['AWS_SECRET_ACCESS_KEY', 'DATABASE_URL', 'GITHUB_TOKEN', 'MY_DB_PASSWORD', 'OPENAI_API_KEY']);
-    assert.deepEqual(env, { HEADROOM_TEST_PLAIN: 'plain-value', PATH: '/bin', HOME: '/home/u', NPM_TOKEN: 'npm_x' });
+    assert.deepEqual(removed, [
+      'AWS_SECRET_ACCESS_KEY',
+      'DATABASE_URL',
+      'GITHUB_TOKEN',
+      'HEADROOM_TEST_PLAIN',
+      'MY_DB_PASSWORD',
+      'OPENAI_API_KEY',
+    ]);
+    assert.deepEqual(env, { PATH: '/bin', HOME: '/home/u', NPM_TOKEN: 'npm_x' });
   });
 
   it('OPENAI_API_KEY and other secrets are not visible to the command', async () => {
     const r = await runCommandTool.invoke(call('run_command', { command: 'env' }), makeContext(root));
     const text = resultText(r);
     assert.equal(r.isError, false, text);
-    assert.match(text, /HEADROOM_TEST_PLAIN=plain-value/, 'ordinary variables are passed');
+    assert.doesNotMatch(text, /HEADROOM_TEST_PLAIN/, 'only allow-listed variables are passed');
     assert.match(text, /PATH=/);
     for (const secret of ['sk-planted-openai', 'ghp_planted', 'hunter2', 's3cret']) assert.ok(!text.includes(secret), `${secret} leaked`);
   });

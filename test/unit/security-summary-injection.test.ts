@@ -16,7 +16,7 @@ import type { Message } from '../../src/providers/types';
 import { a, r, textOf, tokensOf, u } from '../fixtures/compaction/factories';
 
 /**
- * Issue 12, item 14: nothing in the history the summarizer reads can impersonate a role or the
+ * Nothing in the history the summarizer reads can impersonate a role or the
  * history header. (1) Tool output forging `[user]` turns, a closing `</transcript>` or our own
  * elements stays data inside its tool result. (2) A pasted message that begins with the history
  * header is the user's text: its "summary" and "instructions" are never carried forward as Headroom's.

@@ -1,9 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { cleanup, open, tempRoot, texts, turnMessages } from '../fixtures/store/helpers';
 
-const WRITER = join(__dirname, '../fixtures/store/crash-writer.ts');
+const WRITER_SOURCE = join(__dirname, '../fixtures/store/crash-writer.ts');
+/** The writer bundled once to plain JavaScript: 50 children each compiling TypeScript on start took minutes on a loaded machine. */
+const WRITER = join(__dirname, '../../out/test-bin/crash-writer.js');
 const TRIALS = 50;
 
 interface TrialResult {
@@ -17,7 +20,7 @@ interface TrialResult {
 /** Runs the writer and SIGKILLs it right after it reports turn `killAfter` durable (-1: right after it is ready). */
 function runWriter(root: string, sessionId: string | undefined, killAfter: number, jitterMs: number): Promise<TrialResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, root, sessionId ?? '-', '200'], {
+    const child = spawn(process.execPath, [WRITER, root, sessionId ?? '-', '200'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const res: TrialResult = { sessionId, lastFlushed: -1, results: [], exitSignal: null, stderr: '' };
@@ -46,8 +49,14 @@ function runWriter(root: string, sessionId: string | undefined, killAfter: numbe
       }
     });
     child.stderr.on('data', (d: Buffer) => (res.stderr += d.toString()));
+    // A writer that neither finishes nor reaches its kill point within a minute is hung: fail the trial.
+    const hung = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the writer hung (last durable turn ${res.lastFlushed})`));
+    }, 60_000);
     child.on('error', reject);
     child.on('exit', (_code, signal) => {
+      clearTimeout(hung);
       res.exitSignal = signal;
       resolve(res);
     });
@@ -55,7 +64,21 @@ function runWriter(root: string, sessionId: string | undefined, killAfter: numbe
 }
 
 describe('store crash safety', function () {
-  this.timeout(240_000);
+  // Fifty child processes take seconds each on a loaded machine; each trial has its own hang guard
+  // (a minute per writer), so the suite waits on the children's exits rather than on a total time.
+  this.timeout(0);
+  before(() => {
+    buildSync({
+      entryPoints: [WRITER_SOURCE],
+      outfile: WRITER,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'error',
+    });
+  });
 
   it(`keeps every reported write and only a prefix of writes across ${TRIALS} SIGKILLs`, async () => {
     const root = tempRoot();

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { storePersistence } from '../../src/agent/store-persistence';
+import { snapshotCounts, storePersistence } from '../../src/agent/store-persistence';
 import type { TokenizerFamily } from '../../src/context/models';
 import type { Message } from '../../src/providers/types';
 import { isRepetitive, messageSampleText } from '../../src/context/estimate-band';
@@ -10,6 +10,36 @@ describe('token counts stored with each message', () => {
   let root: string;
   beforeEach(() => (root = tempRoot()));
   afterEach(() => cleanup(root));
+
+  it("a compacted session's snapshot messages keep theirs, so the first meter after reopening it is exact", async () => {
+    const family: TokenizerFamily = 'claude';
+    const store = await open(root);
+    const s = await store.sessions.create('compacted');
+    await store.sessions.appendTurn(s.id, turnMessages(0));
+    await store.sessions.appendTurn(s.id, turnMessages(1));
+    const summary: Message = { role: 'user', content: [{ type: 'text', text: 'Summary of turn 0.' }], timestamp: 1 };
+    const view = [summary, ...turnMessages(1)];
+    const counting = new TokenLedger();
+    const counts = view.map((m, i) => ({ ...counting.count(m, family), tokens: 9001 + i, exact: true }));
+    await store.sessions.recordCompaction(s.id, {
+      beforeTokens: 100,
+      afterTokens: 50,
+      beforeMessages: 4,
+      afterMessages: 3,
+      strategies: ['summary'],
+      snapshot: { messages: view, counts: snapshotCounts(view, counts), throughSeq: 4 },
+    });
+    await store.close();
+
+    const again = await open(root);
+    const reopened = await again.sessions.contextView(s.id);
+    await again.close();
+    assert.equal(reopened.messages.length, 3);
+    const ledger = new TokenLedger(); // no tokenizer: any message without its stored count stays an estimate
+    ledger.seed(reopened.counts);
+    const total = ledger.total(reopened.messages, family);
+    assert.deepEqual([total.exact, total.pending, total.tokens], [true, 0, 9001 + 9002 + 9003]);
+  });
 
   it('come back on resume and seed a ledger that then needs no recount', async () => {
     const family: TokenizerFamily = 'o200k';

@@ -31,7 +31,7 @@ const proseTool: ToolDefinition = {
 };
 
 /**
- * Issue 16, the 4k soak's last overflows: the tool definitions were one count with one content class
+ * The 4k soak's last overflows: the tool definitions were one count with one content class
  * (the built-ins' JSON schemas), so a deferred tool activated later, whose description is prose, was
  * scaled by the factor learned on JSON (0.7 for the Claude family against a harsh tokenizer) instead of
  * prose's (~1.06): its schema was under-counted by ~30 % and a request at 93 % by our figure was 103 %

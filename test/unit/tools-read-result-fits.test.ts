@@ -9,7 +9,7 @@ import { createHarness, type Harness } from '../fixtures/agent/harness';
 import { fillTo } from '../fixtures/agent/fill';
 import { call, makeContext } from '../fixtures/tools/tool-context';
 
-const cjk = readFileSync(join(__dirname, '..', 'fixtures', 'corpus', 'cjk-ja-vite-docs.txt'), 'utf8');
+const cjk = readFileSync(join(__dirname, '..', 'fixtures', 'corpus', 'ja-vite-docs.txt'), 'utf8');
 
 /** A budget of `remaining` tokens where a result costs one token per 3 bytes. */
 function budget(remaining: number): HeadroomPort & { compactions: number } {

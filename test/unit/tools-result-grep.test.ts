@@ -49,7 +49,7 @@ describe('tools: read_result grep in chunks answers as in one piece', () => {
         ]) {
           const options = { offset, limit, grep: p };
           const chunkBytes = 1 + Math.floor(r() * 300);
-          const chunked = await pageSource(bufferSource(content, 'run_command'), options, undefined, chunkBytes);
+          const chunked = await pageSource(bufferSource(content, 'run_command'), options, { chunkBytes });
           assert.deepEqual(chunked, pageBuffer(content, options, 'run_command'), `pattern ${p}, chunks of ${chunkBytes}`);
         }
       }
@@ -57,7 +57,7 @@ describe('tools: read_result grep in chunks answers as in one piece', () => {
   }
 
   it('an empty result greps to nothing', async () => {
-    const page = await pageSource(bufferSource(Buffer.alloc(0)), { offset: 0, limit: 100, grep: 'x' }, undefined, 8);
+    const page = await pageSource(bufferSource(Buffer.alloc(0)), { offset: 0, limit: 100, grep: 'x' }, { chunkBytes: 8 });
     assert.deepEqual([page.text, page.totalMatches], ['', 0]);
   });
 });

@@ -24,7 +24,7 @@ describe('search_history: one search over the whole stored transcript, every hit
     sessionId = (await store.sessions.create()).id;
     const results = store.results.port(sessionId);
     const transcript = () => store.sessions.transcript(sessionId);
-    const port = createHistorySearchPort({ transcript, readResult: async (ref) => store.results.read(ref).catch(() => undefined) });
+    const port = createHistorySearchPort({ transcript, page: (ref, offset, limit) => results.page(ref, { offset, limit }) });
     search = createSearchHistoryTool(port);
     ctx = { ...makeContext(root), results: withMessageRefs(results, async (seq) => (await transcript()).find((e) => e.seq === seq)) };
   });

@@ -1,6 +1,6 @@
 /**
  * A summary prepared in the background from the `background` threshold (85 %) on, so that the
- * compaction at 95 % usually need not wait for the summarizer (DESIGN §3, reference 003's async
+ * compaction at 95 % usually need not wait for the summarizer (reference 003's async
  * summarization). It covers the turns before a turn start; it is applied only while the view still
  * begins with exactly those turns (after the same earlier summary), and discarded otherwise. Never throws.
  */

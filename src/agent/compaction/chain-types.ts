@@ -118,6 +118,8 @@ export interface CompactionChain {
   readonly paused: PauseState | undefined;
   /** Resumes automatic compaction (also done by a manual pass that reaches its target). */
   readonly resume: () => void;
+  /** Resumes automatic compaction when the cause of its pause is gone (`LoopBreaker.liftIf`); true when it did. */
+  readonly liftPause: (now: { effectiveWindow: number; ratio: number; quietBelow: number }) => boolean;
 }
 
 /** What the chain lends each pass: its options and the state that outlives one pass. */

@@ -1,5 +1,5 @@
 /**
- * Compaction that cannot deadlock (issue 14): when the history to summarize does not fit the
+ * Compaction that cannot deadlock: when the history to summarize does not fit the
  * summarizer's window in one request (a smaller summarizer model, a 120 %-full session after a model
  * switch), it is split into chunks that fit, each chunk is summarized, and the summaries are merged
  * hierarchically (groups that fit one merge request, level by level) into one. Only if that fails does
@@ -31,7 +31,7 @@ export interface ChunkedSummary {
 
 /**
  * Consecutive chunks of `messages` whose requests fit the limit; undefined when one message alone does
- * not fit. Linear in the size of the history (issue 18: rebuilding the request for every message added
+ * not fit. Linear in the size of the history (rebuilding the request for every message added
  * was quadratic and blocked the host for seconds at 1M tokens): each message's share of a request is
  * measured once, chunks are filled by those shares, and each chunk is then checked against its real
  * request (parts such as the files touched are shared, not additive) and shrunk if it does not fit.

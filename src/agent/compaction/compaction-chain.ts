@@ -1,5 +1,5 @@
 /**
- * The compaction chain (DESIGN §3, issue 7): the thin I/O around the pure planners in
+ * The compaction chain: the thin I/O around the pure planners in
  * `context/compaction`, one per session. Each pass is a `CompactionPass` (clear old tool results →
  * LLM summary → drop the oldest turns, each step only while the view is still over its target); the
  * chain keeps what outlives a pass: the loop breaker, the summary prepared in the background, the
@@ -87,6 +87,7 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
       produced: result !== undefined,
       reachedTarget: result?.reachedTarget ?? false,
       freedShare: result ? result.freedShare : 0,
+      effectiveWindow: input.effectiveWindow,
     });
     if (result) {
       const report = result;
@@ -147,6 +148,8 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
   readonly resume = (): void => {
     this.breaker.resume();
   };
+
+  readonly liftPause = (now: Parameters<LoopBreaker['liftIf']>[0]): boolean => this.breaker.liftIf(now);
 }
 
 /** Calls a listener; whatever it throws is swallowed, because a listener must not break compaction. */

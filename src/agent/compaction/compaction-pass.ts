@@ -1,5 +1,5 @@
 /**
- * One pass of the compaction chain (DESIGN §3), each step only while the view is still over its target:
+ * One pass of the compaction chain, each step only while the view is still over its target:
  *   a) clear old tool results (never-offloaded ones are stored first, so `read_result` reaches them);
  *   b) an LLM summary (`summary-step.ts`; skipped without a summarizer, or when it would not fit or fails);
  *   c) the deterministic fallback: drop the oldest turns behind a history message that keeps the earlier
@@ -22,6 +22,8 @@ export class CompactionPass {
   private readonly clearedRefIds: string[] = [];
   private cost: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   private summary: string | undefined;
+  /** Why the summary this pass asked for is missing (its first note), for the history message. */
+  private summaryFailure: string | undefined;
 
   private constructor(
     private readonly chain: ChainServices,
@@ -105,7 +107,10 @@ export class CompactionPass {
     const r = await new SummaryStep(this.chain, summarizer, this.scope).run(this.view);
     this.notes.push(...r.notes);
     this.clearedRefIds.push(...r.refIds);
-    if (!r.applied) return;
+    if (!r.applied) {
+      this.summaryFailure = r.notes[0];
+      return;
+    }
     this.view = r.applied.messages;
     this.summary = r.applied.summary;
     this.cost = r.cost;
@@ -116,7 +121,15 @@ export class CompactionPass {
   private async dropOldestTurns(): Promise<void> {
     const { pins, target, tokensOf, ledger } = this.scope;
     const instructionsShare = this.chain.options.instructionsShare ?? DEFAULT_INSTRUCTIONS_SHARE;
-    const dropped = dropWithHistory(this.view, { pins, target, tokensOf, instructionsShare, now: this.chain.now, ledger });
+    const dropped = dropWithHistory(this.view, {
+      pins,
+      target,
+      tokensOf,
+      instructionsShare,
+      now: this.chain.now,
+      ledger,
+      summaryFailure: this.summaryFailure,
+    });
     if (!dropped) return;
     const stored = await this.chain.archive.storeAll(dropped.gone);
     this.notes.push(...stored.failures);

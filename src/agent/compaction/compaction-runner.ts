@@ -1,5 +1,5 @@
 /**
- * Makes every compaction pass visible and cancellable (issue 19 item 2): it reports the pass's start
+ * Makes every compaction pass visible and cancellable: it reports the pass's start
  * (`compaction_start`, with how many messages it expects to summarize) and end (`compaction_end`, with
  * what changed), and `cancel()` aborts the running pass — its summary request included. A cancelled
  * pass yields nothing, so the context stays exactly as it was. One runner per session; passes run one

@@ -1,4 +1,4 @@
-/** The compaction chain that applies `context/compaction` plans (issue 7). */
+/** The compaction chain that applies `context/compaction` plans. */
 export { compactOutput, createCompactionChain } from './compaction-chain';
 export type { ChainResult, CompactionChain, CompactionChainOptions } from './chain-types';
 export { LoopBreaker, type LoopBreakerOptions, type PassOutcome, type PauseState } from './loop-breaker';

@@ -1,8 +1,10 @@
 /**
- * The compaction loop breaker (DESIGN §3): an automatic pass that frees less than 5 % of the window,
+ * The compaction loop breaker: an automatic pass that frees less than 5 % of the window,
  * or 3 failed automatic passes in a row, pause automatic compaction for the session with a reason the
  * panel shows. Manual compaction always runs, and a manual pass that reaches its target resumes
- * automatic compaction. Never throws.
+ * automatic compaction. The pause also lifts when its cause is gone (`liftIf`): the window is another
+ * one (a server said its real context, the model changed), or the context fell back below the note
+ * threshold. Never throws.
  */
 
 export interface PauseState {
@@ -10,6 +12,8 @@ export interface PauseState {
   reason: string;
   /** Epoch ms. */
   at: number;
+  /** The effective window the pass that paused ran against. */
+  window?: number;
 }
 
 export interface PassOutcome {
@@ -19,6 +23,8 @@ export interface PassOutcome {
   reachedTarget: boolean;
   /** Tokens freed / effective window. */
   freedShare: number;
+  /** The effective window the pass ran against. */
+  effectiveWindow?: number;
 }
 
 export interface LoopBreakerOptions {
@@ -57,6 +63,20 @@ export class LoopBreaker {
     this.failures = 0;
   }
 
+  /**
+   * Lifts the pause when its cause is gone: the context is measured against another window than the
+   * pass that paused, or it is back below `quietBelow` (a ratio of the window; the note threshold),
+   * where automatic compaction has nothing to do. Returns true when it lifted.
+   */
+  liftIf(now: { effectiveWindow: number; ratio: number; quietBelow: number }): boolean {
+    const s = this.state;
+    if (!s) return false;
+    const otherWindow = s.window !== undefined && now.effectiveWindow !== s.window;
+    if (!otherWindow && !(now.ratio < now.quietBelow)) return false;
+    this.resume();
+    return true;
+  }
+
   /** Records a pass; returns the new pause state when this pass tripped the breaker. */
   record(o: PassOutcome): PauseState | undefined {
     if (o.manual) {
@@ -72,6 +92,7 @@ export class LoopBreaker {
           `Automatic compaction is paused: the last pass freed only ${pct(Math.max(0, o.freedShare))} of the context window ` +
           '(what is left is mostly recent work, pins, system prompt and tools). Compact manually, clear the context or start a new session.',
         at: this.now(),
+        window: o.effectiveWindow,
       };
     } else if (this.failures >= this.maxFailures) {
       this.state = {
@@ -79,6 +100,7 @@ export class LoopBreaker {
           `Automatic compaction is paused after ${this.failures} passes in a row that could not get the context under its target. ` +
           'Compact manually, clear the context or start a new session.',
         at: this.now(),
+        window: o.effectiveWindow,
       };
     }
     return this.state;

@@ -1,5 +1,5 @@
 /**
- * The short LLM summary a saved snapshot carries (DESIGN §4: "save / history / restore snapshots with
+ * The short LLM summary a saved snapshot carries ("save / history / restore snapshots with
  * a short LLM summary; summary failure → saved with '(summary unavailable)'"), so the history list
  * says what each snapshot holds. Never throws, never rejects.
  */

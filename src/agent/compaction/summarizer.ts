@@ -183,7 +183,7 @@ const PIECE_CHARS = 64 * 1024;
 
 /**
  * Input tokens of a summary request as the chain counts them (its messages plus its system text), for a
- * request of any size, in slices that yield to the event loop (issue 18: the
+ * request of any size, in slices that yield to the event loop (the
  * request summarizing a 1M-token history is megabytes of text). A long text is counted in pieces, each
  * as a message of its own: a sum of pieces is never below the count of the whole, so it stays safe.
  */

@@ -1,5 +1,5 @@
 /**
- * Chain step b (DESIGN §3): an LLM summary of the turns before a safe cut, recent turns verbatim, in a
+ * Chain step b: an LLM summary of the turns before a safe cut, recent turns verbatim, in a
  * history message that also carries the pins, the user instructions and the work ledger. In order of
  * preference: a summary prepared in the background; every M-th pass a re-summarization from the
  * originals (reference 000); a cache-preserving request over the agent's own prefix; a request of its
@@ -191,7 +191,7 @@ export class SummaryStep {
   private behindHistory(gone: Message[], kept: Message[], summary: string, summarized: readonly Message[] = gone): Message[] {
     const { pins, target, tokensOf, ledger } = this.scope;
     const instructionsShare = this.chain.options.instructionsShare ?? DEFAULT_INSTRUCTIONS_SHARE;
-    const parts = historyPartsFor(gone, kept, { pins, target, summary, tokensOf, instructionsShare, ledger });
+    const parts = historyPartsFor(gone, kept, { pins, target, summary, tokensOf, instructionsShare, ledger, freshSummary: true });
     return [historyMessage(parts, summarized[summarized.length - 1]?.timestamp ?? this.chain.now()), ...kept];
   }
 

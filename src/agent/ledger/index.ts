@@ -1,4 +1,4 @@
-/** The work ledger (issue 14): kept by code from the tool calls, stored with the session, carried through compactions. */
+/** The work ledger: kept by code from the tool calls, stored with the session, carried through compactions. */
 export * from './work-ledger';
 export * from './ledger-text';
 export * from './ledger-schema';

@@ -1,11 +1,12 @@
 /**
- * Re-hydration after compaction (issue 14): the current content of the files the session changed most
+ * Re-hydration after compaction: the current content of the files the session changed most
  * recently, within a token budget, so the model does not have to read its own work again. A file too
  * large for what is left of the budget is given as an outline (its size and declaration lines with
  * their numbers). Files are read at compaction time: this is their content now, not as first written.
  * Never throws (an unreadable file is named as such).
  */
 import { byteEstimate } from '../../context/utf8';
+import { SecretFileError } from '../../tools/secret-files';
 
 export const REHYDRATION_TITLE = 'Current content of the files changed most recently (read at this compaction; newest first):';
 
@@ -34,8 +35,12 @@ export async function rehydrationBlock(options: RehydrationOptions): Promise<str
     let content: string;
     try {
       content = await options.read(path);
-    } catch {
-      const gone = `--- ${path}: could not be read now (deleted or moved?)`;
+    } catch (err) {
+      // A secret-looking file is not re-read into the context, even one the session changed.
+      const gone =
+        err instanceof SecretFileError
+          ? `--- ${path}: not shown (${err.reason}); read_file asks the user for it`
+          : `--- ${path}: could not be read now (deleted or moved?)`;
       if (cost(gone) <= left) {
         parts.push(gone);
         left -= cost(gone);

@@ -1,5 +1,5 @@
 /**
- * Chain step a: clear old tool results (DESIGN §3). The newest results stay; older ones are replaced
+ * Chain step a: clear old tool results. The newest results stay; older ones are replaced
  * by a short stub that names the `read_result` ref id, so nothing becomes unreachable. A result that
  * was never offloaded must be stored first (the plan says which); the caller does that I/O and hands
  * the ref ids to `applyClearPlan`. Pure; never throw.

@@ -1,5 +1,5 @@
 /**
- * The one threshold → status rule (DESIGN §3): where a context stands against the note, compact and
+ * The one threshold → status rule: where a context stands against the note, compact and
  * block thresholds. The guard, the gate's measurement and the meter all classify with it. Pure.
  */
 import type { Thresholds } from '../settings';

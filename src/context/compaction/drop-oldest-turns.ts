@@ -1,7 +1,7 @@
 /**
- * The deterministic compaction that needs no model (DESIGN §3, chain step 3): drop the oldest turns,
+ * The deterministic compaction that needs no model (chain step 3): drop the oldest turns,
  * cutting only at safe boundaries, until what is kept fits a token target. A single huge turn keeps
- * its user message and its most recent steps. Pure; never throws. Issue 7's compaction chain runs
+ * its user message and its most recent steps. Pure; never throws. The compaction chain runs
  * before it; this is the step that always works, even with a full window.
  */
 import { findSafeBoundary, safeCuts } from '../turns';

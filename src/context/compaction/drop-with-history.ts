@@ -1,5 +1,5 @@
 /**
- * Chain step c (DESIGN §3): the deterministic fallback that needs no model. The oldest turns are
+ * Chain step c: the deterministic fallback that needs no model. The oldest turns are
  * dropped at safe boundaries (`dropOldestTurns`) behind a history message that carries the earlier
  * summary, the pins and every user instruction of what was dropped, so a fallback forgets no
  * instruction. Always possible, even with a full window. Pure; never throws.
@@ -16,6 +16,8 @@ export interface DropWithHistoryOptions {
   instructionsShare?: number;
   /** The work ledger's block, carried verbatim in the history message. */
   ledger?: string;
+  /** Why the summary this pass asked for is missing (the history message says so). */
+  summaryFailure?: string;
   now?: () => number;
 }
 
@@ -32,7 +34,12 @@ export function dropWithHistory(
   const instructionBudget = Math.floor(target * (options.instructionsShare ?? 0.3));
   let room =
     target -
-    tokensOf(historyMessage({ summary: previous?.summary, pins, instructions: [], ledger: options.ledger }, 0)) -
+    tokensOf(
+      historyMessage(
+        { summary: previous?.summary, pins, instructions: [], ledger: options.ledger, summaryFailure: options.summaryFailure },
+        0,
+      ),
+    ) -
     instructionBudget -
     40;
   let best: { messages: Message[]; gone: Message[] } | undefined;
@@ -48,6 +55,7 @@ export function dropWithHistory(
       tokensOf,
       instructionsShare: options.instructionsShare,
       ledger: options.ledger,
+      summaryFailure: options.summaryFailure,
     });
     const last = gone[gone.length - 1];
     best = { messages: [historyMessage(parts, last?.timestamp ?? (options.now ?? Date.now)()), ...r.messages], gone };

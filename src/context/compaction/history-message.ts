@@ -20,6 +20,10 @@ export interface HistoryParts {
   instructions: string[];
   /** How many older instructions did not fit and live only in the summary / the transcript. */
   omittedInstructions?: number;
+  /** True when `summary` was made from the messages these instructions came from (so it covers the omitted ones). */
+  summaryCoversOmitted?: boolean;
+  /** Why there is no model summary when one was asked for (e.g. "The summary failed (overloaded: 529 Overloaded)."). */
+  summaryFailure?: string;
   /** The work ledger's block (files, commands, errors, plan, decisions), verbatim; kept by code, not the summarizer. */
   ledger?: string;
 }
@@ -72,11 +76,22 @@ function instructionsIn(region: string): string[] {
   return out;
 }
 
+/** A failure message on one line, ending with a full stop. */
+const oneLine = (text: string) => {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+};
+
 /** The text of a history message. */
 export function historyText(parts: HistoryParts): string {
   const out = [HISTORY_HEADER, ''];
   if (parts.summary !== undefined) {
     out.push(`<${TAGS.summary}>`, escape(parts.summary.trim()), `</${TAGS.summary}>`);
+  } else if (parts.summaryFailure) {
+    out.push(
+      `(No model summary: it was asked for and failed — ${oneLine(parts.summaryFailure)} Older turns were removed without one; ` +
+        'the earlier user instructions are quoted below. The full transcript is kept; stored tool results stay readable with read_result.)',
+    );
   } else {
     out.push(
       '(No model summary: older turns were removed to free space. The full transcript is kept; stored tool results stay readable with read_result.)',
@@ -89,7 +104,14 @@ export function historyText(parts: HistoryParts): string {
   if (parts.ledger?.trim()) out.push('', `<${TAGS.ledger}>`, escape(parts.ledger.trim()), `</${TAGS.ledger}>`);
   if (parts.instructions.length || parts.omittedInstructions) {
     out.push('', INSTRUCTIONS_HEADER);
-    if (parts.omittedInstructions) out.push(`(${parts.omittedInstructions} older instruction(s) are covered by the summary above.)`);
+    if (parts.omittedInstructions) {
+      // Only a summary made from those very messages covers them; otherwise say where they are.
+      out.push(
+        parts.summary !== undefined && parts.summaryCoversOmitted
+          ? `(${parts.omittedInstructions} older instruction(s) are covered by the summary above.)`
+          : `(${parts.omittedInstructions} older instruction(s) did not fit here and no summary covers them; search_history finds them in the transcript.)`,
+      );
+    }
     // A JSON string per line: verbatim, one line each, and the cheapest unambiguous quoting.
     for (const i of parts.instructions) out.push(instructionLine(i));
   }
@@ -151,7 +173,7 @@ export function parseHistoryMessage(m: Message | undefined): HistoryParts | unde
   const rest = end >= 0 ? text.slice(end) : text;
   const ledger = all(TAGS.ledger, rest).map((s) => s.replace(/^\n|\n$/g, ''))[0];
   const region = instructionsRegion(text);
-  const omitted = /^\((\d+) older instruction\(s\) are covered/m.exec(region);
+  const omitted = /^\((\d+) older instruction\(s\) (?:are covered|did not fit)/m.exec(region);
   return {
     summary: summaries[0],
     pins: all(TAGS.pin, rest),

@@ -1,4 +1,4 @@
-/** Compaction planning (DESIGN §3, STYLE 6): what to clear, where to cut, what to summarize, the summary request. Pure. */
+/** Compaction planning: what to clear, where to cut, what to summarize, the summary request. Pure. */
 export * from './clear-results';
 export * from './history-message';
 export * from './instructions';

@@ -1,5 +1,5 @@
 /**
- * The budget of a summary request (issue 16): the summary's own output (`max_tokens`) is reserved inside
+ * The budget of a summary request: the summary's own output (`max_tokens`) is reserved inside
  * the model's window, like any request's, so the request itself can never be refused for its size; a
  * history bigger than the input left is summarized in chunks. Pure; never throws.
  */

@@ -1,10 +1,14 @@
 /**
- * The cache-preserving summary request (issue 14): the agent's exact prefix — its system sections,
- * tool definitions and the conversation as last sent — followed by one instruction message, with tool
- * use disabled. The provider's prompt cache then serves almost all of the input, instead of the whole
- * conversation being sent again uncached as a quoted transcript. Pure; never throws.
+ * The cache-preserving summary request: the agent's exact prefix — its system sections, tool
+ * definitions and the conversation as last sent — followed by one instruction message. The provider's
+ * prompt cache then serves almost all of the input, instead of the whole conversation being sent again
+ * uncached as a quoted transcript. Anthropic's cache is a hierarchy (tools → system → messages) in
+ * which a change of `tool_choice` or of the thinking parameters invalidates the message level
+ * (https://platform.claude.com/docs/en/build-with-claude/prompt-caching#what-invalidates-the-cache),
+ * so the request keeps the agent's own tool choice (none set) and thinking, and asks for an answer in
+ * text in the message itself. Pure; never throws.
  */
-import type { Message, ProviderRequest, SystemSection, ToolDefinition } from '../../providers/types';
+import type { Message, ProviderRequest, RequestThinking, SystemSection, ToolDefinition } from '../../providers/types';
 import { SUMMARY_SECTIONS } from './summary-request';
 
 /** What the agent's last request started with. */
@@ -14,6 +18,26 @@ export interface AgentPrefix {
   contextWindow?: number;
   system: readonly SystemSection[];
   tools: readonly ToolDefinition[];
+  /** The thinking the agent's requests carried: the summary request carries the same, or the cache of the messages is lost. */
+  thinking?: RequestThinking;
+  /** The agent's `max_tokens`: within the model's output limit, which a summary with thinking room must not exceed. */
+  maxOutput?: number;
+}
+
+/** The prefix of an agent request (the model's window with it), for a later cache-preserving summary. */
+export function agentPrefix(request: ProviderRequest, contextWindow: number): AgentPrefix {
+  const { model, system, tools, thinking, maxOutputTokens } = request;
+  return { model, contextWindow, system, tools, maxOutput: maxOutputTokens, ...(thinking ? { thinking } : {}) };
+}
+
+/** Output room for an adaptive model's thinking on top of the summary (its thinking is inside `max_tokens`). */
+export const ADAPTIVE_SUMMARY_THINKING = 8_192;
+
+/** The summary's output budget plus the room its thinking takes (a budget is inside `max_tokens` and must stay the agent's). */
+function outputWithThinking(summaryTokens: number, thinking: RequestThinking | undefined): number {
+  if (thinking?.mode === 'budget') return summaryTokens + thinking.budgetTokens;
+  if (thinking?.mode === 'adaptive') return summaryTokens + ADAPTIVE_SUMMARY_THINKING;
+  return summaryTokens;
 }
 
 export interface CachedSummaryOptions {
@@ -33,7 +57,7 @@ export function buildCachedSummaryRequest(
 ): ProviderRequest {
   const out = [
     CACHED_SUMMARY_MARK,
-    'Stop working on the task for this one reply and do not call any tool. The conversation above is about to be compacted: ' +
+    'Stop working on the task for this one reply and answer in text only: do not call any tool. The conversation above is about to be compacted: ' +
       'write a summary of it so that you can continue the work with only your summary and the most recent messages. ' +
       'If the conversation starts with a summary of earlier work, merge it in. Be dense and factual: names, paths, commands, ' +
       'error messages, numbers, decisions and their reasons. Quote every user instruction.',
@@ -52,9 +76,9 @@ export function buildCachedSummaryRequest(
     system: [...prefix.system],
     messages: [...view, { role: 'user', content: [{ type: 'text', text: out.join('\n') }], timestamp: Date.now() }],
     tools: [...prefix.tools],
-    toolChoice: 'none',
+    ...(prefix.thinking ? { thinking: prefix.thinking } : {}),
     cacheTail: true,
-    maxOutputTokens: options.maxOutputTokens ?? 2000,
+    maxOutputTokens: Math.min(outputWithThinking(options.maxOutputTokens ?? 2000, prefix.thinking), prefix.maxOutput ?? Infinity),
   };
 }
 

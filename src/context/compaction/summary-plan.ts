@@ -1,6 +1,6 @@
 /**
  * Chain step b, the planning half: where to cut so the turns before the cut are summarized and the
- * recent ones stay verbatim (DESIGN §3; reference 000's rolling window of N raw turns; reference 003's
+ * recent ones stay verbatim (reference 000's rolling window of N raw turns; reference 003's
  * safe boundaries). Pure; never throws.
  */
 import type { Message } from '../../providers/types';

@@ -1,6 +1,5 @@
 /**
- * Chain step b, the request half: the summarizer's prompt over the turns to summarize (DESIGN §3,
- * reference 000). The history is serialized as an escaped XML transcript in one user message (tool
+ * Chain step b, the request half: the summarizer's prompt over the turns to summarize (reference 000). The history is serialized as an escaped XML transcript in one user message (tool
  * calls and results as elements, so no pairing rules apply and no content can impersonate a role),
  * long tool output clipped: the full output stays
  * retrievable and the summary only has to say what it showed. Pure; never throws.

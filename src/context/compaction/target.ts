@@ -1,5 +1,5 @@
 /**
- * How far a compaction compacts: the one definition of the compaction target (DESIGN §3, §7: the
+ * How far a compaction compacts: the one definition of the compaction target (the
  * effective window used right after a compaction ≤ 30 %). The gate (threshold, overflow, the model's
  * tool), manual compaction and the background summary all take their target from here. Pure; never throws.
  */

@@ -1,5 +1,5 @@
 /**
- * What one compaction did to the context (issue 14 item 6), message by message: what stayed verbatim,
+ * What one compaction did to the context, message by message: what stayed verbatim,
  * what the summary replaced, which tool results were stored out of the context (openable by ref id),
  * what was dropped. The one home for that account: the panel's card shows it live, and the compaction
  * record stores it (`StoredCompactionView`) so a reopened session shows the same view. Pure; never throws.

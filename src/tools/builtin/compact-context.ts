@@ -10,6 +10,8 @@ export function createCompactContextTool(port: CompactPort): Tool {
     description:
       'Compact the conversation to free context space: old tool results are cleared (still readable with read_result) and ' +
       'older turns summarized. Use it when told the context is filling up, before starting a large new step.',
+    brief: 'Compact the conversation to free context space.',
+    deferWhenSmall: true,
     input: z.object({
       focus: z.string().optional().describe('What the summary should keep in particular'),
     }),

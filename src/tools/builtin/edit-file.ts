@@ -34,6 +34,7 @@ export const editFileTool = defineTool({
   description:
     'Replace one exact piece of text in an existing file. old_text must match the file exactly (whitespace and indentation ' +
     'included) and occur exactly once; include enough surrounding lines to make it unique. The user reviews a diff and must approve.',
+  brief: 'Replace old_text (exact, occurring once) with new_text in a file; the user approves.',
   input: z.object({
     path: z.string().min(1).describe('File path relative to the workspace root'),
     old_text: z.string().min(1).describe('Exact text to replace; must occur exactly once in the file'),
@@ -48,7 +49,8 @@ export const editFileTool = defineTool({
     if (st.type !== 'file') return { isError: true, content: `"${requested}" is not a file.` };
     // The real target (links resolved, dangling or outside links refused) is what is shown and written.
     const path = await ctx.workspace.resolveWriteTarget(requested);
-    const oldContent = await ctx.workspace.readFile(path);
+    // The old content goes to the diff the user sees, never to the model: a secret may be edited.
+    const oldContent = await ctx.workspace.readFile(path, { allowSecret: 'any' });
     let search = old_text;
     let replacement = new_text;
     // Models write \n; keep a CRLF file CRLF.

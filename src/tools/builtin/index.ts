@@ -1,4 +1,7 @@
-/** The built-in tools, in the order they are offered to the model. Built-ins are never deferred. */
+/**
+ * The built-in tools, in the order they are offered to the model. Built-ins are never deferred, except
+ * in a small context window those whose definition says `deferWhenSmall` (`DeferralPolicy.setSmallWindow`).
+ */
 import type { Tool } from '../define-tool';
 import type { ToolSearchPort } from '../deferral';
 import type { CompactPort, HistorySearchPort } from '../ports';

@@ -6,6 +6,8 @@ export const listFilesTool = defineTool({
   description:
     'List files in the workspace matching a glob (e.g. "src/**/*.ts"; a glob without "/" such as "*.md" matches at any depth). ' +
     'Files ignored by .gitignore are skipped unless include_ignored is true.',
+  brief: 'List workspace files matching a glob.',
+  deferWhenSmall: true,
   input: z.object({
     glob: z.string().default('**').describe('Glob relative to the workspace root; default all files'),
     limit: z.number().int().min(1).max(5000).default(500).describe('Maximum number of files to return'),

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { HeadroomError } from '../../common/errors';
-import { defineTool } from '../define-tool';
+import { defineTool, type ToolOutput } from '../define-tool';
+import type { ToolExecContext } from '../ports';
+import { SecretFileError } from '../secret-files';
+import { askApproval, rejectedOutput } from './approval';
 import { modelNumber } from '../../common/model-numbers';
 
 /** Lines returned when no range is given. */
@@ -11,7 +14,9 @@ export const readFileTool = defineTool({
   name: 'read_file',
   description:
     'Read a text file in the workspace, with line numbers. Give start_line/end_line (1-based, inclusive) to read part of ' +
-    `a long file; without them the first ${READ_FILE_DEFAULT_LINES} lines are returned.`,
+    `a long file; without them the first ${READ_FILE_DEFAULT_LINES} lines are returned. A file that looks like a secret ` +
+    '(.env, keys, credentials) is read only when the user approves.',
+  brief: 'Read a workspace file with line numbers; start_line/end_line read part of it.',
   input: z.object({
     path: z.string().min(1).describe('File path relative to the workspace root'),
     start_line: z.number().int().min(1).optional().describe('First line to read (1-based)'),
@@ -38,7 +43,9 @@ export const readFileTool = defineTool({
     if (start_line !== undefined && end_line !== undefined && end_line < start_line) {
       return { isError: true, errorKind: 'invalid_tool_input', content: `end_line (${end_line}) is before start_line (${start_line}).` };
     }
-    const text = await ctx.workspace.readFile(path, { maxBytes: MAX_READ_BYTES });
+    const read = await readText(path, ctx);
+    if (typeof read !== 'string') return read;
+    const text = read;
     if (text.slice(0, 8000).includes('\u0000'))
       return `"${path}" is a binary file (${modelNumber(st.size)} bytes); its content is not shown.`;
     if (text === '') return `${path} is empty.`;
@@ -63,3 +70,25 @@ export const readFileTool = defineTool({
     return `${path} — lines ${start}-${end} of ${total}${more}\n${body}`;
   },
 });
+
+/**
+ * The file's text. A secret-looking file (by its name or the real file a link leads to) is read only
+ * after the user approves that very file; a link changed to another secret meanwhile is refused again.
+ */
+async function readText(path: string, ctx: ToolExecContext): Promise<string | Exclude<ToolOutput, string>> {
+  try {
+    return await ctx.workspace.readFile(path, { maxBytes: MAX_READ_BYTES });
+  } catch (err) {
+    if (!(err instanceof SecretFileError)) throw err;
+    const decision = await askApproval(ctx, {
+      kind: 'secret',
+      toolName: 'read_file',
+      toolCallId: ctx.toolCallId,
+      path: err.rel,
+      target: err.realRel,
+      reason: err.reason,
+    });
+    if (!decision.approved) return rejectedOutput(`reading ${err.rel} (${err.reason})`, decision, 'its content was not read');
+    return ctx.workspace.readFile(path, { maxBytes: MAX_READ_BYTES, allowSecret: err.real });
+  }
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
-import type { ResultPage, ToolExecContext } from '../ports';
+import type { ResultPage, ResultPageOptions, ToolExecContext } from '../ports';
 import { modelNumber } from '../../common/model-numbers';
 
 /** Default page: with its header it stays under the 4 KiB offload threshold. */
@@ -23,6 +23,7 @@ export const readResultTool = defineTool({
     'starting at byte `offset`. With grep (a regular expression, case-insensitive), returns matching lines with line numbers; ' +
     'offset then counts matches. Each answer says where the next page starts; a page may be shorter than asked when the ' +
     'context has less room, and then says so.',
+  brief: 'Read a stored tool result by ref_id: limit bytes from offset, or the lines matching grep.',
   input: z.object({
     ref_id: z.string().min(1).describe('The ref_id from the stored-result stub'),
     offset: z.number().int().min(0).default(0).describe('Byte offset (or, with grep, index of the first match) to start at'),
@@ -32,7 +33,7 @@ export const readResultTool = defineTool({
   timeoutMs: 30_000,
   neverOffload: true,
   async execute(input, ctx) {
-    let page = await ctx.results.page(input.ref_id, input);
+    let page = await ctx.results.page(input.ref_id, pageOptions(input), ctx.signal);
     if (!page) {
       return {
         isError: true,
@@ -51,7 +52,7 @@ export const readResultTool = defineTool({
       const shown = Math.max(1, Buffer.byteLength(page.text, 'utf8'));
       limit = Math.floor(Math.min(limit, shown) * (remaining / tokens) * 0.9);
       if (limit < READ_RESULT_MIN_FIT_BYTES) break;
-      page = (await ctx.results.page(input.ref_id, { ...input, limit })) ?? page;
+      page = (await ctx.results.page(input.ref_id, pageOptions({ ...input, limit }), ctx.signal)) ?? page;
       out = render(input, page, { asked: input.limit });
       tokens = budget.resultTokens(out, 'read_result');
     }
@@ -61,6 +62,11 @@ export const readResultTool = defineTool({
     return out;
   },
 });
+
+/** Only the paging fields: they are posted to the pattern worker. */
+function pageOptions({ offset, limit, grep }: PageRequest): ResultPageOptions {
+  return grep === undefined ? { offset, limit } : { offset, limit, grep };
+}
 
 /** Not even a short page fits: compaction runs before the next request, and the model is told to read on after it. */
 function noRoom(input: PageRequest, remaining: number, ctx: ToolExecContext): string {

@@ -20,6 +20,7 @@ export const runCommandTool = defineTool({
   description:
     'Run a shell command in the workspace (the user must approve it). Output (stdout and stderr) is returned when it exits; ' +
     'long output is stored and can be read with read_result. Avoid interactive commands and servers that never exit.',
+  brief: 'Run a shell command in the workspace; the user approves.',
   input: z.object({
     command: z.string().min(1).describe('The shell command line'),
     cwd: z.string().optional().describe('Working folder relative to the workspace root; default the root'),

@@ -9,6 +9,8 @@ export function createSearchHistoryTool(port: HistorySearchPort): Tool {
     description:
       'Search the whole session history, including what compaction removed from the context: user, assistant and tool messages ' +
       'and stored tool output. Returns excerpts with ref ids; read_result ref_id opens one in full.',
+    brief: 'Search the whole session history, also what compaction removed.',
+    deferWhenSmall: true,
     input: z.object({
       query: z.string().min(1).max(500).describe('Text to find (case-insensitive; the phrase, else all its words)'),
       role: z.enum(['user', 'assistant', 'tool', 'any']).default('any'),

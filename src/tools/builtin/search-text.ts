@@ -6,6 +6,7 @@ export const searchTextTool = defineTool({
   description:
     'Search file contents in the workspace with a regular expression (ripgrep syntax; an invalid regex is searched literally). ' +
     'Respects .gitignore. Returns path:line: text for each matching line.',
+  brief: 'Search workspace files with a regular expression; returns path:line: text.',
   input: z.object({
     pattern: z.string().min(1).describe('Regular expression to search for'),
     glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**"'),

@@ -9,6 +9,7 @@ export function createToolSearchTool(port: ToolSearchPort): Tool {
     description:
       'Find tools that were deferred to save context (their definitions are not loaded). Give keywords describing what you need; ' +
       'matching tools are returned with their input schemas and become callable right away.',
+    brief: 'Find deferred tools by keywords; they become callable.',
     input: z.object({
       query: z.string().min(1).describe('Keywords, e.g. "github pull request" or a tool name'),
       limit: z.number().int().min(1).max(20).default(5).describe('Maximum number of tools to return'),

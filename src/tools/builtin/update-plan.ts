@@ -29,6 +29,7 @@ export const updatePlanTool = defineTool({
   name: 'update_plan',
   description:
     'Keep your plan: send all steps with their status whenever it changes, and new decisions. They are kept verbatim across compactions.',
+  deferWhenSmall: true,
   input: UpdatePlanInput,
   timeoutMs: 5_000,
   execute({ items, decisions }) {

@@ -12,6 +12,8 @@ export const writeFileTool = defineTool({
   description:
     'Create a file, or replace the whole content of an existing one. The user reviews a diff and must approve. ' +
     'For changes to part of an existing file prefer edit_file.',
+  brief: 'Create a file or replace its whole content; the user approves.',
+  deferWhenSmall: true,
   input: z.object({
     path: z.string().min(1).describe('File path relative to the workspace root'),
     content: z.string().describe('The complete new content of the file'),
@@ -25,7 +27,8 @@ export const writeFileTool = defineTool({
     const path = await ctx.workspace.resolveWriteTarget(requested);
     const st = await ctx.workspace.stat(path);
     if (st && st.type !== 'file') return { isError: true, content: `"${path}" exists and is not a file; choose another path.` };
-    const oldContent = st ? await ctx.workspace.readFile(path) : undefined;
+    // The old content goes to the diff the user sees, never to the model: a secret may be overwritten.
+    const oldContent = st ? await ctx.workspace.readFile(path, { allowSecret: 'any' }) : undefined;
     if (oldContent === content) return `${path} already has exactly this content; nothing was written.`;
     const decision = await askApproval(ctx, {
       kind: 'edit',

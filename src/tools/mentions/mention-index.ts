@@ -11,7 +11,7 @@ import { GitignoreMatcher } from '../gitignore';
 import { walkFiles } from '../file-walk';
 import { decodeUtf8Prefix, readRegularFile } from '../safe-file';
 import { fuzzyFilter } from './fuzzy';
-import { isSecretPath } from './secret-files';
+import { isSecretPath } from '../secret-files';
 
 export const MAX_FILES = 20_000;
 const FRESH_MS = 5_000;

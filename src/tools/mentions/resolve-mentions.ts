@@ -1,18 +1,21 @@
 /**
  * Turns the @-mentions of a prompt into the context attached to it. Every path is hostile input: it
  * is confined to the workspace (no `..`, no absolute path elsewhere, no symbolic link leading out),
- * and refused when .gitignore ignores it or it looks like a secret (`secret-files.ts`); binary files
- * and files over `MAX_MENTION_READ_BYTES` are named, never read whole. The text goes into the user
- * message; the caller sends each block through admission (`tools/admission.ts`), so a large one is
- * stored and stubbed like a large tool result. Never throws: a mention that cannot be attached says why.
+ * and refused when .gitignore ignores it or when it, or the file a link leads to, looks like a secret
+ * (`../secret-files.ts`; the user's `headroom.secretFiles.allow` lifts that); binary files and files
+ * over `MAX_MENTION_READ_BYTES` are named, never read whole. Content is hostile too: it is escaped so
+ * it cannot close its block and go on as the user's own words. The text goes into the user message;
+ * the caller sends each block through admission (`tools/admission.ts`), so a large one is stored and
+ * stubbed like a large tool result. Never throws: a mention that cannot be attached says why.
  */
 import { promises as fs } from 'node:fs';
 import { errorMessage } from '../../common/errors';
 import { mentionLabel, type Mention, type MentionChip, type MentionOption } from '../../protocol/mentions';
 import { isInside, resolveInside, toRelative } from '../path-guard';
 import { decodeUtf8Prefix, readRegularFile } from '../safe-file';
+import { singleLine } from '../../common/single-line';
+import { secretAllowList, secretReason, type SecretAllowList } from '../secret-files';
 import { isIgnoredPath } from './mention-index';
-import { isSecretPath } from './secret-files';
 import { modelNumber } from '../../common/model-numbers';
 
 /** Files larger than this are not read for a mention (read_file's own cap). */
@@ -41,7 +44,24 @@ export interface MentionSources {
   selection(): Promise<{ path: string; startLine: number; endLine: number; text: string } | undefined>;
   /** The workspace's diagnostics, one line each (`path:line:col severity message`). */
   problems(): Promise<string[]>;
+  /** The user's exceptions to the secret-file policy; default none. */
+  secretsAllowed?: SecretAllowList;
 }
+
+/** Our block elements: content must not open or close one. */
+const BLOCK_TAG = /<(\/?)(file|folder|selection|problems)(?=[\s>/]|$)/gi;
+
+/**
+ * A block's content as the model reads it: every opening or closing tag of our blocks is escaped
+ * (`</\file>`), so a file that contains `</file>` cannot end its block and continue as if it were the
+ * user's message. Everything else stays as it is (code keeps its `<` and `&`).
+ */
+export function blockText(text: string): string {
+  return text.replace(BLOCK_TAG, '<$1\\$2');
+}
+
+/** One line of a listing (a path from the walk): one line whatever its name holds, and no block tags. */
+const listed = (line: string) => blockText(singleLine(line));
 
 /** Escapes text for an attribute of the blocks the model reads (file names are hostile input). */
 export function attr(value: string): string {
@@ -82,7 +102,7 @@ async function resolveOne(m: Mention, sources: MentionSources): Promise<Resolved
       const lines = await sources.problems();
       const shown = lines.slice(0, MAX_PROBLEMS);
       const more = lines.length > shown.length ? `\n(${lines.length - shown.length} more not shown)` : '';
-      const body = shown.length ? shown.join('\n') + more : 'No problems are reported in the workspace.';
+      const body = shown.length ? shown.map(listed).join('\n') + more : 'No problems are reported in the workspace.';
       return {
         chip: { kind: 'problems', label: 'problems' },
         text: `<problems count="${lines.length}">\n${body}\n</problems>`,
@@ -92,8 +112,16 @@ async function resolveOne(m: Mention, sources: MentionSources): Promise<Resolved
   }
 }
 
-/** Confines `requested` to the workspace and refuses ignored and secret paths; returns the real path and the relative one. */
-async function guarded(requested: string, root: string | undefined, isDir: boolean): Promise<{ real: string; rel: string }> {
+/**
+ * Confines `requested` to the workspace and refuses ignored and secret paths (by the name asked for
+ * and by the real file a link leads to); returns the real path and the relative one.
+ */
+async function guarded(
+  requested: string,
+  root: string | undefined,
+  isDir: boolean,
+  allow: SecretAllowList = secretAllowList(),
+): Promise<{ real: string; rel: string }> {
   if (!root) throw new Error('no workspace folder is open');
   const realRoot = await fs.realpath(root);
   const abs = await resolveInside(root, realRoot, requested);
@@ -102,13 +130,14 @@ async function guarded(requested: string, root: string | undefined, isDir: boole
   const real = await fs.realpath(abs).catch(() => undefined);
   if (!real) throw new Error('nothing is there');
   if (!isInside(realRoot, real)) throw new Error('a symbolic link points outside the workspace');
-  if (rel && isSecretPath(rel)) throw new Error('it looks like a secret (keys, credentials, .env) and is never attached');
+  const secret = rel ? secretReason(rel, toRelative(realRoot, real), allow) : undefined;
+  if (secret) throw new Error(`${secret}, and a secret is not attached (list it in the setting headroom.secretFiles.allow to attach it)`);
   if (rel && (await isIgnoredPath(root, rel, isDir))) throw new Error('it is ignored by .gitignore');
   return { real, rel };
 }
 
 async function resolveFile(requested: string, sources: MentionSources): Promise<ResolvedMention> {
-  const { real, rel } = await guarded(requested, sources.root, false);
+  const { real, rel } = await guarded(requested, sources.root, false, sources.secretsAllowed);
   const chip: MentionChip = { kind: 'file', label: rel, path: rel };
   const st = await fs.stat(real);
   if (st.isDirectory()) return resolveFolder(requested, sources);
@@ -120,16 +149,17 @@ async function resolveFile(requested: string, sources: MentionSources): Promise<
     return refused({ kind: 'file', path: rel }, `it is a binary file (${modelNumber(read.size)} bytes)`);
   }
   const text = decodeUtf8Prefix(read.bytes, read.truncated);
-  return { chip, text: `<file path="${attr(rel)}">\n${text}${text.endsWith('\n') || !text ? '' : '\n'}</file>`, attached: true };
+  const body = blockText(text);
+  return { chip, text: `<file path="${attr(rel)}">\n${body}${body.endsWith('\n') || !body ? '' : '\n'}</file>`, attached: true };
 }
 
 async function resolveFolder(requested: string, sources: MentionSources): Promise<ResolvedMention> {
-  const { real, rel } = await guarded(requested, sources.root, true);
+  const { real, rel } = await guarded(requested, sources.root, true, sources.secretsAllowed);
   const st = await fs.stat(real);
   if (!st.isDirectory()) return resolveFile(requested, sources);
   const prefix = rel ? `${rel}/` : '';
   const below = (await sources.entries()).filter((e) => e.path.startsWith(prefix)).sort((a, b) => (a.path < b.path ? -1 : 1));
-  const shown = below.slice(0, MAX_FOLDER_ENTRIES).map((e) => (e.kind === 'folder' ? `${e.path}/` : e.path));
+  const shown = below.slice(0, MAX_FOLDER_ENTRIES).map((e) => listed(e.kind === 'folder' ? `${e.path}/` : e.path));
   const more = below.length > shown.length ? `\n(${below.length - shown.length} more entries not listed)` : '';
   const label = rel || '.';
   const body = shown.length ? shown.join('\n') + more : '(no files that are not ignored)';
@@ -148,7 +178,8 @@ function rangeBlock(
   const lines = sel.startLine === sel.endLine ? `${sel.startLine}` : `${sel.startLine}-${sel.endLine}`;
   const label = `${sel.path}:${lines}`;
   const chip: MentionChip = { kind, label, ...(root && !sel.path.startsWith('/') ? { path: sel.path } : {}) };
-  const body = sel.text.endsWith('\n') ? sel.text : `${sel.text}\n`;
+  const text = blockText(sel.text);
+  const body = text.endsWith('\n') ? text : `${text}\n`;
   return { chip, text: `<selection path="${attr(sel.path)}" lines="${lines}">\n${body}</selection>`, attached: true };
 }
 

@@ -1,0 +1,79 @@
+/**
+ * The meter never goes down during a turn, except by a compaction or a clear. While a turn runs, the
+ * figure moves with every message; a new measurement can come out lower than the one shown — a safe
+ * estimate (an upper bound) replaced by the tokenizer's exact count, or by the provider's count of
+ * the request — and a meter that dips while the context only grew reads as lost context. So during
+ * a turn a lower figure is held back (the one shown stays: it was an upper bound of the same
+ * context) until the figure rises past it, a compaction changes the context, or the turn ends, when
+ * the latest figure is shown. Pure state; never throws.
+ */
+import { Emitter, type Event } from '../common/emitter';
+import type { IDisposable } from '../common/disposable';
+import type { AgentEvent, ContextUsage } from './events';
+
+export class MeterFloor {
+  private running = false;
+  private floor = 0;
+  private held: Extract<AgentEvent, { type: 'context_usage' }> | undefined;
+  /** The figure shown last, for a measurement asked for during a turn that came out lower. */
+  private last: ContextUsage | undefined;
+
+  /** A figure measured outside the events (the meter between turns): during a turn a lower one gives way to the one shown. */
+  shown(usage: ContextUsage): ContextUsage {
+    if (this.running && this.last && usage.used < this.floor) return this.last;
+    this.floor = usage.used;
+    this.last = usage;
+    return usage;
+  }
+
+  /** What to publish for `e`, in order: `e` itself, nothing (a lower figure held back), or at a turn's end also the figure held. */
+  filter(e: AgentEvent): AgentEvent[] {
+    switch (e.type) {
+      case 'turn_start':
+        this.running = true;
+        return [e];
+      case 'turn_end': {
+        this.running = false;
+        const held = this.held;
+        this.held = undefined;
+        if (!held) return [e];
+        this.floor = held.usage.used;
+        this.last = held.usage;
+        return [e, held];
+      }
+      case 'compaction':
+      case 'compaction_end':
+        // The context changed: the figure may fall to what is left.
+        this.floor = 0;
+        return [e];
+      case 'context_usage':
+        if (this.running && e.usage.used < this.floor) {
+          this.held = e;
+          return [];
+        }
+        this.held = undefined;
+        this.floor = e.usage.used;
+        this.last = e.usage;
+        return [e];
+      default:
+        return [e];
+    }
+  }
+}
+
+/** `source` as the meter may show it (`MeterFloor`), and the floor for figures measured outside the events. */
+export function holdMeterInTurns(source: Event<AgentEvent>): IDisposable & { event: Event<AgentEvent>; floor: MeterFloor } {
+  const out = new Emitter<AgentEvent>();
+  const floor = new MeterFloor();
+  const sub = source((e) => {
+    for (const shown of floor.filter(e)) out.fire(shown);
+  });
+  return {
+    event: out.event,
+    floor,
+    dispose: () => {
+      sub.dispose();
+      out.dispose();
+    },
+  };
+}

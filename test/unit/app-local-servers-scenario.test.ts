@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { LOCAL_SCENARIOS, runLocalScenario, within, type ScenarioRun } from '../fixtures/app/local-scenarios';
+
+/**
+ * Local servers as they really behave (JIT loading, old defaults, another client's context, a count
+ * without the cached prefix, a refusing server), each counting with a SentencePiece tokenizer Headroom
+ * does not estimate with: six turns of large Chinese, log, minified and base64 reads through the
+ * session service. Nothing is sent over the server's real context, nothing is cut without a word, and
+ * the meter is within 5 % of the server's own count after at least 5 of the 6 turns.
+ */
+describe('session service: local servers as they really behave', function () {
+  this.timeout(900_000);
+  const runs = new Map<string, ScenarioRun>();
+
+  for (const scenario of LOCAL_SCENARIOS) {
+    it(`${scenario.name}: 0 requests over its context, 0 cut, the meter within 5 % after ≥ 5 of 6 turns`, async () => {
+      const run = await runLocalScenario(scenario);
+      runs.set(scenario.key, run);
+      const figures = run.turns.map((t) => `${t.meter}/${t.truth} (${t.window})`).join(', ');
+      assert.deepEqual(
+        run.turns.map((t) => t.over),
+        [0, 0, 0, 0, 0, 0],
+        'requests over the context the server ran them with',
+      );
+      assert.deepEqual(
+        run.turns.map((t) => t.truncated),
+        [0, 0, 0, 0, 0, 0],
+        'requests the server cut without a word',
+      );
+      assert.ok(run.turns.filter((t) => within(t)).length >= 5, `meter / true count after each turn: ${figures}`);
+    });
+  }
+
+  it('each server was asked the right way: the loaded context, not a maximum, a default or another client’s', () => {
+    const windows = (key: string) => runs.get(key)?.turns.map((t) => t.window);
+    assert.deepEqual(windows('lmstudio_jit'), [4096, 8192, 8192, 8192, 8192, 8192], 'small until JIT loading, then what was loaded');
+    assert.deepEqual(windows('ollama_05'), Array(6).fill(2048));
+    assert.deepEqual(windows('ollama_other_client'), Array(6).fill(32_768), 'the loaded context, kept by asking for it');
+    assert.deepEqual(windows('llamacpp'), Array(6).fill(8192));
+  });
+});
