@@ -24,10 +24,10 @@ import { r3, report } from './util';
 
 const FILES = [
   'code-javascript',
-  'cjk-ja-vite-docs',
+  'ja-vite-docs',
   'json-gemoji',
   'log-apache',
-  'cyrillic-ru-vue-docs',
+  'ru-vue-docs',
   'shell-find-paths',
   'emoji-gemoji',
 ];

@@ -121,7 +121,8 @@ async function runCodeServer(testsBundle) {
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(server.folderUrl);
+    // Only the request's commit is awaited: the workbench selector below waits for the page itself (a loaded machine takes longer than goto's 30 s to fire "load").
+    await page.goto(server.folderUrl, { waitUntil: 'commit', timeout: 90_000 });
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     const deadline = Date.now() + 5 * 60_000;
     while (!existsSync(resultsFile)) {

@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { toAnthropicParams } from './anthropic-convert';
 import { AssistantBuilder } from './assistant-builder';
-import { classifyProviderError } from './errors';
 import { defaultIdleTimeouts, type IdleBudget, type IdleTimeouts } from './idle-watchdog';
+import { endOfStream, streamThrew } from './stream-end';
 import { guardedSseFetch } from './sse-guard';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
@@ -146,17 +146,12 @@ export class AnthropicProvider implements Provider {
         }
       }
     } catch (err) {
-      return b.fail(
-        signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : (watchdog.error() ?? classifyProviderError(err, this.secrets)),
-      );
+      return b.fail(streamThrew(err, signal, watchdog, this.secrets));
     } finally {
       watchdog.dispose();
     }
-    // The SDK ends iteration quietly on abort, and a server may close a stream early without error.
-    if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
-    const idle = watchdog.error();
-    if (idle) return b.fail(idle);
-    if (!finished) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
+    const ended = endOfStream(signal, watchdog, finished);
+    if (ended) return b.fail(ended);
     if (stopError) return b.fail(stopError);
     return b.finish();
   }

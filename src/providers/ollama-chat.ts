@@ -11,6 +11,7 @@ import { AssistantBuilder } from './assistant-builder';
 import { normalizeErrorBody } from './error-body';
 import { classifyProviderError } from './errors';
 import { defaultIdleTimeouts, IdleWatchdog, type IdleTimeouts } from './idle-watchdog';
+import { endOfStream, streamThrew } from './stream-end';
 import { toOllamaBody } from './ollama-convert';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry';
@@ -130,16 +131,12 @@ export class OllamaChatProvider implements Provider {
         if (l.done === true) done = l;
       }
     } catch (err) {
-      return b.fail(
-        signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : (watchdog.error() ?? classifyProviderError(err, this.secrets)),
-      );
+      return b.fail(streamThrew(err, signal, watchdog, this.secrets));
     } finally {
       watchdog.dispose();
     }
-    if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
-    const idle = watchdog.error();
-    if (idle) return b.fail(idle);
-    if (!done) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
+    const ended = endOfStream(signal, watchdog, done !== undefined);
+    if (ended || !done) return b.fail(ended ?? { kind: 'network', message: 'The stream ended without its last line.' });
     // A local server is untrusted input like any other: every figure goes through tokenCount.
     b.usage = { input: tokenCount(done.prompt_eval_count), output: tokenCount(done.eval_count), cacheRead: 0, cacheWrite: 0 };
     // Ollama leaves the count out (`omitempty`) when it is 0: no figure, not a prompt of 0 tokens.

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { providerEntry } from '../common/provider-catalogue';
 import { normalizeErrorBody } from './error-body';
 import { guardedSseFetch } from './sse-guard';
 
@@ -20,7 +21,9 @@ const NO_KEY = 'no-key';
  * with an `auth` error). The SDK never retries: Headroom retries itself, visibly, honouring retry-after.
  */
 export function createOpenAIClient(options: OpenAIClientOptions): OpenAI | undefined {
-  const apiKey = options.apiKey || (options.provider === 'openai-compatible' ? NO_KEY : undefined);
+  // A server at a base URL takes no key (the catalogue says where each provider serves); the SDK insists on one.
+  const atServer = providerEntry(options.provider).endpoint === 'server';
+  const apiKey = options.apiKey || (atServer ? NO_KEY : undefined);
   if (!apiKey) return undefined;
   return new OpenAI({
     apiKey,
@@ -29,7 +32,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): OpenAI | undef
     timeout: options.timeoutMs,
     logLevel: 'off',
     // Every stream's events are size-capped and handed to the SDK's parser whole (linear time).
-    fetch: guardedSseFetch(options.provider === 'openai-compatible' ? nestingErrorBodies : undefined),
+    fetch: guardedSseFetch(atServer ? nestingErrorBodies : undefined),
   });
 }
 

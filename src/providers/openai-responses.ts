@@ -3,6 +3,7 @@ import { AssistantBuilder } from './assistant-builder';
 import { classifyProviderError } from './errors';
 import { tokenCount } from './usage';
 import { defaultIdleTimeouts, type IdleBudget, type IdleTimeouts } from './idle-watchdog';
+import { endOfStream, streamThrew } from './stream-end';
 import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { reasoningSignature, toResponsesParams } from './openai-responses-convert';
 import type { Provider } from './provider';
@@ -98,17 +99,13 @@ export class OpenAIResponsesProvider implements Provider {
         if (final || failure) break;
       }
     } catch (err) {
-      return b.fail(
-        signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : (watchdog.error() ?? classifyProviderError(err, this.secrets)),
-      );
+      return b.fail(streamThrew(err, signal, watchdog, this.secrets));
     } finally {
       watchdog.dispose();
     }
-    if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
-    const idle = watchdog.error();
-    if (idle) return b.fail(idle);
-    if (failure) return b.fail(failure);
-    if (!final) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
+    const ended = endOfStream(signal, watchdog, final !== undefined || failure !== undefined);
+    if (ended || failure || !final)
+      return b.fail(ended ?? failure ?? { kind: 'network', message: 'The stream ended without a final response.' });
     if (final.usage) b.usage = responsesUsage(final.usage);
     for (const e of b.endAllTools()) yield e;
     if (final.status === 'incomplete') {

@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import { AssistantBuilder } from './assistant-builder';
 import { normalizeErrorBody } from './error-body';
 import { defaultIdleTimeouts, type IdleBudget, type IdleTimeouts } from './idle-watchdog';
+import { endOfStream, streamThrew } from './stream-end';
 import { classifyProviderError } from './errors';
 import { createOpenAIClient, NO_OPENAI_KEY, type OpenAIClientOptions } from './openai-client';
 import { toOpenAIParams } from './openai-convert';
@@ -129,16 +130,13 @@ export class OpenAIProvider implements Provider {
         }
       }
     } catch (err) {
-      return b.fail(
-        signal.aborted ? { kind: 'aborted', message: 'Request aborted.' } : (watchdog.error() ?? classifyProviderError(err, this.secrets)),
-      );
+      return b.fail(streamThrew(err, signal, watchdog, this.secrets));
     } finally {
       watchdog.dispose();
     }
-    if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
-    const idle = watchdog.error();
-    if (idle) return b.fail(idle);
-    if (finishReason === undefined) return b.fail({ kind: 'network', message: 'The connection closed before the reply was complete.' });
+    const ended = endOfStream(signal, watchdog, finishReason !== undefined);
+    if (ended || finishReason === undefined)
+      return b.fail(ended ?? { kind: 'network', message: 'The stream ended without a finish reason.' });
     if (!sawUsage) {
       b.usage = {
         input: estimateTokens(JSON.stringify(params.messages) + JSON.stringify(params.tools ?? [])),

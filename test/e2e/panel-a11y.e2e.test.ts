@@ -125,7 +125,7 @@ describe("the panel's accessibility (axe-core, Tab stops, arrow keys)", () => {
           type: 'reply',
           id: asked.id,
           result: { history: history.type === 'history/list' ? history.history : undefined },
-        } as HostToWebview);
+        });
         await page.locator('[data-testid=history] .hr-row').first().waitFor();
         assert.deepEqual(await violations(page), [], 'the history view');
       } finally {

@@ -44,7 +44,8 @@ describe('Restricted Mode in a real VS Code (untrusted folder)', function () {
       workspaceTrust: true,
     });
     page = await e2e().browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(server.folderUrl);
+    // Only the request's commit is awaited: the workbench selector below waits for the page itself (a loaded machine takes longer than goto's 30 s to fire "load").
+    await page.goto(server.folderUrl, { waitUntil: 'commit', timeout: 90_000 });
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   });
 

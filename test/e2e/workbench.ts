@@ -35,7 +35,8 @@ export async function openWorkbench(
   page.on('pageerror', (err) => {
     if (/headroom|webview\.js/i.test(err.stack ?? '')) webviewProblems.push(`pageerror: ${err.message}`);
   });
-  await page.goto(server.folderUrl);
+  // Only the request's commit is awaited: the workbench selector below waits for the page itself (a loaded machine takes longer than goto's 30 s to fire "load").
+  await page.goto(server.folderUrl, { waitUntil: 'commit', timeout: 90_000 });
   await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   return { page, webviewProblems };
 }

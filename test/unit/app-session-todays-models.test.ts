@@ -9,7 +9,7 @@ import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environmen
 import type { RecordedRequest } from '../fixtures/fake-provider';
 import { TODAYS_LINEUP } from '../fixtures/fake-provider/model-specs';
 
-const FILES = ['code-javascript', 'cjk-ja-vite-docs', 'json-gemoji', 'log-apache', 'cyrillic-ru-vue-docs', 'shell-find-paths'];
+const FILES = ['code-javascript', 'ja-vite-docs', 'json-gemoji', 'log-apache', 'ru-vue-docs', 'shell-find-paths'];
 const corpus = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'corpus', `${name}.txt`), 'utf8').slice(0, 3_500);
 const messagesRequests = (rs: readonly RecordedRequest[]) => rs.filter((r) => r.path.startsWith('/v1/messages'));
 

@@ -6,7 +6,7 @@ import { MeterFloor } from '../../src/agent/meter-floor';
 import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environment';
 
 /** Real public text of several content classes, each under the offload threshold so it enters the context whole. */
-const CLASSES = ['code-javascript', 'cjk-ja-vite-docs', 'json-gemoji', 'log-apache', 'cyrillic-ru-vue-docs', 'emoji-gemoji', 'base64-png'];
+const CLASSES = ['code-javascript', 'ja-vite-docs', 'json-gemoji', 'log-apache', 'ru-vue-docs', 'emoji-gemoji', 'base64-png'];
 const corpus = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'corpus', `${name}.txt`), 'utf8').slice(0, 3_000);
 
 /**
