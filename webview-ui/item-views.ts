@@ -184,7 +184,7 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
             retryText(item.retryAt, item.attempt),
           )
         : null,
-      item.actions?.length ? h('div', { class: 'hr-actions' }, ...item.actions.map((a, i) => noticeButton(item, a, i > 0))) : null,
+      item.actions?.length ? h('div', { class: 'hr-actions' }, ...item.actions.map((a, i) => noticeButton(a, i > 0))) : null,
     ),
   compaction: (item, ctx) => compactionCard(item, ctx),
   compacting: (item) => compactingRow(item),
@@ -193,12 +193,9 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
   changes: (item) => changesCard(item),
 };
 
-/** An error block's next step: Retry sends the prompt again; the others run the Headroom command of that name. */
-function noticeButton(item: ChatItemOf<'notice'>, a: NoticeAction, secondary: boolean): HTMLButtonElement {
-  const run =
-    a === 'retry'
-      ? () => item.prompt !== undefined && send({ type: 'prompt/submit', text: item.prompt })
-      : () => send({ type: 'command/run', command: a });
+/** An error block's next step: Retry runs the failed turn again (its prompt is not sent twice); the others run the Headroom command of that name. */
+function noticeButton(a: NoticeAction, secondary: boolean): HTMLButtonElement {
+  const run = a === 'retry' ? () => send({ type: 'prompt/retry' }) : () => send({ type: 'command/run', command: a });
   const b = h('button', { class: secondary ? 'hr-secondary' : undefined, 'data-action': a }, NOTICE_ACTION_LABEL[a]);
   b.addEventListener('click', run);
   return b;
@@ -243,6 +240,8 @@ const STATUS_TEXT: Record<ChatItemOf<'tool'>['status'], string> = {
   waiting: 'waiting for you',
   done: 'done',
   error: 'failed',
+  rejected: 'rejected by you',
+  stopped: 'stopped by you',
   cancelled: 'cancelled',
 };
 const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = {
@@ -251,6 +250,8 @@ const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = {
   waiting: '⏸',
   done: '✓',
   error: '✕',
+  rejected: '⊘',
+  stopped: '■',
   cancelled: '–',
 };
 const APPROVAL_TEXT: Record<ChatItemOf<'approval'>['state'], string> = {

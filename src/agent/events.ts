@@ -44,7 +44,8 @@ export type { CompactionReport };
 export type { CompactionChange };
 
 export type AgentEvent =
-  | { type: 'turn_start'; turnId: string; prompt: UserMessage }
+  /** `resumed`: a retry of the failed last turn, whose prompt is already in the context (no `message_start` for it). */
+  | { type: 'turn_start'; turnId: string; prompt: UserMessage; resumed?: boolean }
   /** A message begins. Assistant messages stream (deltas follow); user messages arrive whole. */
   | { type: 'message_start'; role: 'assistant' }
   | { type: 'message_start'; role: 'user'; message: UserMessage }

@@ -87,5 +87,5 @@ export function unrunResults(
 }
 
 function abortedResult(call: ToolCallPart): ToolResult {
-  return errorResult(call, 'aborted', `${call.name} was stopped by the user before it ran.`);
+  return { ...errorResult(call, 'aborted', `${call.name} was stopped by the user before it ran.`), decision: 'stopped' };
 }

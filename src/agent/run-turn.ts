@@ -66,9 +66,9 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
   };
 
   try {
-    emit({ type: 'turn_start', turnId, prompt: ctx.prompt });
+    emit({ type: 'turn_start', turnId, prompt: ctx.prompt, ...(ctx.resumed ? { resumed: true } : {}) });
     config.tools.beginTurn();
-    await deliver(ctx.prompt, true);
+    if (!ctx.resumed) await deliver(ctx.prompt, true);
 
     for (let iteration = 0; ; iteration++) {
       if (signal.aborted) return end('aborted');

@@ -18,8 +18,11 @@ export interface SessionPersistence {
 }
 
 export interface AgentSessionOptions {
-  /** The wiring of the next turn, read when it starts (so model or settings changes apply to the next turn). */
-  turnConfig(): Omit<TurnConfig, 'persist' | 'steering'>;
+  /**
+   * The wiring of the next turn, read when it starts (so model or settings changes apply to the next turn).
+   * `resumed`: the turn is a retry of the failed one, which goes on from the context as it is.
+   */
+  turnConfig(resumed: boolean): Omit<TurnConfig, 'persist' | 'steering'>;
   /** The system sections of the next turn (may be read from disk asynchronously). */
   system(): SystemSection[] | Promise<SystemSection[]>;
   persistence?: SessionPersistence;
@@ -34,6 +37,8 @@ export class AgentSession extends Disposable {
   private readonly queue: UserMessage[] = [];
   private controller: AbortController | undefined;
   private running: Promise<TurnResult> | undefined;
+  /** The last turn, when it failed: its prompt, and whether that prompt joined the context. */
+  private failed: { prompt: UserMessage; delivered: boolean } | undefined;
 
   private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
   /** Every event of every turn, in order. */
@@ -69,9 +74,32 @@ export class AgentSession extends Disposable {
       this.queue.push(message);
       return this.running;
     }
+    return this.start(message, false);
+  }
+
+  /** Whether the last turn failed, so `retry` has something to run again. */
+  get canRetry(): boolean {
+    return this.failed !== undefined && !this.running;
+  }
+
+  /**
+   * Runs the failed last turn again (Retry). While its prompt is still in the context, the turn goes on
+   * from the context as it is: the prompt is not delivered a second time, so the model and the chat see
+   * it once. When it never joined the context (the turn could not start) or left it (a clear), it is
+   * sent as the prompt of a new turn. Rejects when no turn failed since the last prompt, or one runs.
+   */
+  retry(): Promise<TurnResult> {
+    const failed = this.failed;
+    if (this.running) return Promise.reject(new HeadroomError('invalid_request', 'A turn is running: stop it before retrying.'));
+    if (!failed) return Promise.reject(new HeadroomError('invalid_request', 'There is no failed turn to retry.'));
+    return this.start(failed.prompt, failed.delivered && this.view.includes(failed.prompt));
+  }
+
+  private start(message: UserMessage, resumed: boolean): Promise<TurnResult> {
+    this.failed = undefined;
     const controller = new AbortController();
     this.controller = controller;
-    const turn = this.run(message, controller.signal).finally(() => {
+    const turn = this.run(message, resumed, controller.signal).finally(() => {
       if (this.controller === controller) this.controller = undefined;
       this.running = undefined;
       // A message queued after the turn's last steering check starts the next turn.
@@ -105,11 +133,17 @@ export class AgentSession extends Disposable {
     super.dispose();
   }
 
-  private async run(prompt: UserMessage, signal: AbortSignal): Promise<TurnResult> {
+  private async run(prompt: UserMessage, resumed: boolean, signal: AbortSignal): Promise<TurnResult> {
+    const result = await this.runWired(prompt, resumed, signal);
+    if (result.reason === 'error') this.failed = { prompt, delivered: resumed || result.newMessages.includes(prompt) };
+    return result;
+  }
+
+  private async runWired(prompt: UserMessage, resumed: boolean, signal: AbortSignal): Promise<TurnResult> {
     let config: Omit<TurnConfig, 'persist' | 'steering'>;
     let system: SystemSection[];
     try {
-      config = this.options.turnConfig();
+      config = this.options.turnConfig(resumed);
       system = await this.options.system();
     } catch (err) {
       // The turn cannot be wired (no folder, bad settings…): report it like any failed turn.
@@ -119,7 +153,7 @@ export class AgentSession extends Disposable {
       this._onDidEvent.fire({ type: 'turn_end', turnId, reason: 'error', messages: [] });
       return { turnId, reason: 'error', newMessages: [], messages: this.view, error };
     }
-    const ctx = { messages: this.view, system, prompt };
+    const ctx = { messages: this.view, system, prompt, resumed };
     this.live = ctx;
     const result = await runTurn(
       ctx,

@@ -61,7 +61,8 @@ export class SpendRecorder {
   /** Feed every agent event here, in order. Never throws. */
   readonly handle = (event: AgentEvent): void => {
     if (event.type === 'turn_start') {
-      this.tally.beginTurn();
+      // A retry goes on with the failed turn: its cost so far stays this turn's.
+      if (!event.resumed) this.tally.beginTurn();
       this.changed();
     } else if (event.type === 'usage') {
       const prices = pricesFor(event.model);

@@ -30,6 +30,11 @@ export interface TurnContext {
   system: SystemSection[];
   /** The user message that starts the turn. */
   prompt: UserMessage;
+  /**
+   * A retry of a turn that failed: `prompt` is already in `messages` and is not delivered again; the
+   * turn goes on from the context as it is.
+   */
+  resumed?: boolean;
 }
 
 /** Why the gate is asked. `overflow`: the provider said the last request was too long (compact, retry once). */

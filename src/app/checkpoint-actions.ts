@@ -42,7 +42,10 @@ export class Checkpoints {
   ) {}
 
   /** A turn begins: its checkpoint starts empty; the workspace it returns checkpoints every write first (when the session is stored). */
-  beginTurn(base: WorkspacePort): WorkspacePort {
+  beginTurn(base: WorkspacePort, resumed = false): WorkspacePort {
+    // A retry writes into the failed turn's checkpoint: what it kept of each file is still the turn's start.
+    const going = this.checkpoint;
+    if (resumed && going) return checkpointingWorkspace(base, going);
     this.checkpoint = undefined;
     const store = this.storage.writable;
     const id = this.sessions.id;

@@ -30,6 +30,8 @@ export interface PromptActions {
   submit(text: string, images?: readonly PromptImage[], mentions?: readonly Mention[]): Promise<void>;
   /** Edit-and-resend: the last turn leaves the context and this prompt is sent instead. Refused while a turn runs. */
   resend(text: string, images?: readonly PromptImage[], mentions?: readonly Mention[]): Promise<void>;
+  /** Runs the failed last turn again (Retry), without a second copy of its prompt. Refused when no turn failed or one runs. */
+  retry(): Promise<void>;
   /** Aborts the running turn, if any. */
   stop(): void | Promise<void>;
   /** The `@` picker's rows: workspace files and folders matching `query`. Never rejects. */

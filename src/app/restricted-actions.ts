@@ -15,7 +15,15 @@ export type ActionEffect = 'reads' | RestrictedAction;
 type Effects = { readonly [G in keyof HostActions]: { readonly [A in keyof HostActions[G]]: ActionEffect } };
 
 export const ACTION_EFFECTS: Effects = {
-  prompt: { submit: 'send', resend: 'send', stop: 'reads', searchMentions: 'reads', openMention: 'reads', addSelection: 'reads' },
+  prompt: {
+    submit: 'send',
+    resend: 'send',
+    retry: 'send',
+    stop: 'reads',
+    searchMentions: 'reads',
+    openMention: 'reads',
+    addSelection: 'reads',
+  },
   sessions: { create: 'write', list: 'reads', open: 'reads', rename: 'write', delete: 'write', clear: 'write' },
   context: {
     compact: 'compact',

@@ -85,7 +85,7 @@ export class SessionService extends Disposable {
           discardPrepared: () => this.compactions.discardPrepared(),
           compacting: () => this.compactions.running,
           compacted: (report) => this.compactions.recordReport(report),
-          turn: { turnConfig: () => this.turns.begin(), system: () => this.turns.system() },
+          turn: { turnConfig: (resumed) => this.turns.begin(resumed), system: () => this.turns.system() },
         },
       }),
     ));

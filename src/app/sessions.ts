@@ -42,7 +42,7 @@ export interface SessionHistory {
 }
 
 /** The live conversation as the other owners use it (its state changes only through its own verbs). */
-export type LiveSession = Pick<AgentSession, 'messages' | 'isRunning' | 'prompt' | 'replaceMessages' | 'stop'>;
+export type LiveSession = Pick<AgentSession, 'messages' | 'isRunning' | 'prompt' | 'retry' | 'canRetry' | 'replaceMessages' | 'stop'>;
 
 /** What switching sessions asks of the other owners (wired by the session service). */
 export interface SessionHooks {
@@ -278,7 +278,7 @@ export class Sessions extends Disposable {
     const session = new AgentSession({
       messages,
       system: () => hooks.turn.system(),
-      turnConfig: () => hooks.turn.turnConfig(),
+      turnConfig: (resumed) => hooks.turn.turnConfig(resumed),
       persistence: id ? storePersistence(store.sessions, id, (m) => this.deps.ledger.count(m, models.limits().family)) : undefined,
     });
     this.session = session;

@@ -127,6 +127,34 @@ export class Turns {
   }
 
   /**
+   * Retry: runs the failed last turn again without a second copy of its prompt (`AgentSession.retry`).
+   * Resolves when the turn ends; rejects before it starts in Restricted Mode, while a turn or a
+   * compaction runs, or when the last turn did not fail.
+   */
+  async retry(): Promise<void> {
+    const { env, sessions, models } = this.deps;
+    const refusal = restrictedModeRefusal('send', env.trusted());
+    if (refusal) throw new HeadroomError('invalid_request', refusal);
+    await this.deps.ready();
+    sessions.assertIdle('retrying');
+    const session = sessions.live!;
+    if (!session.canRetry) throw new HeadroomError('invalid_request', 'There is no failed turn to retry.');
+    // The failure may have been a key or a server that was not ready: both are asked for again.
+    await models.releaseKey();
+    await models.discoverProviderModels();
+    await models.discoverServerWindow();
+    this.deps.compactions.liftResolvedPause(this.measure());
+    const done = session.retry();
+    sessions.changed();
+    await done;
+    // As after a prompt: the checkpoint's place moves to where the retried turn now ends.
+    await Promise.all([this.deps.records.save(), this.deps.checkpoints.sealTurn()]);
+    await this.deps.storage.saveCalibration();
+    if (!session.isRunning) this.deps.compactions.liftResolvedPause(this.measure());
+    sessions.changed();
+  }
+
+  /**
    * Edit-and-resend, first half: the last turn leaves the context (`resend-prompt.ts`); the caller then
    * sends the edited prompt with `prompt`. Rejects, changing nothing, in Restricted Mode, while a turn
    * or a compaction runs, or when the context has no prompt.
@@ -232,15 +260,18 @@ export class Turns {
     }
   }
 
-  /** A turn starts (the session asks): its checkpoint begins, then its configuration is built. */
-  begin() {
+  /**
+   * A turn starts (the session asks): its checkpoint begins, then its configuration is built. A retry
+   * (`resumed`) goes on with the failed turn's checkpoint: the files it changed before failing stay in it.
+   */
+  begin(resumed = false) {
     const { env, models, sessions, search } = this.deps;
     const limits = models.limits();
     const gate = this.gate(limits);
     const folder = env.folder();
     if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
     // Every write of the turn is checkpointed first (restorable with the conversation).
-    const workspace = this.deps.checkpoints.beginTurn(folder.workspace());
+    const workspace = this.deps.checkpoints.beginTurn(folder.workspace(), resumed);
     return turnConfig({
       env,
       models,

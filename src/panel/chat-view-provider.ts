@@ -73,6 +73,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this.batcher.enqueue(await answerRequest(requests, m, (err, method) => this.showError(intentFailure(method, errorMessage(err))))),
       'prompt/submit': (m) => d.prompt.submit(m.text, m.images, m.mentions),
       'prompt/resend': (m) => ok(d.prompt.resend(m.text, m.images, m.mentions)),
+      'prompt/retry': () => d.prompt.retry(),
       'mention/open': (m) => d.prompt.openMention(m.path, m.line),
       'prompt/stop': () => d.prompt.stop(),
       'context/compact': (m) => ok(d.context.compact(m.focus?.trim() || undefined)),

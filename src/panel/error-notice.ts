@@ -25,15 +25,14 @@ const ADVICE: Partial<Record<ErrorKind, Advice>> = {
 const FALLBACK: Advice = { title: 'The model request failed.', actions: ['retry', 'showLog'] };
 
 /**
- * The error block for a failure of this kind. `prompt` is what [Retry] sends again; without one the
- * block offers no Retry (there is nothing to re-send).
+ * The error block for a failure of this kind. `retryable`: a turn failed, so [Retry] can run it again;
+ * otherwise (a failure outside a turn's request) the block offers no Retry.
  */
-export function errorNotice(id: string, kind: ErrorKind, message: string, prompt?: string): ChatItemOf<'notice'> {
+export function errorNotice(id: string, kind: ErrorKind, message: string, retryable = false): ChatItemOf<'notice'> {
   const advice = ADVICE[kind] ?? FALLBACK;
-  const actions = advice.actions.filter((a) => a !== 'retry' || prompt !== undefined);
+  const actions = advice.actions.filter((a) => a !== 'retry' || retryable);
   const item: ChatItemOf<'notice'> = { kind: 'notice', id, level: 'error', title: advice.title, text: message };
   if (actions.length) item.actions = actions;
-  if (prompt !== undefined && actions.includes('retry')) item.prompt = prompt;
   if (kind === 'network') item.unreachable = true;
   return item;
 }

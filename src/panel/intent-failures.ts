@@ -13,6 +13,7 @@ const INTENT: Record<Intent, string> = {
   'webview/error': 'record a panel error',
   'prompt/submit': 'send the message',
   'prompt/resend': 'send the edited message',
+  'prompt/retry': 'retry the failed turn',
   'mention/search': 'list the files to mention',
   'mention/open': 'open the mentioned file',
   'prompt/stop': 'stop the answer',

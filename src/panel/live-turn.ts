@@ -9,7 +9,7 @@ import type { ChatItem, ChatItemOf, ChatOp } from '../protocol/view-models';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { approvalItem, settledApproval } from './approvals';
 import { errorNotice } from './error-notice';
-import { assistantText, PREVIEW_CHARS, stopNote, toolItem, userItem, userText, withResult } from './transcript-items';
+import { assistantText, PREVIEW_CHARS, stopNote, toolItem, userItem, withResult } from './transcript-items';
 
 /** The events of a turn itself; the others go to the meter and the compaction cards. */
 export type TurnEvent = Extract<AgentEvent, { type: (typeof TURN_EVENTS)[number] }>;
@@ -49,8 +49,6 @@ export class LiveTurn {
   private retryId: string | undefined;
   /** Error blocks shown since the last answer that worked: the next success clears them. */
   private readonly failures = new Set<string>();
-  /** The text of the running turn's prompt, which [Retry] sends again. */
-  private prompt: string | undefined;
   private readonly toolStarted = new Map<string, number>();
   /** Approval id → the tool call it holds up and since when (that wait is not the tool's duration). */
   private readonly waiting = new Map<string, { callId: string; since: number }>();
@@ -97,7 +95,8 @@ export class LiveTurn {
 
   private readonly handlers: { [T in TurnEvent['type']]: (e: Extract<TurnEvent, { type: T }>) => void } = {
     turn_start: (e) => {
-      this.prompt = userText(e.prompt, 'omit');
+      // A retry goes on in the failed turn's error block: its countdowns and a new failure replace it, an answer clears it.
+      if (e.resumed) this.retryId = [...this.failures].reverse().find((id) => this.host.get(id));
       this.host.setRunning(true);
     },
     message_start: (e) => {
@@ -176,7 +175,7 @@ export class LiveTurn {
       const id = this.retryId ?? this.host.nextId('e');
       this.retryId = undefined;
       this.failures.add(id);
-      this.host.put(errorNotice(id, e.kind, e.message, e.kind === 'storage' ? undefined : this.prompt));
+      this.host.put(errorNotice(id, e.kind, e.message, e.kind !== 'storage'));
     },
     turn_end: (e) => {
       this.dropRetry();
@@ -185,9 +184,11 @@ export class LiveTurn {
         if (a?.kind === 'assistant') this.host.op({ op: 'update', item: { ...a, streaming: false } });
         this.assistantId = undefined;
       }
+      // A call still open when the user stopped the turn was stopped by them; otherwise the turn ended before it ran.
+      const status = e.reason === 'aborted' ? 'stopped' : 'cancelled';
       for (const item of this.host.items) {
         if (item.kind === 'tool' && (item.status === 'running' || item.status === 'preparing' || item.status === 'waiting'))
-          this.host.op({ op: 'update', item: { ...item, status: 'cancelled' } });
+          this.host.op({ op: 'update', item: { ...item, status } });
       }
       this.toolStarted.clear();
       this.waiting.clear();

@@ -8,6 +8,7 @@ import { ImageSrc, type ChatItem, type ChatItemOf } from '../protocol/view-model
 import { assistantText, userText } from '../providers/message-text';
 import { resultText } from '../providers/tool-result-text';
 import { repeatNote } from '../agent/ledger/repeat-guard';
+import { userDecision } from '../tools/builtin/approval';
 
 export { assistantText, userText };
 
@@ -79,7 +80,8 @@ export function withResult(
   r: ToolResultMessage & { errorKind?: string },
   durationMs?: number,
 ): ChatItemOf<'tool'> {
-  const status = r.errorKind === 'aborted' ? 'cancelled' : r.isError ? 'error' : 'done';
+  const decided = userDecision(r);
+  const status = decided ?? (r.errorKind === 'aborted' ? 'cancelled' : r.isError ? 'error' : 'done');
   const next: ChatItemOf<'tool'> = { ...item, status, output: resultPreview(r) };
   if (r.refId) next.refId = r.refId;
   if (r.refId && r.stored) next.stored = { bytes: r.stored.bytes, lines: r.stored.lines };

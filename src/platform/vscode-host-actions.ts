@@ -239,6 +239,11 @@ function promptActions(deps: HostActionDeps): PromptActions {
       deps.remeasure();
       void turns.prompt(text, images, mentions).catch((err) => deps.panel().showError(`The turn failed: ${errorMessage(err)}`));
     },
+    retry: async () => {
+      await session.init();
+      // Refused (nothing failed, a turn running) before anything changes: the panel shows why.
+      void turns.retry().catch((err) => deps.panel().showError(`Retry failed: ${errorMessage(err)}`));
+    },
     stop: () => session.sessions.stop(),
     searchMentions: (query) => turns.searchMentions(query),
     openMention: (path, line) => openMention(path, line),

@@ -39,7 +39,8 @@ export const AssistantItem = z.object({
   stopNote: z.string().optional(),
 });
 /** `waiting`: an approval for this call waits for the user (that time is not in `durationMs`). */
-export const ToolStatus = z.enum(['preparing', 'running', 'waiting', 'done', 'error', 'cancelled']);
+/** `rejected` / `stopped`: the user's decision, not a failure (`error`); `cancelled`: the turn ended before it ran. */
+export const ToolStatus = z.enum(['preparing', 'running', 'waiting', 'done', 'error', 'rejected', 'stopped', 'cancelled']);
 export const ToolItem = z.object({
   kind: z.literal('tool'),
   /** The tool call id. */
@@ -77,7 +78,7 @@ export const ApprovalItem = z.object({
   /** Why it was rejected or cancelled. */
   note: z.string().optional(),
 });
-/** A button on an error block: Retry re-sends the prompt; the others run the Headroom command of that name. */
+/** A button on an error block: Retry runs the failed turn again; the others run the Headroom command of that name. */
 export const NoticeAction = z.enum(['retry', 'setApiKey', 'openSettings', 'selectModel', 'showLog']);
 export type NoticeAction = z.infer<typeof NoticeAction>;
 export const NoticeItem = z.object({
@@ -92,8 +93,6 @@ export const NoticeItem = z.object({
   title: z.string().optional(),
   /** The next steps the error block offers, in order. */
   actions: z.array(NoticeAction).max(4).optional(),
-  /** The prompt [Retry] sends again. */
-  prompt: z.string().optional(),
   /** Set for network failures: the panel names the server address that could not be reached. */
   unreachable: z.boolean().optional(),
 });

@@ -59,6 +59,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
     images: z.array(ImageAttachment).max(MAX_IMAGES_PER_MESSAGE).optional(),
     mentions: z.array(Mention).max(50).optional(),
   }),
+  /** [Retry] on an error block: the failed last turn runs again, without a second copy of its prompt. */
+  msg('prompt/retry', {}),
   /** A mention chip in a sent prompt was clicked: open that workspace file (or reveal that folder). */
   msg('mention/open', { path: z.string().min(1).max(1_000), line: z.number().int().min(1).optional() }),
   msg('prompt/stop', {}),

@@ -138,8 +138,16 @@ export interface ToolResultMessage {
   refId?: string;
   /** Size of the offloaded output (set with `refId`): what the panel shows on the tool card. */
   stored?: { bytes: number; lines: number };
+  /**
+   * The user's decision, when that is why the call did not run or did not finish: they rejected it, or
+   * stopped the turn. Not a failure of the tool; `isError` stays set so the model does not take it for output.
+   */
+  decision?: UserDecision;
   timestamp: number;
 }
+
+/** A user's say over a tool call: rejected at approval, or stopped with the turn. */
+export type UserDecision = 'rejected' | 'stopped';
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 

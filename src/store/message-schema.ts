@@ -36,6 +36,7 @@ export const MessageSchema = z.discriminatedUnion('role', [
     isError: z.boolean(),
     refId: z.string().optional(),
     stored: z.object({ bytes: z.number().nonnegative(), lines: z.number().int().nonnegative() }).optional(),
+    decision: z.enum(['rejected', 'stopped']).optional(),
     timestamp: z.number(),
   }),
 ]);

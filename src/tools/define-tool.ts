@@ -6,12 +6,13 @@
  */
 import { z } from 'zod';
 import { errorMessage, HeadroomError, type ErrorKind } from '../common/errors';
-import type { ImagePart, JsonSchema, TextPart, ToolCallPart, ToolDefinition } from '../providers/types';
+import type { ImagePart, JsonSchema, TextPart, ToolCallPart, ToolDefinition, UserDecision } from '../providers/types';
 import type { ToolContext, ToolExecContext } from './ports';
 import { errorResult, textResult, type ToolResult } from './tool-result';
 
 /** What `execute` may return: plain text, or content parts with an error flag. */
-export type ToolOutput = string | { content: string | Array<TextPart | ImagePart>; isError?: boolean; errorKind?: ErrorKind };
+export type ToolOutput =
+  string | { content: string | Array<TextPart | ImagePart>; isError?: boolean; errorKind?: ErrorKind; decision?: UserDecision };
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 
@@ -178,6 +179,7 @@ export async function runGuarded(
       const out = await fn({ ...ctx, signal: controller.signal, toolCallId: call.id });
       if (typeof out === 'string') return textResult(call, out);
       const result = textResult(call, out.content, out.isError ?? false);
+      if (out.isError && out.decision) result.decision = out.decision;
       return out.isError ? { ...result, errorKind: out.errorKind ?? 'tool_failed' } : result;
     } catch (err) {
       if (controller.signal.aborted) return abortedResult(call);
@@ -193,7 +195,7 @@ export async function runGuarded(
 }
 
 function abortedResult(call: ToolCallPart): ToolResult {
-  return errorResult(call, 'aborted', `${call.name} was stopped by the user before it finished.`);
+  return { ...errorResult(call, 'aborted', `${call.name} was stopped by the user before it finished.`), decision: 'stopped' };
 }
 
 function formatDuration(ms: number): string {

@@ -65,7 +65,10 @@ export function externalTool(definition: ExternalToolDefinition, port: ExternalT
           { kind: 'tool', toolName: definition.name, toolCallId: call.id, origin: origin ?? 'an external tool', input: shown },
         );
         if (!decision.approved)
-          return errorResult(call, 'tool_failed', rejectedText(`the call to ${definition.name}`, decision, 'it was not run'));
+          return {
+            ...errorResult(call, 'tool_failed', rejectedText(`the call to ${definition.name}`, decision, 'it was not run')),
+            decision: 'rejected',
+          };
       }
       return runGuarded(call, ctx, timeoutMs, (execCtx) => port.invoke(definition.name, input, execCtx.signal));
     },

@@ -2,12 +2,22 @@
 /**
  * Error blocks in a real VS Code: a 401 from the fake provider shows one block with its next steps,
  * readable (contrast ≥ 4.5:1, measured from the computed colours) in Dark, Light and High Contrast,
- * and [Retry] re-sends the prompt and clears the block once the answer works.
+ * and [Retry] runs the failed turn again (the prompt is shown and sent once, however often it failed)
+ * and clears the block once the answer works.
  */
 import * as assert from 'node:assert/strict';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { textContrast } from './contrast';
 import { fakeProviderSettings, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath, type Theme } from './workbench';
+
+/** Polls `done` until it holds (state, not time: a loaded machine only makes it slower). */
+async function waitFor(done: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe('panel error blocks in a real VS Code', function () {
   this.timeout(240_000);
@@ -32,7 +42,7 @@ describe('panel error blocks in a real VS Code', function () {
         const frame = await openHeadroomView(page);
         const box = frame.getByRole('textbox', { name: 'Message to Headroom' });
         await box.waitFor();
-        fake.script.push({ fault: 'auth' });
+        fake.script.push({ fault: 'auth' }, { fault: 'auth' });
         const prompt = `say hello (${name})`;
         await box.fill(prompt);
         await box.press('Enter');
@@ -50,11 +60,21 @@ describe('panel error blocks in a real VS Code', function () {
           assert.ok(ratio >= 4.5, `${sel} contrast ${ratio.toFixed(2)}:1 in ${theme}`);
         }
 
+        // The second 401: the same block stays, the prompt is not repeated.
+        const sent = fake.requests.length;
+        await block.getByRole('button', { name: 'Retry' }).click();
+        await waitFor(() => fake.requests.length > sent && fake.script.length === 0, 'the retried request');
+        await frame.locator('[data-testid=stop]').waitFor({ state: 'hidden', timeout: 30_000 });
+        await block.waitFor({ timeout: 30_000 });
+        assert.equal(await frame.locator('[data-testid=notice]').count(), 1, 'one block for the failing turn');
+
         fake.script.push({ text: 'Hello again.' });
         await block.getByRole('button', { name: 'Retry' }).click();
         await frame.locator('.hr-assistant', { hasText: 'Hello again.' }).waitFor({ timeout: 60_000 });
         await block.waitFor({ state: 'detached', timeout: 30_000 });
-        assert.equal(await frame.locator('.hr-user', { hasText: prompt }).count(), 2, 'Retry sent the same prompt again');
+        assert.equal(await frame.locator('.hr-user', { hasText: prompt }).count(), 1, 'Retry shows the prompt once');
+        const last = fake.requests.at(-1)!;
+        assert.equal(JSON.stringify(last.body).split(prompt).length - 1, 1, 'the model received the prompt once');
         assert.deepEqual(webviewProblems, []);
         // Leave a fresh session behind: the suites after this one share the workspace and expect one.
         await runPaletteCommand(page, 'Headroom: New Session');

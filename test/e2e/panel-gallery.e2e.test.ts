@@ -188,7 +188,6 @@ describe('panel gallery: every state in every theme and at 320 px', function () 
               title: 'The provider did not accept the API key.',
               text: 'HTTP 401 from http://127.0.0.1:4000/v1/chat/completions',
               actions: ['setApiKey', 'retry'],
-              prompt: 'run the tests',
             },
           ),
         );

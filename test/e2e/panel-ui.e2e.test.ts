@@ -609,7 +609,6 @@ describe('panel error blocks and approvals in the harness (Chromium)', () => {
               title: 'Headroom could not reach the model server.',
               text: 'Connection to the provider failed: ECONNREFUSED',
               actions: ['retry', 'openSettings'],
-              prompt: 'fix the parser',
               unreachable: true,
             },
           },

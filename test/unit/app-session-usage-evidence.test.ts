@@ -22,7 +22,9 @@ describe('session service: an absurd usage figure', function () {
       const sent = world.server.requests[0].inputTokens;
       const meter = service.turns.measure();
       assert.ok(meter.used < 3 * sent, `the meter shows ${meter.used} for a prompt of ${sent}`);
-      assert.equal(meter.budget?.confirmedTokens ?? 0, 0, 'the figure is not the confirmed base');
+      // The provider's count endpoint may confirm the request exactly; the absurd reported figure never does.
+      const confirmed = meter.budget?.confirmedTokens ?? 0;
+      assert.ok(confirmed < 3 * sent, `the confirmed base is ${confirmed} for a prompt of ${sent}`);
       world.server.script.push({ text: 'again' });
       await service.turns.prompt('next');
       assert.deepEqual(

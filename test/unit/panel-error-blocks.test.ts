@@ -46,7 +46,29 @@ describe('panel: one error block per failure, with the next step', () => {
     assert.equal(n.title, 'The provider did not accept the API key.');
     assert.equal(n.text, 'The API key was rejected (401).');
     assert.deepEqual(n.actions, ['setApiKey', 'retry']);
-    assert.equal(n.prompt, 'fix it');
+  });
+
+  it('Retry after 401, 401: the prompt stays shown once, in one error block that the answer clears', () => {
+    const s = setup();
+    const resumed: AgentEvent = { type: 'turn_start', turnId: 't', prompt: user('fix it'), resumed: true };
+    s.run(...start('fix it'), ...failed('auth', 'bad key'));
+    s.run(resumed, { type: 'message_start', role: 'assistant' }, ...failed('auth', 'bad key'));
+    assert.deepEqual(
+      s.items().map((i) => i.kind),
+      ['user', 'notice'],
+      'the second failure replaces the first block; no second prompt',
+    );
+    s.run(
+      resumed,
+      { type: 'message_start', role: 'assistant' },
+      { type: 'message_delta', kind: 'text', delta: 'Done.' },
+      { type: 'message_end', message: assistant('Done.') },
+      { type: 'turn_end', turnId: 't', reason: 'done', messages: [] },
+    );
+    assert.deepEqual(
+      s.items().map((i) => i.kind),
+      ['user', 'assistant'],
+    );
   });
 
   it('keeps the partial answer and says it broke off, without repeating the error', () => {
@@ -104,11 +126,10 @@ describe('panel: one error block per failure, with the next step', () => {
     assert.equal(s.notices().length, 0);
   });
 
-  it('offers no Retry when there is no prompt to re-send, and words unknown failures for people', () => {
+  it('offers no Retry when no turn failed, and words unknown failures for people', () => {
     const storage = errorNotice('e1', 'storage', 'EACCES');
     assert.deepEqual(storage.actions, ['showLog']);
-    assert.equal(storage.prompt, undefined);
-    const unknown = errorNotice('e2', 'unknown', 'boom', 'p');
+    const unknown = errorNotice('e2', 'unknown', 'boom', true);
     assert.equal(unknown.title, 'The model request failed.');
     assert.deepEqual(unknown.actions, ['retry', 'showLog']);
   });

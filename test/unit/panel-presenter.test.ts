@@ -94,7 +94,7 @@ describe('panel: agent events become chat items and meter updates', () => {
     s.run({ type: 'turn_end', turnId: 't1', reason: 'aborted', messages: [] });
     const [c1, c2, a] = s.items();
     assert.equal(c1.kind === 'tool' && c1.status, 'error');
-    assert.equal(c2.kind === 'tool' && c2.status, 'cancelled');
+    assert.equal(c2.kind === 'tool' && c2.status, 'stopped', 'the user stopped it: a decision, not a failure');
     assert.equal(c2.kind === 'tool' && c2.summary, 'npm test');
     assert.equal(a.kind === 'assistant' && a.streaming, false);
     assert.equal(s.p.isRunning, false);

@@ -14,6 +14,7 @@ function recorder() {
     request: record,
     'prompt/submit': record,
     'prompt/resend': record,
+    'prompt/retry': record,
     'mention/open': record,
     'prompt/stop': record,
     'context/compact': record,

@@ -78,7 +78,8 @@ describe('security: one budget per call for model-supplied patterns', function (
   });
 
   it('a glob slow on every file is stopped when the call budget is spent, whatever progress the walk makes', async () => {
-    const glob = '**a'.repeat(6) + '**b'; // each 40-character name costs a noticeable time
+    // Each 40-character name costs a long time (eight stars to backtrack over): 40 of them cannot finish in 1.5 s on any machine.
+    const glob = '**a'.repeat(8) + '**b';
     const ctx = { ...makeContext(root), workspace: createNodeWorkspace(root, { patternTimeoutMs: 1_500 }) };
     const r = await listFilesTool.invoke(call('list_files', { glob }), ctx);
     assert.equal(r.isError, true, resultText(r));

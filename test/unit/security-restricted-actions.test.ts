@@ -85,6 +85,7 @@ describe('security: Restricted Mode refuses every action that writes or sends, i
     for (const must of [
       'prompt.submit',
       'prompt.resend',
+      'prompt.retry',
       'context.compact',
       'checkpoints.restore',
       'config.testConnection',

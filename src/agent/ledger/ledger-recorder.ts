@@ -89,7 +89,8 @@ export class LedgerRecorder {
   private record(event: AgentEvent): void {
     switch (event.type) {
       case 'turn_start':
-        this.ledger.startTurn();
+        // A retry goes on with the failed turn: it is not a turn of its own.
+        if (!event.resumed) this.ledger.startTurn();
         this.prompt = firstText(event.prompt);
         break;
       case 'message_end':

@@ -6,7 +6,7 @@
  */
 import type { ToolCallPart, ToolResultMessage } from '../../providers/types';
 import type { FileChange } from '../../tools/file-versions';
-import { rejectionDecision } from '../../tools/builtin/approval';
+import { rejectionDecision, userDecision } from '../../tools/builtin/approval';
 import { commandExitCode } from '../../tools/builtin/run-command';
 import { UpdatePlanInput } from '../../tools/builtin/update-plan';
 import { resultText } from '../../tools/tool-result';
@@ -47,10 +47,15 @@ function observe(ledger: WorkLedger, call: ToolCallPart, result: ToolResultMessa
   const args = call.arguments ?? {};
   const text = resultText(result);
   const path = str(args.path);
-  // The user said no: that is a decision of theirs for the ledger to carry, not an error the tool ran into.
-  const rejection = result.isError ? rejectionDecision(text) : undefined;
-  if (rejection) {
-    ledger.markDecision(rejection, 'user');
+  // The user said no, or stopped it: a decision of theirs for the ledger to carry, not an error the tool ran into.
+  const decided = userDecision(result);
+  if (decided === 'rejected') {
+    ledger.markDecision(rejectionDecision(text) ?? `Rejected ${call.name}`, 'user');
+    return undefined;
+  }
+  if (decided === 'stopped') {
+    const what = str(args.command) ? `\`${str(args.command)}\`` : path;
+    ledger.markDecision(`Stopped ${call.name}${what ? ` ${what}` : ''}`, 'user');
     return undefined;
   }
   const written = { contentHash: facts.contentHash, editKey: facts.editKey };

@@ -1,4 +1,6 @@
 /** Asking for approval from inside a tool, and telling the model when the user said no. */
+import type { ToolResultMessage, UserDecision } from '../../providers/types';
+import { resultText } from '../../providers/tool-result-text';
 import type { ApprovalDecision, ApprovalRequest, ToolExecContext } from '../ports';
 import type { ToolOutput } from '../define-tool';
 
@@ -31,7 +33,22 @@ export function rejectionDecision(text: string): string | undefined {
   return m ? `Rejected ${m[1]}${m[2] ? `: ${m[2]}` : ''}` : undefined;
 }
 
+/** The words a stopped call's result says, in every place that stops one ("[stopped by the user]" is run_command's). */
+const STOPPED = /(?:was stopped by the user before it (?:ran|finished)\.|\n\[stopped by the user\])$/;
+
+/**
+ * Whether a result records a user's decision rather than a failure: its `decision`, or, for results
+ * stored before that was kept, the words of a rejection or a stop. Never throws.
+ */
+export function userDecision(result: ToolResultMessage): UserDecision | undefined {
+  if (!result.isError) return undefined;
+  if (result.decision === 'rejected' || result.decision === 'stopped') return result.decision;
+  const text = resultText(result);
+  if (rejectionDecision(text)) return 'rejected';
+  return STOPPED.test(text.trimEnd()) ? 'stopped' : undefined;
+}
+
 /** The result the model gets when the user rejected `what`. */
 export function rejectedOutput(what: string, decision: ApprovalDecision, unchanged: string): ToolOutput {
-  return { isError: true, content: rejectedText(what, decision, unchanged) };
+  return { isError: true, content: rejectedText(what, decision, unchanged), decision: 'rejected' };
 }

@@ -56,6 +56,7 @@ export const runCommandTool = defineTool({
     if (r.timedOut) parts.push(`[timed out after ${timeout_seconds} s; the command was killed]`);
     else if (r.aborted) parts.push('[stopped by the user]');
     else parts.push(`[exit code ${r.exitCode ?? 'none (killed)'}]`);
-    return { content: parts.join('\n'), isError: r.timedOut || r.aborted || r.exitCode !== 0 };
+    const isError = r.timedOut || r.aborted || r.exitCode !== 0;
+    return { content: parts.join('\n'), isError, ...(r.aborted && !r.timedOut ? { decision: 'stopped' as const } : {}) };
   },
 });
