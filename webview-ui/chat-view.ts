@@ -44,15 +44,15 @@ export class ChatView {
   );
   private countdown: ReturnType<typeof setInterval> | undefined;
   /**
-   * Follow the newest item. Set from the user's scrolling, not measured at update time: items render
-   * lazily (content-visibility), so heights change under a list that has not scrolled.
+   * Follow the newest item. Set from where the user scrolled, compared with where the list last put
+   * itself (`autoTop`): items render lazily (content-visibility), so heights change under a list that
+   * has not scrolled, and the end alone says nothing.
    */
   private stick = true;
   /** Where the list last scrolled itself to. */
   private autoTop = 0;
   /** Where the user last scrolled to (kept while the list is detached). */
   private readTop = 0;
-  private autoHeight = 0;
   /** "Load earlier messages" / "Beginning of session" above the first item. */
   private readonly older: OlderHistory;
   /** One Tab stop for the whole conversation; the arrow keys move between its items. */
@@ -70,11 +70,8 @@ export class ChatView {
     });
     this.roving = new RovingList(this.element, (el) => el.hasAttribute('data-item'));
     this.element.addEventListener('scroll', () => {
-      // Scrolling up from where we last put the list is the user's; reaching the end re-attaches.
-      // (A scrollTop clamped because lazily rendered items shrank is not the user: the height changed.)
       if (this.element.isConnected) this.readTop = this.element.scrollTop;
-      if (this.element.scrollTop < this.autoTop - 2 && this.element.scrollHeight === this.autoHeight) this.stick = false;
-      else if (this.atBottom()) this.stick = true;
+      this.syncStick();
       if (this.stick) this.newActivity.hidden = true;
     });
     this.newActivity.addEventListener('click', () => this.follow());
@@ -117,7 +114,7 @@ export class ChatView {
     this.stick = scrollTop === null;
     if (scrollTop !== null) this.element.scrollTop = scrollTop;
     else this.toBottom();
-    if (scrollTop !== null) [this.autoTop, this.autoHeight] = [this.element.scrollTop, this.element.scrollHeight];
+    if (scrollTop !== null) this.autoTop = this.element.scrollTop;
     this.syncCountdown();
   }
 
@@ -141,11 +138,14 @@ export class ChatView {
     if (this.older.element.isConnected) this.older.element.after(frag);
     this.older.set(hasOlder);
     if (anchor) this.element.scrollTop += anchor.getBoundingClientRect().top - before;
-    [this.autoTop, this.autoHeight] = [this.element.scrollTop, this.element.scrollHeight];
+    this.autoTop = this.element.scrollTop;
   }
 
   /** Re-renders the items with these ids (added, changed or removed). */
   update(ids: Iterable<string>): void {
+    // Where the user is now decides, not only the last scroll event: on a busy machine new items can
+    // arrive before the event of the user's scroll is dispatched (it waits for the next frame).
+    this.syncStick();
     if (this.empty.isConnected) {
       this.empty.remove();
       this.element.prepend(this.older.element);
@@ -208,13 +208,25 @@ export class ChatView {
     const height = e.scrollHeight;
     e.scrollTop = height;
     this.autoTop = e.scrollTop;
-    this.autoHeight = e.scrollHeight;
     if (frames <= 0 || quiet >= 3) return;
     requestAnimationFrame(() => {
       if (!this.stick) return;
       const still = e.scrollHeight === height && e.scrollHeight - e.scrollTop - e.clientHeight <= 1;
       this.toBottom(frames - 1, still ? quiet + 1 : 0);
     });
+  }
+
+  /**
+   * Up from where the list last put itself and away from the end is the user's: the list stops
+   * following. Reaching the end follows again. A scrollTop clamped because lazily rendered items shrank
+   * (or the panel grew) stays at the end, so it is not mistaken for the user; a height that changed since
+   * the list last followed (a block highlighted, the side bar resized) does not hide the user's scroll.
+   * Only while the list is laid out (a detached or hidden list reads 0).
+   */
+  private syncStick(): void {
+    if (!this.element.isConnected || this.element.clientHeight === 0) return;
+    if (this.element.scrollTop < this.autoTop - 2 && !this.atBottom()) this.stick = false;
+    else if (this.atBottom()) this.stick = true;
   }
 
   private atBottom(): boolean {

@@ -1,11 +1,12 @@
 /**
  * The compaction part of the chat: the "Compacting…" row with Cancel, the card in plain words with
- * View summary, What left the context and Undo, the divider above which nothing is in the model's
+ * its receipt (what the context still carries of what left it), View summary, What left the context and Undo, the divider above which nothing is in the model's
  * context, and the summary card a compacted context starts with (never a user bubble).
  */
 import type { ChatItemOf, CompactionDetails, ContextLine } from '../src/protocol/messages';
 import { h } from './dom';
 import { renderMarkdown } from './markdown';
+import { receiptView } from './receipt-view';
 import { send } from './vscode-api';
 
 /** Expanded state of the cards' sections, shared with the tool cards (survives re-renders). */
@@ -47,6 +48,9 @@ export function compactionCard(item: ChatItemOf<'compaction'>, ctx: Expansion): 
     { class: `hr-compaction${item.undone ? ' hr-compaction-undone' : ''}`, 'aria-label': 'Compaction', 'data-testid': 'compaction' },
     h('div', { class: 'hr-compaction-head' }, h('span', { class: 'hr-compaction-text' }, item.text), undo),
     item.kept ? h('div', { class: 'hr-compaction-kept', 'data-testid': 'compaction-kept' }, item.kept) : null,
+    item.receipt
+      ? receiptView(item.id, item.receipt, ctx.expanded.has(`${item.id}:receipt`), (open) => ctx.onToggle(`${item.id}:receipt`, open))
+      : null,
     item.summary
       ? section(`${item.id}:summary`, 'View summary', () => h('div', { class: 'hr-md' }, renderMarkdown(item.summary!)), ctx)
       : null,

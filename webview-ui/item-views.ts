@@ -70,7 +70,8 @@ const builders: { [K in ChatItem['kind']]: (item: ChatItemOf<K>, ctx: ItemContex
       item.refId ? storedLine(item) : null,
     );
     details.addEventListener('toggle', () => ctx.onToggle(item.id, details.open));
-    return details;
+    // Work found done already: said under the card, so it reads without opening it.
+    return item.note ? h('div', {}, details, h('p', { class: 'hr-tool-note', 'data-testid': 'tool-note' }, item.note)) : details;
   },
   approval: (item) => {
     const r = item.request;

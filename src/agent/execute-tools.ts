@@ -1,14 +1,15 @@
 /**
  * Runs the tool calls of one assistant message, in order: each is validated, approved and executed
- * by the registry, then admitted against the live context (inlined, or stored with a stub) and
- * appended to the view at once, so the next admission sees it. Every call gets exactly one result:
+ * by the registry (unless the turn's watch answers it: work already done), then admitted against the
+ * live context (inlined, or stored with a stub) and appended to the view at once, so the next
+ * admission sees it. Every call gets exactly one result:
  * after an abort the calls not yet run get an `aborted` result without running. Never throws.
  */
 import type { Message, ToolCallPart } from '../providers/types';
 import { admitResult } from '../tools/admission';
 import { errorResult, type ToolResult } from '../tools/tool-result';
 import type { AgentEventSink } from './events';
-import type { TurnConfig } from './turn-config';
+import type { TurnConfig, WatchedCall } from './turn-config';
 
 export async function executeToolCalls(
   calls: readonly ToolCallPart[],
@@ -25,12 +26,16 @@ export async function executeToolCalls(
     if (signal.aborted) {
       result = abortedResult(call);
     } else {
-      raw = await config.tools.invoke(call, {
-        ...config.toolContext,
-        ...(config.gate.headroom ? { headroom: config.gate.headroom(view) } : {}),
-        signal,
-        onOutput: (chunk) => emit({ type: 'tool_output', toolCallId: call.id, chunk }),
-      });
+      const watched = await watch(config, call, signal);
+      raw =
+        watched.instead ??
+        (await config.tools.invoke(call, {
+          ...config.toolContext,
+          ...(config.gate.headroom ? { headroom: config.gate.headroom(view) } : {}),
+          signal,
+          onOutput: (chunk) => emit({ type: 'tool_output', toolCallId: call.id, chunk }),
+        }));
+      await watched.after?.(raw).catch(() => undefined);
       result = await admitResult(raw, {
         store: config.toolContext.results,
         thresholdBytes: config.offloadThresholdBytes,
@@ -45,6 +50,15 @@ export async function executeToolCalls(
     emit({ type: 'context_usage', usage: config.gate.measure(view) });
   }
   return results;
+}
+
+/** The watch's verdict on a call; a watch that fails lets the call run as usual. */
+async function watch(config: TurnConfig, call: ToolCallPart, signal: AbortSignal): Promise<WatchedCall> {
+  try {
+    return (await config.watch?.before(call, signal)) ?? {};
+  } catch {
+    return {};
+  }
 }
 
 /** Results for calls that will never run (aborted turn, failed response, forced final turn). */

@@ -5,10 +5,19 @@
 import type { ErrorKind } from '../common/errors';
 import type { GuardStatus, Projection } from '../context/guard';
 import type { Provider } from '../providers/provider';
-import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition, UserMessage } from '../providers/types';
+import type {
+  AssistantMessage,
+  Message,
+  ProviderRequest,
+  SystemSection,
+  ToolCallPart,
+  ToolDefinition,
+  UserMessage,
+} from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { HeadroomPort, ToolContext } from '../tools/ports';
 import type { ToolRegistry } from '../tools/registry';
+import type { ToolResult } from '../tools/tool-result';
 import type { CompactionReport, ContextUsage, TurnEndReason } from './events';
 
 /**
@@ -80,6 +89,22 @@ export interface ContextGate {
  */
 export type PersistHook = (messages: Message[], info: { startsTurn: boolean }) => Promise<void>;
 
+/**
+ * Looks at each tool call before it runs and after it ran (the work ledger's repeat guard and its record
+ * of what a command changed). Contract: never throws, never rejects.
+ */
+export interface ToolWatch {
+  before(call: ToolCallPart, signal: AbortSignal): Promise<WatchedCall>;
+}
+
+/** What a watch decided about one call. */
+export interface WatchedCall {
+  /** Given as the call's result instead of running it (the work was done already; the result says so). */
+  instead?: ToolResult;
+  /** Called with the call's own result before it joins the context. Never rejects. */
+  after?: (result: ToolResult) => Promise<void>;
+}
+
 /** The tool context minus what the loop supplies per call (the turn's signal and the output stream). */
 export type ToolContextBase = Omit<ToolContext, 'signal' | 'onOutput'>;
 
@@ -95,6 +120,8 @@ export interface TurnConfig {
   toolContext: ToolContextBase;
   gate: ContextGate;
   persist?: PersistHook;
+  /** Sees every tool call before and after it runs; may answer one instead of running it. Optional. */
+  watch?: ToolWatch;
   /** Drains messages the user typed while the turn runs; delivered at the next iteration boundary. */
   steering?: () => UserMessage[];
   /** Maximum model requests per turn (default 50). */

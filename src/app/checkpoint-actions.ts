@@ -10,18 +10,14 @@ import type { Message } from '../providers/types';
 import type { HeadroomStore } from '../store';
 import type { WorkspacePort } from '../tools/ports';
 import { checkpointRoot, target } from './checkpoint-files';
-import { beforeText, type Checkpoint } from './checkpoint-record';
+import { beforeText, changesOf, type TurnChanges } from './checkpoint-record';
 import { CheckpointStore } from './checkpoint-store';
 import { checkpointingWorkspace, laterTurnsFirst, planRestore, restoreFiles, TurnCheckpoint } from './checkpoints';
 import type { HostEnvironment } from './host-environment';
 import type { ModelAccess } from './model-access';
 import type { Sessions } from './sessions';
 
-/** What a turn changed, for the panel's "Changes in this turn". */
-export interface TurnChanges {
-  turn: number;
-  files: Array<{ path: string; change: 'created' | 'modified'; added?: number; removed?: number; restorable: boolean }>;
-}
+export type { TurnChanges } from './checkpoint-record';
 
 /** The person's answer about files changed since the turn. */
 export type OverwriteAnswer = 'overwrite' | 'keep' | 'cancel';
@@ -32,19 +28,6 @@ export interface RestoreOutcome {
   /** Files left as they are: changed since the turn and kept, or not restorable. */
   kept: string[];
   notRestorable: Array<{ path: string; reason: string }>;
-}
-
-function changesOf(cp: Checkpoint): TurnChanges {
-  return {
-    turn: cp.turn,
-    files: cp.files.map((f) => ({
-      path: f.path,
-      change: f.before.state === 'absent' ? 'created' : 'modified',
-      added: f.added,
-      removed: f.removed,
-      restorable: f.before.state !== 'not_kept',
-    })),
-  };
 }
 
 export class Checkpoints {
@@ -76,6 +59,23 @@ export class Checkpoints {
     );
     this.checkpoint = checkpoint;
     return checkpointingWorkspace(base, checkpoint);
+  }
+
+  /**
+   * The turn ended: its checkpoint notes the seq of the turn's last message, so a reopened session shows
+   * its card where the turn ended. Never rejects.
+   */
+  async sealTurn(): Promise<void> {
+    const checkpoint = this.checkpoint;
+    const store = this.storage.writable;
+    const id = this.sessions.id;
+    if (!checkpoint?.current || !store || !id) return;
+    try {
+      const last = (await store.sessions.transcriptPage(id, { limit: 1 })).messages.at(-1)?.seq;
+      if (last !== undefined) await checkpoint.seal(last);
+    } catch (err) {
+      this.env.log.warn(`checkpoint: ${String(err)}`);
+    }
   }
 
   /** The files the last turn changed; undefined when it changed none. */

@@ -47,8 +47,29 @@ export const Checkpoint = z.object({
   files: z.array(CheckpointFile).max(10_000),
   /** Set once restored (or made moot by the restore of an earlier turn): it cannot be restored again. */
   restoredAt: z.number().optional(),
+  /** The seq of its turn's last message, set when the turn ends: where a reopened session shows its card. */
+  throughSeq: z.number().int().nonnegative().optional(),
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;
+
+/** What a turn changed, for the panel's "Changes in this turn". */
+export interface TurnChanges {
+  turn: number;
+  files: Array<{ path: string; change: 'created' | 'modified'; added?: number; removed?: number; restorable: boolean }>;
+}
+
+export function changesOf(cp: Checkpoint): TurnChanges {
+  return {
+    turn: cp.turn,
+    files: cp.files.map((f) => ({
+      path: f.path,
+      change: f.before.state === 'absent' ? 'created' : 'modified',
+      added: f.added,
+      removed: f.removed,
+      restorable: f.before.state !== 'not_kept',
+    })),
+  };
+}
 
 /** The session-state key of turn `turn`'s checkpoint, and of the list of turns that have one. */
 export const checkpointKey = (turn: number) => `checkpoint_${turn}`;

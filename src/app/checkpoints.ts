@@ -59,6 +59,15 @@ export class TurnCheckpoint {
     });
   }
 
+  /** The turn ended with the message of seq `throughSeq`: noted in the record, which is saved. Never throws. */
+  seal(throughSeq: number): Promise<void> {
+    return this.serial(async () => {
+      if (!this.record) return;
+      this.record.throughSeq = throughSeq;
+      await this.save(this.record);
+    });
+  }
+
   private serial(work: () => Promise<void>): Promise<void> {
     const next = this.chain.then(work).catch((err: unknown) => this.onError(`checkpoint: ${String(err)}`));
     this.chain = next;

@@ -2,10 +2,12 @@
  * How a session's compaction chain is built and what its records hold: the chain (it holds the loop
  * breaker and the background summary) wired to the summarizer, the result store, pins, the stored
  * history, the work ledger and rehydration; each compaction it reports becomes a record with what it
- * did to the context and the compacted view as the resume snapshot. The state (the chain, the
+ * did to the context and the compacted view as the resume snapshot, with the figures of its report
+ * (the whole context, as the live card shows them). The state (the chain, the
  * summary count, the order of writes) is `compactions.ts`'s. Pure (no vscode).
  */
 import type { CompactInput } from '../agent/compact-hook';
+import type { CompactionReport } from '../agent/events';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
@@ -38,8 +40,12 @@ export interface ChainParts {
 export function sessionChain(parts: ChainParts): CompactionChain {
   const { env, models, store, sessionId } = parts;
   const settings = env.settings.compaction();
+  // Read at every pass: a session may switch its model or provider between passes, and the summary
+  // follows it (a configured summarizer model with its own, smaller window included).
   const summarizer: Provider = {
-    id: models.target().provider,
+    get id() {
+      return models.target().provider;
+    },
     stream: (req, signal) => {
       const { provider, baseUrl, model } = models.target();
       return models.providerFor(provider, baseUrl, model).stream(req, signal);
@@ -49,7 +55,10 @@ export function sessionChain(parts: ChainParts): CompactionChain {
     summarizer,
     // Read at every pass: the session's model may change after the chain was built (a model switch).
     get summarizerModel() {
-      return env.settings.compaction().summarizerModel || models.target().model;
+      return models.summarizer().model;
+    },
+    get summarizerWindow() {
+      return models.summarizer().inputLimit;
     },
     results: parts.results,
     keepTurns: settings.keepTurns,
@@ -72,7 +81,7 @@ export function sessionChain(parts: ChainParts): CompactionChain {
             return (await store.sessions.transcript(sessionId, { fromSeq: from })).map((e) => e.message);
           }
         : undefined,
-    onReport: (r, input) => parts.onReport(r, input, settings.summarizerModel || models.target().model),
+    onReport: (r, input) => parts.onReport(r, input, models.summarizer().model),
     onPause: (p) => {
       env.log.warn(`automatic compaction paused: ${p.reason}`);
       parts.onPause(p.reason);
@@ -81,19 +90,27 @@ export function sessionChain(parts: ChainParts): CompactionChain {
 }
 
 /**
- * The record a compaction is stored as: what it did to the context (the "what left" view a reopened
- * session shows) and the compacted view as the resume snapshot, each message with its worker count
- * (`counts`, parallel to the view) so a reopened session's first meter is exact.
+ * The record a compaction is stored as: what it did to the context (the "what left" view and the
+ * receipt a reopened session shows) and the compacted view as the resume snapshot, each message with
+ * its worker count (`counts`, parallel to the view) so a reopened session's first meter is exact. Its
+ * figures are `report`'s (the whole context before and after, as the live card shows them), so a
+ * reopened card says the same as the live one.
  */
-export function compactionRecord(r: ChainResult, input: CompactInput, model: string, counts: readonly MessageCount[]): CompactionInput {
+export function compactionRecord(
+  r: ChainResult,
+  input: CompactInput,
+  model: string,
+  report: CompactionReport,
+  counts: readonly MessageCount[],
+): CompactionInput {
   return {
-    beforeTokens: r.beforeTokens,
-    afterTokens: r.afterTokens,
+    beforeTokens: report.beforeTokens,
+    afterTokens: report.afterTokens,
     beforeMessages: r.beforeMessages,
     afterMessages: r.afterMessages,
     strategies: r.strategies,
     summary: r.summary,
-    durationMs: r.durationMs,
+    durationMs: report.durationMs,
     report: whatLeft(r, input, model),
     snapshot: { messages: r.messages, counts: snapshotCounts(r.messages, counts), tokens: r.afterTokens },
   };
@@ -108,6 +125,7 @@ function whatLeft(r: ChainResult, input: CompactInput, model: string): StoredCom
       strategies: r.strategies,
       storedRefIds: r.clearedRefIds,
       ...(r.summary !== undefined ? { summary: r.summary } : {}),
+      ...(r.receipt ? { receipt: r.receipt } : {}),
     };
     return storedCompactionView(change, { trigger: r.trigger, cost: r.cost, model });
   } catch {

@@ -11,7 +11,7 @@ import { Disposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { compactionReport, storedCompaction, type StoredCompaction } from '../context/compaction';
-import type { ModelLimits } from '../context/models';
+import type { ModelLimits, TokenizerFamily } from '../context/models';
 import type { TokenLedger } from '../context/token-ledger';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import type { Message } from '../providers/types';
@@ -29,6 +29,8 @@ export interface CompactionHistory {
   newestUndoable: boolean;
   /** The stored transcript the panel shows instead of the context view (every compaction, not only since the clear). */
   stored?: StoredTranscript;
+  /** The session's pins (a receipt's missing item that was pinned says so). */
+  pins?: string[];
 }
 
 /** What a manual compaction measures and aims with: the session's gate for its model. */
@@ -55,6 +57,8 @@ export class Compactions extends Disposable {
   private summaryCount = 0;
   /** Compaction records are written in order, one after another. */
   private persisting: Promise<void> = Promise.resolve();
+  /** The pass the chain reported last, until its report is known and it is recorded (`recordReport`). */
+  private pending: { result: ChainResult; input: CompactInput; model: string; family: TokenizerFamily } | undefined;
   /** Runs every compaction pass (manual and the gate's) so it is reported and can be cancelled. */
   private readonly runner: CompactionRunner;
   private readonly pauseChanges = this._register(new Emitter<string | null>());
@@ -117,11 +121,11 @@ export class Compactions extends Disposable {
     const chain = this.chain();
     const result = await this.runner.run(input, undefined, (signal) => chain.run(input, signal));
     this.pauseChanges.fire(this.chainNow?.paused?.reason ?? null);
-    if (!result) return undefined;
-    await this.persisting;
-    sessions.live?.replaceMessages(result.messages);
+    if (!result) {
+      this.pending = undefined; // cancelled or nothing changed: nothing to record
+      return undefined;
+    }
     const after = gate.measure(result.messages);
-    sessions.changed();
     const report = compactionReport(result, {
       trigger: 'manual',
       beforeTokens: before.used,
@@ -130,6 +134,10 @@ export class Compactions extends Disposable {
       afterMessages: result.afterMessages,
       durationMs: result.durationMs,
     });
+    this.recordReport(report);
+    await this.persisting;
+    sessions.live?.replaceMessages(result.messages);
+    sessions.changed();
     // Its summary request is billed to the session (compactions in a turn arrive as events).
     this.deps.records.addCompaction(report);
     return report;
@@ -158,7 +166,8 @@ export class Compactions extends Disposable {
     // A compaction from before the last clear is not the context's: it cannot be undone.
     const sinceClear = records.length > 0 && records[0].createdAt > (stored.clear?.clearedAt ?? -Infinity);
     const newestUndoable = sinceClear && !store.readOnly && (await store.sessions.canUndoCompaction(id));
-    return { compactions: records.reverse().map(storedCompaction), newestUndoable, stored };
+    const pins = (await store.sessions.pins(id)).map((p) => p.text);
+    return { compactions: records.reverse().map(storedCompaction), newestUndoable, stored, pins };
   }
 
   /** The gate's way to compact and prepare, through this session's chain and the runner. */
@@ -191,6 +200,7 @@ export class Compactions extends Disposable {
   leave(): void {
     this.chainNow?.discardPrepared();
     this.chainNow = undefined;
+    this.pending = undefined;
     this.pauseChanges.fire(null);
   }
 
@@ -226,21 +236,34 @@ export class Compactions extends Disposable {
     return this.chainNow;
   }
 
-  /** Persists a compaction, in order; a cancelled pass is discarded by the runner, so nothing of it is kept. */
+  /** The chain reported a pass: kept until its report (the whole context's figures) is known. */
   private record(r: ChainResult, input: CompactInput, model: string): void {
+    this.deps.env.log.info(
+      `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
+    );
+    // The tokenizer of the model the pass ran for: the snapshot's counts are in it.
+    this.pending = { result: r, input, model, family: this.deps.models.limits().family };
+  }
+
+  /**
+   * Persists the pass the chain reported last, in order, with `report`'s figures (the whole context
+   * before and after, as the live card shows them, so a reopened card says the same). Called with the
+   * report of a turn's compaction event or of a manual compaction. A cancelled pass is discarded by
+   * the runner, so nothing of it is kept. Never throws.
+   */
+  recordReport(report: CompactionReport): void {
+    const pending = this.pending;
+    this.pending = undefined;
     const { env, storage, sessions } = this.deps;
     const store = storage.store;
     const id = sessions.id;
-    env.log.info(
-      `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
-    );
-    if (!store || !id || store.readOnly || this.runner.aborting) return;
-    const family = this.deps.models.limits().family;
+    if (!pending || !store || !id || store.readOnly || this.runner.aborting) return;
+    const { result: r, input, model, family } = pending;
     this.persisting = this.persisting.then(async () => {
       try {
         // The worker's counts of the compacted view (memoized: mostly lookups), kept with the snapshot.
         const counts = await Promise.all(r.messages.map((m) => this.deps.ledger.countExact(m, family)));
-        await store.sessions.recordCompaction(id, compactionRecord(r, input, model, counts));
+        await store.sessions.recordCompaction(id, compactionRecord(r, input, model, report, counts));
       } catch (err) {
         env.warn(`The compaction could not be saved: ${errorMessage(err)}`);
       }

@@ -7,7 +7,8 @@
 import { SessionModel } from '../agent/session-model';
 import { DEFAULT_PROVIDER, providerEntry } from '../common/provider-catalogue';
 import type { UsageDoubt } from '../agent/context-accounting';
-import { resolveModelLimits, supportsReasoning, type ServerReportedWindow } from '../context/models';
+import { DEFAULT_SUMMARY_MAX_TOKENS, inputLimitWithin } from '../context/compaction/summary-budget';
+import { findModel, resolveModelLimits, supportsReasoning, type ServerReportedWindow } from '../context/models';
 import type { ModelChoice } from '../context/model-choice';
 import type { ContextSettings } from '../context/settings';
 import { thinkingLevels, withThinking, type ThinkingLevel, type ThinkingLimits } from '../context/thinking';
@@ -208,6 +209,24 @@ export class ModelAccess {
       lm: endpointOf(provider) === 'vscode' ? this.env.languageModel(model) : undefined,
     });
     return testConnection(client, { provider, model, baseUrl, apiKey: key.apiKey });
+  }
+
+  /**
+   * Where a summary goes: `headroom.summarizerModel` on the session's provider, unless it is another
+   * provider's model (after a switch across providers it would be sent to the wrong API) — then, and
+   * when none is set, the session's own model. `inputLimit`: what one summary request may take when the
+   * summarizer is another model (its own window, not the chat model's); undefined for the session's model.
+   * Read at every compaction pass, so it follows a model switch.
+   */
+  summarizer(): { model: string; inputLimit?: number } {
+    const { provider, model } = this.target();
+    const configured = this.env.settings.compaction().summarizerModel;
+    const known = configured ? findModel(configured) : undefined;
+    if (!configured || configured === model || (known && known.provider !== provider)) return { model };
+    // The provider's own description of the summarizer model, where its Models API gave one.
+    const described = this.providerModels.describe(this.modelTarget(), configured);
+    const limits = resolveModelLimits(configured, provider, this.contextSettings(), undefined, described);
+    return { model: configured, inputLimit: inputLimitWithin(limits.contextWindow, DEFAULT_SUMMARY_MAX_TOKENS) };
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import { snapshotSummary } from '../agent/compaction';
 import { HeadroomError } from '../common/errors';
+import { withCurrentPins } from '../context/compaction';
 import { DEFAULT_PROVIDER } from '../common/provider-catalogue';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
 import { createProvider } from '../providers/create-provider';
@@ -24,8 +25,8 @@ export class PinsAndSnapshots {
   constructor(
     private readonly env: HostEnvironment,
     private readonly storage: Pick<SessionStorage, 'store'>,
-    private readonly sessions: Pick<Sessions, 'id' | 'messages' | 'writable' | 'assertIdle' | 'open'>,
-    private readonly models: Pick<ModelAccess, 'releaseKey' | 'target' | 'providerFor'>,
+    private readonly sessions: Pick<Sessions, 'id' | 'live' | 'messages' | 'writable' | 'assertIdle' | 'open'>,
+    private readonly models: Pick<ModelAccess, 'releaseKey' | 'target' | 'providerFor' | 'summarizer'>,
     private readonly ready: () => Promise<void>,
   ) {}
 
@@ -39,7 +40,10 @@ export class PinsAndSnapshots {
         'invalid_request',
         `A pin is kept verbatim in every request, so it is limited to 4,000 characters (this one has ${t.length}).`,
       );
+    // Pinned already (a receipt's Pin clicked twice, or on a reopened card): nothing to add.
+    if ((await store.sessions.pins(id)).some((p) => p.text === t)) return;
     await store.sessions.pin(id, t);
+    await this.intoView();
   }
 
   /** The current session's pins; none without a store. */
@@ -53,6 +57,22 @@ export class PinsAndSnapshots {
   async unpin(pinId: string): Promise<void> {
     const { store, id } = this.sessions.writable();
     await store.sessions.unpin(id, pinId);
+    await this.intoView();
+  }
+
+  /**
+   * The current view's history message carries the session's pins as they are now, so a pin reaches the
+   * next request at once (a compaction puts them there too). Not while a turn runs: its view is the
+   * turn's own; the next compaction or reopen carries them.
+   */
+  private async intoView(): Promise<void> {
+    const store = this.storage.store;
+    const id = this.sessions.id;
+    const live = this.sessions.live;
+    if (!store || !id || !live || live.isRunning) return;
+    const pinned = (await store.sessions.pins(id)).map((p) => p.text);
+    const view = withCurrentPins(live.messages, pinned);
+    if (view !== live.messages) live.replaceMessages([...view]);
   }
 
   /** Saves the current context view as a named snapshot (history entry); the view is unchanged. */
@@ -69,7 +89,7 @@ export class PinsAndSnapshots {
       provider: refusal
         ? createProvider({ provider: DEFAULT_PROVIDER, missingKeyMessage: refusal })
         : models.providerFor(provider, baseUrl, model),
-      model: env.settings.compaction().summarizerModel || model,
+      model: models.summarizer().model,
     });
     await store.sessions.saveSnapshot(id, { kind: 'named', messages, description: name?.trim() || undefined, summary });
   }

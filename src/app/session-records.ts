@@ -4,7 +4,15 @@
  * opened starts them from what is stored with it. Pure (no vscode).
  */
 import type { AgentEvent, CompactionReport } from '../agent';
-import { ledgerText, LedgerRecorder, WorkLedger, type LedgerState } from '../agent/ledger';
+import {
+  ledgerText,
+  LedgerRecorder,
+  WorkLedger,
+  type LedgerKeep,
+  type LedgerState,
+  type WorkWatch,
+  type WorkWatchOptions,
+} from '../agent/ledger';
 import { SpendRecorder, type SpendState } from '../agent/spend-recorder';
 import { Disposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/emitter';
@@ -29,15 +37,18 @@ export class SessionRecords extends Disposable {
   /**
    * Starts the records of the session being opened from what is stored with it.
    * @param model the session's model, whose prices a compaction summary is billed at.
+   * @param keep stores a passing command's output, so the repeat guard can name it by ref.
    */
   begin(
     stored: { ledger: LedgerState | undefined; spend: SessionSpend | undefined },
     model: () => string,
     save: RecordsSave | undefined,
     warn: (m: string) => void,
+    keep?: LedgerKeep,
   ): void {
     const recorder = new LedgerRecorder(new WorkLedger(stored.ledger), {
       save: save && ((s) => save.ledger(s)),
+      keep,
       onError: warn,
       onChange: () => this.ledgerChanges.fire(recorder.ledger.toJSON()),
     });
@@ -57,6 +68,11 @@ export class SessionRecords extends Disposable {
   handle(event: AgentEvent): void {
     this.recorder.handle(event);
     this.spending.handle(event);
+  }
+
+  /** The turn's tool watch over the ledger: the repeat guard, and the files commands and external tools change. */
+  watch(workspace: Parameters<LedgerRecorder['watch']>[0], options?: WorkWatchOptions): WorkWatch {
+    return this.recorder.watch(workspace, options);
   }
 
   /** The current session's work ledger ("Work so far"). */

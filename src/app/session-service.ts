@@ -84,6 +84,7 @@ export class SessionService extends Disposable {
           expectNextRequest: () => this.turns.expectNextRequest(),
           discardPrepared: () => this.compactions.discardPrepared(),
           compacting: () => this.compactions.running,
+          compacted: (report) => this.compactions.recordReport(report),
           turn: { turnConfig: (resumed) => this.turns.begin(resumed), system: () => this.turns.system() },
         },
       }),

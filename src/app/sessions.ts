@@ -4,11 +4,11 @@
  * rolling time window applied live. Switching attaches a fresh `AgentSession`; what the other owners
  * keep per session (the gate, the compaction chain) is reset through `SessionHooks`. Pure (no vscode).
  */
-import { AgentSession, storePersistence, type AgentEvent, type AgentSessionOptions } from '../agent';
+import { AgentSession, storePersistence, type AgentEvent, type AgentSessionOptions, type CompactionReport } from '../agent';
 import { Disposable, type IDisposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/emitter';
 import { HeadroomError } from '../common/errors';
-import { adoptLegacyHistory, mayHoldLegacyHistory } from '../context/compaction';
+import { adoptLegacyHistory, mayHoldLegacyHistory, withCurrentPins } from '../context/compaction';
 import { MODEL_CHOICE_KEY, serializeModelChoice } from '../context/model-choice';
 import type { TokenLedger } from '../context/token-ledger';
 import { selectWindow } from '../context/turns';
@@ -56,6 +56,8 @@ export interface SessionHooks {
   discardPrepared(): void;
   /** Whether a compaction runs. */
   compacting(): boolean;
+  /** A turn's gate compacted the context: its report has the figures the pass is recorded with. */
+  compacted(report: CompactionReport): void;
   /** The wiring of each turn, asked by the session when the turn starts. */
   readonly turn: Pick<AgentSessionOptions, 'turnConfig' | 'system'>;
 }
@@ -158,9 +160,9 @@ export class Sessions extends Disposable {
     const session = this.session;
     if (!windowMs || !session || session.isRunning) return;
     const selection = selectWindow(session.messages, { windowMs, now: Date.now() });
-    if (selection.startIndex > 0) {
+    if (selection.dropped > 0) {
       this.deps.env.log.info(
-        `rolling window: ${selection.startIndex} message(s) older than ${Math.round(windowMs / 60_000)} min left the context`,
+        `rolling window: ${selection.dropped} message(s) older than ${Math.round(windowMs / 60_000)} min left the context`,
       );
       session.replaceMessages(selection.messages);
     }
@@ -221,6 +223,13 @@ export class Sessions extends Disposable {
       const transcript = (await store.sessions.transcript(id)).map((e) => e.message);
       messages = adoptLegacyHistory(messages, transcript);
     }
+    // Pins added or removed since the view was stored are carried as they are now.
+    messages = [
+      ...withCurrentPins(
+        messages,
+        (await store.sessions.pins(id)).map((p) => p.text),
+      ),
+    ];
     this.attach(summary, messages, state);
     await this.deps.hooks.expectNextRequest();
   }
@@ -264,6 +273,7 @@ export class Sessions extends Disposable {
         ? { ledger: (s) => store.sessions.setState(id, 'ledger', JSON.stringify(s)), spend: (s) => store.sessions.setSpend(id, s) }
         : undefined,
       (m) => env.warn(m),
+      (entry) => storage.resultPort(sessionId).put(entry),
     );
     const session = new AgentSession({
       messages,
@@ -274,6 +284,7 @@ export class Sessions extends Disposable {
     this.session = session;
     this.subscription = session.onDidEvent((e) => {
       records.handle(e);
+      if (e.type === 'compaction') hooks.compacted(e.report);
       this.deps.report(e);
     });
     this.changed();

@@ -1,10 +1,13 @@
 /**
  * What a reopened session's panel pages through: its stored transcript, read a page
  * at a time, newest first, and where its compactions, snapshot restores and last clear happened (by
- * seq; the panel places them, `src/panel/stored-history.ts`). Pure (no vscode).
+ * seq; the panel places them, `src/panel/stored-history.ts`), and where its turns' checkpoints ended
+ * ("Changes in this turn" cards). Pure (no vscode).
  */
 import type { Message } from '../providers/types';
 import type { SessionStore } from '../store';
+import { changesOf, type TurnChanges } from './checkpoint-record';
+import { CheckpointStore } from './checkpoint-store';
 
 /** Messages a page read from the store holds (the panel's page size, `transcript-pages.ts` PAGE_MESSAGES). */
 export const TRANSCRIPT_PAGE_MESSAGES = 150;
@@ -20,6 +23,8 @@ export interface StoredTranscript {
   compactions: { id: string; createdAt: number; throughSeq: number | null; firstKeptSeq: number | null }[];
   restores: { createdAt: number; throughSeq: number }[];
   clear?: { clearedAt: number; afterSeq: number };
+  /** The checkpoints kept with the session ("Changes in this turn"), each where its turn ended. */
+  changes: { throughSeq: number; createdAt: number; changes: TurnChanges; restored: boolean }[];
 }
 
 /** The session's newest transcript page and its marks; older pages are read when the panel asks. */
@@ -31,6 +36,8 @@ export async function storedTranscript(sessions: SessionStore, id: string, limit
     sessions.clearMarker(id),
   ]);
   const through = new Map(snapshots.map((s) => [s.id, s.throughSeq]));
+  const checkpoints = new CheckpointStore(sessions, id);
+  const kept = await Promise.all((await checkpoints.turns()).map((turn) => checkpoints.load(turn)));
   return {
     first,
     read: (beforeSeq) => sessions.transcriptPage(id, { beforeSeq, limit }),
@@ -42,5 +49,10 @@ export async function storedTranscript(sessions: SessionStore, id: string, limit
     })),
     restores: snapshots.filter((s) => s.kind === 'restore').map((s) => ({ createdAt: s.createdAt, throughSeq: s.throughSeq })),
     clear,
+    changes: kept.flatMap((cp) =>
+      cp && cp.throughSeq !== undefined && cp.files.length
+        ? [{ throughSeq: cp.throughSeq, createdAt: cp.createdAt, changes: changesOf(cp), restored: cp.restoredAt !== undefined }]
+        : [],
+    ),
   };
 }

@@ -5,6 +5,7 @@
  * Pure (no vscode).
  */
 import { createContextGate, scheduledCompactPort, type ContextGateOptions, type DefaultContextGate } from '../agent';
+import type { WorkWatch } from '../agent/ledger';
 import type { Calibration } from '../context/calibration';
 import type { EstimateState } from '../context/confirmed-base';
 import type { InputCountPolicy } from '../agent/input-confirmation';
@@ -103,16 +104,19 @@ export interface TurnParts extends ToolParts {
   /** The workspace the turn's tools write through (checkpointed by the caller). */
   readonly workspace: WorkspacePort;
   readonly sessionId: string | undefined;
+  /** The work ledger's watch over the turn's tool calls; `watchesFiles`: walk the workspace around this tool. */
+  readonly watch: (workspace: WorkspacePort, options: { watchesFiles: (name: string) => boolean }) => WorkWatch;
 }
 
 export function turnConfig(parts: TurnParts) {
   const { env, models, gate, limits } = parts;
   const { provider, model, baseUrl } = models.target();
+  const tools = toolRegistry(parts, gate, limits);
   return {
     provider: models.providerFor(provider, baseUrl, model),
     model,
     maxOutputTokens: limits.maxOutput,
-    tools: toolRegistry(parts, gate, limits),
+    tools,
     toolContext: {
       workspace: parts.workspace,
       // read_result also opens the transcript messages search_history names (msg_<seq>).
@@ -121,6 +125,8 @@ export function turnConfig(parts: TurnParts) {
       trusted: env.trusted(),
     },
     gate,
+    // The work ledger's repeat guard, and the files commands and external tools change.
+    watch: parts.watch(parts.workspace, { watchesFiles: (name) => !tools.isBuiltin(name) }),
     maxIterations: env.settings.maxIterations(),
     offloadThresholdBytes: models.contextSettings().offloadThresholdBytes,
     request: { cacheTail: true, promptCacheKey: parts.sessionId, ...(limits.thinking ? { thinking: limits.thinking } : {}) },

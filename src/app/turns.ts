@@ -39,10 +39,10 @@ export interface TurnsDeps {
   readonly env: HostEnvironment;
   readonly storage: SessionStorage;
   readonly sessions: Sessions;
-  readonly records: Pick<SessionRecords, 'save'>;
+  readonly records: Pick<SessionRecords, 'save' | 'watch'>;
   readonly models: ModelAccess;
   readonly compactions: Pick<Compactions, 'gateHooks' | 'discardPrepared' | 'running' | 'liftResolvedPause'>;
-  readonly checkpoints: Pick<Checkpoints, 'beginTurn'>;
+  readonly checkpoints: Pick<Checkpoints, 'beginTurn' | 'sealTurn'>;
   readonly search: Pick<SessionSearch, 'source' | 'message'>;
   /** Token counts of the messages (the service owns its worker). */
   readonly ledger: TokenLedger;
@@ -119,8 +119,8 @@ export class Turns {
     const done = session.prompt(await mentionMessage(parts, message, mentions));
     sessions.changed();
     await done;
-    // The turn's records (work ledger, spend) are saved before this resolves: nothing is written after it.
-    await this.deps.records.save();
+    // The turn's records (work ledger, spend, its checkpoint's place) are saved before this resolves: nothing is written after it.
+    await Promise.all([this.deps.records.save(), this.deps.checkpoints.sealTurn()]);
     await this.deps.storage.saveCalibration();
     if (!session.isRunning) this.deps.compactions.liftResolvedPause(this.measure());
     sessions.changed();
@@ -147,7 +147,8 @@ export class Turns {
     const done = session.retry();
     sessions.changed();
     await done;
-    await this.deps.records.save();
+    // As after a prompt: the checkpoint's place moves to where the retried turn now ends.
+    await Promise.all([this.deps.records.save(), this.deps.checkpoints.sealTurn()]);
     await this.deps.storage.saveCalibration();
     if (!session.isRunning) this.deps.compactions.liftResolvedPause(this.measure());
     sessions.changed();
@@ -282,6 +283,7 @@ export class Turns {
       message: (seq) => search.message(seq),
       workspace,
       sessionId: sessions.id,
+      watch: (ws, options) => this.deps.records.watch(ws, options),
     });
   }
 

@@ -7,6 +7,7 @@
  * A cut is safe when no tool call before it has its result at or after it. 0 and n are always safe.
  */
 import type { Message } from '../providers/types';
+import { isHistoryMessage } from './compaction/history-message';
 
 /** Indices where a turn starts: every user message. */
 export function parseTurnBoundaries(messages: readonly Message[]): number[] {
@@ -100,8 +101,10 @@ export interface WindowOptions {
 
 export interface WindowSelection {
   messages: Message[];
-  /** Index in the input of the first message kept. */
+  /** Index in the input of the first message kept after the floor (the history message, when there is one). */
   startIndex: number;
+  /** Messages the window took out of the view (0: nothing changed). */
+  dropped: number;
   /** The cutoff time used: messages with `timestamp > since` are in. */
   since: number;
 }
@@ -132,11 +135,25 @@ export function windowStart(messages: readonly Message[], timeOf: (index: number
 }
 
 /**
- * Messages since max(last clear, now − window), by their timestamps (the live view). The one rule of
- * the rolling window: `SessionStore.contextView` applies the same functions to stored messages.
+ * How many leading messages the time window never cuts: the history message a compaction put first
+ * (summary, pins, carried instructions, work ledger). It stands for everything before it, so it is
+ * older than the window by construction; cutting it would make all of that leave the context
+ * silently. Only a clear after it removes it (`clearedAt`: the last clear's time).
+ */
+export function windowFloor(messages: readonly Message[], timeOf: (index: number) => number, clearedAt = -Infinity): number {
+  return isHistoryMessage(messages[0]) && timeOf(0) > clearedAt ? 1 : 0;
+}
+
+/**
+ * Messages since max(last clear, now − window), by their timestamps (the live view), behind the
+ * floor (`windowFloor`). The one rule of the rolling window: `SessionStore.contextView` applies the
+ * same functions to stored messages.
  */
 export function selectWindow(messages: readonly Message[], options: WindowOptions): WindowSelection {
   const since = windowSince(options);
-  const start = windowStart(messages, (i) => messages[i].timestamp, since);
-  return { messages: messages.slice(start), startIndex: start, since };
+  const timeOf = (i: number) => messages[i].timestamp;
+  const floor = windowFloor(messages, timeOf, options.lastClearAt);
+  const rest = messages.slice(floor);
+  const start = floor + windowStart(rest, (i) => timeOf(floor + i), since);
+  return { messages: [...messages.slice(0, floor), ...messages.slice(start)], startIndex: start, dropped: start - floor, since };
 }

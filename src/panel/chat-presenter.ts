@@ -11,7 +11,7 @@ import { costOf } from '../context/cost';
 import type { SpendState } from '../agent/spend-recorder';
 import { pricesFor } from '../context/models';
 import type { HostToWebview, SnapshotView } from '../protocol/messages';
-import type { ChatItem, ChatOp, LedgerView, MeterView } from '../protocol/view-models';
+import type { ChatItem, ChatOp, LedgerView, MeterView, ReceiptKind } from '../protocol/view-models';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 import { DIVIDER_TEXT } from './compaction-card';
 import { CompactionCards, type CompactionHistory } from './compaction-cards';
@@ -145,6 +145,16 @@ export class ChatPresenter {
   /** Takes an item out of the chat (edit-and-resend drops the replaced turn's items). */
   remove(id: string): void {
     this.op({ op: 'remove', id });
+  }
+
+  /** The missing item `index` of the receipt on compaction card `id`, for its Pin button. */
+  receiptItem(id: string, index: number): { kind: ReceiptKind; text: string } | undefined {
+    return this.cards.receiptItem(id, index);
+  }
+
+  /** That item was pinned: its card says so. */
+  receiptPinned(id: string, index: number): void {
+    this.cards.receiptPinned(id, index);
   }
 
   /** Whether the session's compactions are stored, so the newest can be undone. */

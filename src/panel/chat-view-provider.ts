@@ -16,6 +16,7 @@ import type { CompactionHistory } from './compaction-cards';
 import { toHistoryView } from './history-view';
 import { intentFailure } from './intent-failures';
 import { toLedgerView } from './ledger-view';
+import { receiptPin } from './receipt-view';
 import { changesItem, restoredCards, rewindDivider } from './turn-changes';
 import { MessageBatcher } from './message-batcher';
 import type { ChatViewDeps } from './panel-deps';
@@ -84,6 +85,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       'snapshot/save': (m) => ok(d.context.saveSnapshot(m.name || undefined)),
       'snapshot/restore': (m) => ok(d.context.restoreSnapshot(m.id)),
       'compaction/undo': () => ok(d.context.undoCompaction()),
+      'receipt/pin': async (m) => {
+        const item = this.presenter.receiptItem(m.id, m.index);
+        if (!item) return;
+        await ok(d.pins.pin(receiptPin(item)));
+        this.presenter.receiptPinned(m.id, m.index);
+      },
       'compaction/cancel': () => d.context.cancelCompaction(),
       'approval/respond': (m) =>
         d.approvals.approve(

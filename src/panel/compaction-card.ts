@@ -8,6 +8,7 @@ import type { CompactionChange, CompactionReport } from '../agent/events';
 import { compactionDetails, keptWords, type StoredCompaction } from '../context/compaction';
 import { formatDuration, formatTokens, formatUsd } from '../protocol/format';
 import type { ChatItemOf } from '../protocol/view-models';
+import { receiptView } from './receipt-view';
 
 /** The divider's words: everything above it has left the model's context (the transcript keeps it). */
 export const DIVIDER_TEXT = 'above: no longer in the model’s context';
@@ -46,16 +47,17 @@ export function compactionCard(
   if (change) {
     item.kept = keptWords(change);
     item.details = compactionDetails(change);
+    if (change.receipt) item.receipt = receiptView(change.receipt);
   }
   return item;
 }
 
 /**
- * The card of a compaction read back from the store: the same words and view as when it ran (`cost`:
- * its summary in US dollars, when known). Without a stored view (an older session) the card says only
- * what the record knows.
+ * The card of a compaction read back from the store: the same words, view and receipt as when it ran
+ * (`cost`: its summary in US dollars, when known; `pins`: the session's, so a pinned missing item says
+ * so). Without a stored view (an older session) the card says only what the record knows.
  */
-export function storedCompactionCard(id: string, c: StoredCompaction, cost?: number): ChatItemOf<'compaction'> {
+export function storedCompactionCard(id: string, c: StoredCompaction, cost?: number, pins?: readonly string[]): ChatItemOf<'compaction'> {
   const report: CompactionReport = {
     beforeTokens: c.beforeTokens,
     afterTokens: c.afterTokens,
@@ -71,6 +73,7 @@ export function storedCompactionCard(id: string, c: StoredCompaction, cost?: num
   if (c.view) {
     item.kept = c.view.kept;
     item.details = c.view.details;
+    if (c.view.receipt) item.receipt = receiptView(c.view.receipt, pins);
   }
   return item;
 }

@@ -6,7 +6,7 @@
  * runs, nor when the session is not stored. Pure (no vscode); never throws.
  */
 import type { AgentEvent, CompactionChange } from '../agent/events';
-import type { ChatItem, ChatItemOf, ChatOp } from '../protocol/view-models';
+import type { ChatItem, ChatItemOf, ChatOp, ReceiptKind } from '../protocol/view-models';
 import type { StoredCompaction } from '../context/compaction';
 import { costOf } from '../context/cost';
 import { pricesFor } from '../context/models';
@@ -30,6 +30,8 @@ export interface CompactionHistory {
   newestUndoable: boolean;
   /** The stored transcript to show instead of the context view (`stored-history.ts`). */
   stored?: StoredHistory;
+  /** The session's pins: a receipt's missing item pinned already says so. */
+  pins?: readonly string[];
 }
 
 /** What a stored compaction's summary cost in US dollars, at its summarizer's prices (undefined: unknown). */
@@ -98,7 +100,7 @@ export class CompactionCards {
    * after `reset`; the caller puts the cards above the session's first message.
    */
   reopened(history: CompactionHistory): ChatItem[] {
-    const cards = history.compactions.map((c) => storedCompactionCard(`h${c.id}`, c, summaryCost(c)));
+    const cards = history.compactions.map((c) => storedCompactionCard(`h${c.id}`, c, summaryCost(c), history.pins));
     const newest = cards[cards.length - 1];
     if (newest && history.newestUndoable) {
       // Over the stored transcript the turns an undo brings back are shown already: only the divider goes.
@@ -138,6 +140,21 @@ export class CompactionCards {
     if (card?.kind !== 'compaction') return;
     const can = this.undoable();
     if ((card.canUndo ?? false) !== can) this.put({ ...card, canUndo: can });
+  }
+
+  /** Missing item `index` of the receipt on card `id` (undefined: no such card or item). */
+  receiptItem(id: string, index: number): { kind: ReceiptKind; text: string } | undefined {
+    const card = this.host.get(id);
+    const item = card?.kind === 'compaction' ? card.receipt?.missing[index] : undefined;
+    return item && { kind: item.kind, text: item.text };
+  }
+
+  /** Missing item `index` of the receipt on card `id` was pinned: the card says so. */
+  receiptPinned(id: string, index: number): void {
+    const card = this.host.get(id);
+    if (card?.kind !== 'compaction' || !card.receipt?.missing[index]) return;
+    const missing = card.receipt.missing.map((m, i) => (i === index ? { ...m, pinned: true } : m));
+    this.put({ ...card, receipt: { ...card.receipt, missing } });
   }
 
   /** Forgets everything (another session). */

@@ -28,6 +28,7 @@ const INTENT: Record<Intent, string> = {
   'snapshot/restore': 'restore the snapshot',
   'compaction/undo': 'undo the compaction',
   'compaction/cancel': 'cancel the compaction',
+  'receipt/pin': 'pin the missing item',
   'approval/respond': 'send your answer to the approval',
   'approval/diff': 'show the diff',
   'result/open': 'open the stored result',

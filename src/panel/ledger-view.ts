@@ -10,7 +10,7 @@ export function toLedgerView(s: LedgerState): LedgerView {
   const done = s.plan.filter((p) => p.status === 'done').length + s.rolledUp.doneItems;
   const failed = s.commands.filter((c) => c.exitCode !== 0).length;
   const parts = [
-    count(s.files.length + s.rolledUp.files.read + s.rolledUp.files.created + s.rolledUp.files.modified, 'file'),
+    count(s.files.length + filesRolled(s.rolledUp), 'file'),
     count(s.commands.length + s.rolledUp.commands.ok + s.rolledUp.commands.failed, 'command') + (failed ? ` (${failed} failed)` : ''),
     count(s.errors.length + s.rolledUp.errors, 'error'),
     s.plan.length ? `plan ${done}/${s.plan.length + s.rolledUp.doneItems} done` : '',
@@ -28,7 +28,7 @@ export function toLedgerView(s: LedgerState): LedgerView {
 }
 
 function rolledUp(r: LedgerState['rolledUp']): string | null {
-  const files = r.files.read + r.files.created + r.files.modified;
+  const files = filesRolled(r);
   const parts = [
     files ? count(files, 'older file entry', 'older file entries') : '',
     r.commands.ok + r.commands.failed ? count(r.commands.ok + r.commands.failed, 'older command') : '',
@@ -41,4 +41,8 @@ function rolledUp(r: LedgerState['rolledUp']): string | null {
 
 function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+function filesRolled(r: LedgerState['rolledUp']): number {
+  return r.files.read + r.files.created + r.files.modified + r.files.deleted;
 }

@@ -10,17 +10,19 @@
  * - Its divider ("above: no longer in the model's context"): right above the first message it kept
  *   verbatim (after `firstKeptSeq - 1`) when that is above the card, else right above the card.
  * - A snapshot restore: a divider after its snapshot's `throughSeq`. The last clear: a divider after
- *   `markers.after_seq`.
+ *   `markers.after_seq`. A turn's checkpoint: its "Changes in this turn" card after its turn's last message.
  * - A mark goes with the page holding the last message at or before its seq (the oldest page takes
  *   those before every message, the newest those after), never between a tool call and its result
  *   (it moves down past the result). Marks at one place keep time order.
  * Headroom's own summary messages (`origin: 'history'`) are not shown: the card's View summary has it.
  */
 import { isHistoryMessage } from '../context/compaction';
+import type { TurnChanges } from '../app/checkpoint-record';
 import type { Message } from '../providers/types';
 import type { ChatItem } from '../protocol/view-models';
 import { DIVIDER_TEXT } from './compaction-card';
 import { messagesToItems } from './transcript-items';
+import { changesItem } from './turn-changes';
 
 /** One page of the stored transcript, oldest first (the store's `transcriptPage` fits). */
 export interface StoredPage {
@@ -44,6 +46,8 @@ export interface StoredHistory {
   compactions: readonly CompactionPlace[];
   restores: readonly { createdAt: number; throughSeq: number }[];
   clear?: { clearedAt: number; afterSeq: number };
+  /** The turns' checkpoints, each shown as its "Changes in this turn" card where its turn ended. */
+  changes?: readonly { throughSeq: number; createdAt: number; changes: TurnChanges; restored: boolean }[];
 }
 
 /** Items shown right after the message with seq `afterSeq`. */
@@ -73,6 +77,10 @@ export function historyMarks(history: Omit<StoredHistory, 'first' | 'read'>, car
       time: r.createdAt,
       items: [divider(`hr${r.throughSeq}-${r.createdAt}`, `${DIVIDER_TEXT} · snapshot restored`)],
     });
+  for (const c of history.changes ?? []) {
+    const item = changesItem(`ch${c.changes.turn}`, c.changes);
+    marks.push({ afterSeq: c.throughSeq, time: c.createdAt, items: [c.restored ? { ...item, restored: true } : item] });
+  }
   const clear = history.clear;
   if (clear) marks.push({ afterSeq: clear.afterSeq, time: clear.clearedAt, items: [divider('hclear', `${DIVIDER_TEXT} · cleared`)] });
   return marks.sort((a, b) => a.afterSeq - b.afterSeq || a.time - b.time);

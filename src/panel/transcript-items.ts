@@ -6,6 +6,8 @@ import type { AssistantMessage, Message, ToolCallPart, ToolResultMessage, UserMe
 import { parseHistoryMessage, type HistoryParts } from '../context/compaction';
 import { ImageSrc, type ChatItem, type ChatItemOf } from '../protocol/view-models';
 import { assistantText, userText } from '../providers/message-text';
+import { resultText } from '../providers/tool-result-text';
+import { repeatNote } from '../agent/ledger/repeat-guard';
 import { userDecision } from '../tools/builtin/approval';
 
 export { assistantText, userText };
@@ -84,6 +86,8 @@ export function withResult(
   if (r.refId) next.refId = r.refId;
   if (r.refId && r.stored) next.stored = { bytes: r.stored.bytes, lines: r.stored.lines };
   if (durationMs !== undefined) next.durationMs = Math.max(0, durationMs);
+  const note = r.isError ? undefined : repeatNote(resultText(r));
+  if (note) next.note = note.slice(0, 1_000);
   return next;
 }
 

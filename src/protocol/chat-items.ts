@@ -57,6 +57,8 @@ export const ToolItem = z.object({
   refId: z.string().optional(),
   /** Size of the offloaded result, shown as "stored · 35.9 KB · 400 lines · kept out of context". */
   stored: z.object({ bytes: z.number().nonnegative(), lines: z.number().int().nonnegative() }).optional(),
+  /** The call was not run: the work was done already ("Not run again: `npm test` already ran at turn 12 …"). */
+  note: z.string().max(1_000).optional(),
 });
 export const ApprovalRequestView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('edit'), path: z.string(), isNew: z.boolean(), added: z.number().int(), removed: z.number().int() }),
@@ -116,6 +118,33 @@ export const CompactionDetails = z.object({
 });
 export type CompactionDetails = z.infer<typeof CompactionDetails>;
 
+/** The kinds of specifics a compaction receipt checks, in the order the card lists them. */
+export const RECEIPT_KINDS = ['instructions', 'errors', 'commands', 'paths', 'decisions', 'numbers'] as const;
+export const ReceiptKind = z.enum(RECEIPT_KINDS);
+export type ReceiptKind = z.infer<typeof ReceiptKind>;
+
+/**
+ * A compaction's receipt: of the specifics in what it removed (paths, commands, errors, numbers,
+ * decisions, the user's instructions), how many the next request still carries — in the summary, the
+ * pins, the work ledger or the kept turns — and which are missing (at most 40 named).
+ */
+export const CompactionReceipt = z.object({
+  counts: z
+    .array(z.object({ kind: ReceiptKind, kept: z.number().int().nonnegative(), total: z.number().int().nonnegative() }))
+    .max(RECEIPT_KINDS.length),
+  missing: z.array(z.object({ kind: ReceiptKind, text: z.string().max(300) })).max(40),
+});
+export type CompactionReceipt = z.infer<typeof CompactionReceipt>;
+
+/** The receipt as the card shows it: "kept 23/25 paths, 11/11 commands" and the missing items, each pinnable. */
+export const ReceiptView = z.object({
+  line: z.string(),
+  missing: z.array(z.object({ kind: ReceiptKind, text: z.string().max(300), pinned: z.boolean().optional() })).max(40),
+  /** Missing items not named (past the 40 listed). */
+  more: z.number().int().nonnegative(),
+});
+export type ReceiptView = z.infer<typeof ReceiptView>;
+
 export const CompactionItem = z.object({
   kind: z.literal('compaction'),
   id,
@@ -134,6 +163,7 @@ export const CompactionItem = z.object({
   /** Set once the compaction was undone. */
   undone: z.boolean().optional(),
   details: CompactionDetails.optional(),
+  receipt: ReceiptView.optional(),
 });
 /** A compaction in progress: "Compacting… (summarizing 42 messages)" with Cancel. */
 export const CompactingItem = z.object({ kind: z.literal('compacting'), id, text: z.string() });

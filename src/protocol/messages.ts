@@ -73,6 +73,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('snapshot/save', { name: SnapshotName.optional() }),
   msg('snapshot/restore', { id: refId }),
   msg('compaction/undo', {}),
+  /** A compaction card's receipt: pin missing item `index` of card `id` (it is carried in every request from then on). */
+  msg('receipt/pin', { id: refId, index: z.number().int().min(0).max(39) }),
   /** Cancels the running compaction: its summary request is aborted and the context stays as it was. */
   msg('compaction/cancel', {}),
   msg('approval/respond', {

@@ -106,7 +106,7 @@ export type MeterView = z.infer<typeof MeterView>;
 
 /** The work ledger as the panel's "Work so far" section shows it; lists newest first. */
 export const LedgerView = z.object({
-  files: z.array(z.object({ path: z.string(), action: z.enum(['read', 'created', 'modified']), turn: z.number().int() })),
+  files: z.array(z.object({ path: z.string(), action: z.enum(['read', 'created', 'modified', 'deleted']), turn: z.number().int() })),
   commands: z.array(z.object({ command: z.string(), exitCode: z.number().int().nullable(), cwd: z.string(), turn: z.number().int() })),
   errors: z.array(z.object({ tool: z.string(), firstLine: z.string(), turn: z.number().int() })),
   plan: z.array(z.object({ text: z.string(), status: z.enum(['open', 'in_progress', 'done']) })),

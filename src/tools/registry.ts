@@ -77,6 +77,11 @@ export class ToolRegistry {
     this.policy.setEffectiveWindow(tokens);
   }
 
+  /** Whether `name` is one of Headroom's own tools (not an extension's or an MCP server's). */
+  isBuiltin(name: string): boolean {
+    return this.builtins.has(name);
+  }
+
   /** A small context window: brief definitions, fewer tools sent (see `DeferralPolicy.setSmallWindow`). */
   setSmallWindow(small: boolean): void {
     this.policy.setSmallWindow(small);

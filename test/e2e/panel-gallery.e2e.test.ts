@@ -240,8 +240,15 @@ describe('panel gallery: every state in every theme and at 320 px', function () 
         await shot('reading');
 
         // Item 6: scrolled up, new activity is announced by a button instead of landing below the fold.
-        await frame.locator('[data-testid=chat]').evaluate((c) => (c.scrollTop = 0));
-        await page.waitForTimeout(200);
+        // Waited for: the list has seen the scroll (a fixed pause was not enough on a busy machine).
+        await frame.locator('[data-testid=chat]').evaluate(
+          (c) =>
+            new Promise<void>((resolve) => {
+              if (c.scrollTop === 0) return resolve();
+              c.addEventListener('scroll', () => resolve(), { once: true });
+              c.scrollTop = 0;
+            }),
+        );
         await inject(frame, append({ kind: 'assistant', id: 'as_g3', text: 'All 42 tests pass now.', streaming: false }));
         const jump = frame.locator('[data-testid=new-activity]');
         await jump.waitFor({ state: 'visible', timeout: 10_000 });

@@ -514,6 +514,52 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     }
   });
 
+  it('keeps the reading place when new items overtake the scroll event, or heights changed since it followed', async () => {
+    const page = await freshPanel(40);
+    try {
+      const chat = page.locator('[data-testid=chat]');
+      const jump = page.getByRole('button', { name: 'New activity below: scroll to the newest message' });
+      const atEnd = () =>
+        page.waitForFunction(() => {
+          const e = document.querySelector('[data-testid=chat]')!;
+          return e.scrollHeight - e.scrollTop - e.clientHeight < 40;
+        });
+      await atEnd();
+      // A busy machine: the new item arrives before the frame that dispatches the user's scroll event
+      // (here the event never reaches the list at all), so the list must read where the user is.
+      await page.evaluate(() => {
+        document.addEventListener('scroll', (e) => e.stopImmediatePropagation(), { capture: true, once: true });
+        document.querySelector('[data-testid=chat]')!.scrollTop = 0;
+        const data = { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'user', id: 'race1', text: 'arrived first' } }] };
+        window.dispatchEvent(new MessageEvent('message', { data }));
+      });
+      await page.locator('[data-id="race1"]').waitFor({ state: 'attached' });
+      await jump.waitFor();
+      assert.equal(await chat.evaluate((e) => e.scrollTop), 0, 'the reading position is kept');
+      await jump.click();
+      await jump.waitFor({ state: 'hidden' });
+      await atEnd();
+      // The user opens a tool card: the list is taller than when it last followed. Scrolling up from
+      // there is still the user's (waited for: the list has seen the scroll event).
+      const height = await chat.evaluate((e) => e.scrollHeight);
+      await page.locator('[data-testid=tool-card] summary').last().click();
+      await page.waitForFunction((h) => document.querySelector('[data-testid=chat]')!.scrollHeight !== h, height);
+      await chat.evaluate(
+        (e) =>
+          new Promise<void>((resolve) => {
+            e.addEventListener('scroll', () => resolve(), { once: true });
+            e.scrollTop = 0;
+          }),
+      );
+      await post(page, { type: 'chat/ops', ops: [{ op: 'append', item: { kind: 'user', id: 'race2', text: 'after the resize' } }] });
+      await page.locator('[data-id="race2"]').waitFor({ state: 'attached' });
+      await jump.waitFor();
+      assert.equal(await chat.evaluate((e) => e.scrollTop), 0, 'the reading position is kept after the card opened');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('restores the draft, scroll position and expanded cards after the webview is hidden and shown again', async () => {
     const page = await freshPanel(60);
     try {

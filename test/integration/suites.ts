@@ -16,4 +16,5 @@ export async function registerSuites(): Promise<void> {
   await import('./context-fidelity.test');
   await import('./vscode-lm-provider.test');
   await import('./session-model-choice.test');
+  await import('./never-forgets.test');
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { historyMessage } from '../../src/context/compaction';
 import type { Message } from '../../src/providers/types';
 import { boundaryForKeepTokens, findSafeBoundary, parseTurnBoundaries, safeCuts, selectWindow } from '../../src/context/turns';
 import { assistant, randomHistory, seeded, toolResult, user } from '../fixtures/context/factories';
@@ -92,5 +93,15 @@ describe('context turns: rolling window', () => {
   });
   it('returns nothing when everything is older than the clear', () => {
     assert.deepEqual(selectWindow(h, { lastClearAt: 600, now: 1000 }).messages, []);
+  });
+
+  it('never cuts the history message a compaction put first (the floor); a clear after it does', () => {
+    const history = historyMessage({ summary: 'earlier work', pins: ['PIN'], instructions: ['never touch the migrations'] }, 50);
+    const view = [history, ...h];
+    const s = selectWindow(view, { windowMs: 650, now: 1000 }); // cutoff 350: only the last turn is new enough
+    assert.deepEqual(s.messages, [history, h[3], h[4]]);
+    assert.equal(s.dropped, 3);
+    assert.deepEqual(selectWindow(view, { windowMs: 1, now: 1000 }).messages, [history]);
+    assert.deepEqual(selectWindow(view, { lastClearAt: 600, now: 1000 }).messages, [], 'a clear newer than it empties the context');
   });
 });

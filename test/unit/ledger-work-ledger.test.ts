@@ -108,7 +108,7 @@ describe('work ledger: kept by code from the tool calls', () => {
     rec.handle(end(c, 'bad input', true));
     const s = rec.ledger.toJSON();
     assert.deepEqual(s.plan, [
-      { text: 'write parser', status: 'done' },
+      { text: 'write parser', status: 'done', doneTurn: 0 },
       { text: 'add tests', status: 'in_progress' },
     ]);
     assert.deepEqual(

@@ -26,6 +26,7 @@ function recorder() {
     'snapshot/save': record,
     'snapshot/restore': record,
     'compaction/undo': record,
+    'receipt/pin': record,
     'compaction/cancel': record,
     'approval/respond': record,
     'approval/diff': record,

@@ -3,6 +3,7 @@
  * the chain object a session keeps. The chain itself is `compaction-chain.ts`; one pass is
  * `compaction-pass.ts`.
  */
+import type { CompactionReceipt } from '../../protocol/view-models';
 import type { Provider } from '../../providers/provider';
 import type { Message, Usage } from '../../providers/types';
 import type { ResultPort } from '../../tools/ports';
@@ -95,6 +96,8 @@ export interface ChainResult {
   clearedRefIds: string[];
   /** Why a step was skipped or failed (summary failure, results that could not be stored…). */
   notes: string[];
+  /** Which specifics of what left the view the compacted view still carries (`receipt.ts`). */
+  receipt?: CompactionReceipt;
 }
 
 export interface CompactionChain {
@@ -134,6 +137,8 @@ export interface ChainServices {
   readonly summaryCount: number;
   /** Counts one more summary pass and tells `options.onSummaryCount`. Never throws. */
   countSummary(): void;
+  /** Whether the next summary is rebuilt from the originals (every `resummarizeEvery`-th, with `history`). */
+  resummarizeDue(): boolean;
 }
 
 /** What one pass works with, fixed when it starts. */

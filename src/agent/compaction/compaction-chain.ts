@@ -59,6 +59,11 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
     return this.count;
   }
 
+  resummarizeDue(): boolean {
+    const every = this.options.resummarizeEvery ?? 10;
+    return every > 0 && this.options.history !== undefined && (this.count + 1) % every === 0;
+  }
+
   countSummary(): void {
     this.count++;
     const count = this.count;
@@ -99,7 +104,8 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
   readonly prepare = (input: CompactInput): void => {
     try {
       const summarizer = this.summarizerFor(input);
-      if (!summarizer || this.breaker.paused || input.messages.length === 0) return;
+      // A summary rebuilt from the originals is not prepared from the head: the pass makes it itself.
+      if (!summarizer || this.breaker.paused || input.messages.length === 0 || this.resummarizeDue()) return;
       const tokensOf = (m: Message) => Math.max(0, input.tokensOf(m) || 0);
       const view = input.messages;
       const plan = planSummary(view, {

@@ -12,6 +12,7 @@ import { yieldToEventLoop } from '../../common/yield';
 import type { Message, Usage } from '../../providers/types';
 import type { CompactInput } from '../compact-hook';
 import { DEFAULT_INSTRUCTIONS_SHARE, type ChainResult, type ChainServices, type PassScope } from './chain-types';
+import { compactionReceipt } from './receipt';
 import { errorText } from './result-archive';
 import { SummaryStep } from './summary-step';
 
@@ -65,7 +66,10 @@ export class CompactionPass {
     if (this.overTarget() && !signal.aborted) await this.dropOldestTurns();
     if (this.strategies.length === 0) return undefined;
     await yieldToEventLoop();
-    return this.result(withCurrentLedger(this.view, this.scope.ledger), beforeTokens, started);
+    const view = withCurrentLedger(this.view, this.scope.ledger);
+    // What the next request carries of what left: checked on the final view, ledger included.
+    const receipt = await compactionReceipt(this.scope.input.messages, view);
+    return { ...this.result(view, beforeTokens, started), receipt };
   }
 
   /** a) Clears old tool results, storing those never stored so they stay retrievable. */

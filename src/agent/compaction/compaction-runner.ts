@@ -7,6 +7,7 @@
  * Pure (no vscode); never throws.
  */
 import { planSummary } from '../../context/compaction';
+import type { CompactionReceipt } from '../../protocol/view-models';
 import type { Message } from '../../providers/types';
 import type { CompactInput } from '../compact-hook';
 import type { AgentEvent, CompactionChange } from '../events';
@@ -18,6 +19,8 @@ export interface RunnerPass {
   summary?: string;
   /** Ref ids of the results the pass stored or cleared. */
   clearedRefIds: string[];
+  /** What the compacted view still carries of what left it. */
+  receipt?: CompactionReceipt;
 }
 
 /** Tokens a summary's history message is assumed to take when estimating what will be summarized. */
@@ -95,6 +98,7 @@ export class CompactionRunner {
       strategies: result.strategies,
       storedRefIds: result.clearedRefIds,
       ...(result.summary !== undefined ? { summary: result.summary } : {}),
+      ...(result.receipt ? { receipt: result.receipt } : {}),
     };
     this.outcome = 'done';
     this.report({ type: 'compaction_end', outcome: 'done', change });

@@ -13,8 +13,14 @@ import type { SummaryOutcome } from './background-summary';
 import { summarizeInChunks } from './chunked-summary';
 import type { ResultArchive } from './result-archive';
 
-/** The summarizer's answer, or why there is none. */
-export type SummarizerAnswer = { text: string; usage: Usage } | { failure: string };
+/** The summarizer's answer, or why there is none (`overflow`: the provider said the request was too long). */
+export type SummarizerAnswer = { text: string; usage: Usage } | { failure: string; overflow?: boolean };
+
+/**
+ * Share of the input limit the chunks of a history get after the provider refused a request the
+ * estimate said would fit: its count is higher than ours for this text, so the chunks get a margin.
+ */
+const AFTER_OVERFLOW = 0.75;
 
 /** A run of turns to summarize and what the summary must honour. */
 export interface HeadToSummarize {
@@ -72,7 +78,8 @@ export class Summarizer {
       .trim();
     if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || !text) {
       const why = reply.error?.kind ?? (text ? reply.stopReason : 'empty');
-      return { failure: `The summary failed (${why}${reply.error ? `: ${reply.error.message}` : ''}).` };
+      const failure = `The summary failed (${why}${reply.error ? `: ${reply.error.message}` : ''}).`;
+      return reply.error?.kind === 'context_overflow' ? { failure, overflow: true } : { failure };
     }
     return { text, usage: reply.usage };
   }
@@ -82,8 +89,27 @@ export class Summarizer {
     // What is summarized away must stay retrievable: store it first, and the summarizer sees the ref ids.
     const stored = await this.options.archive.storeAll(what.head);
     await yieldToEventLoop();
-    const notes = [...stored.failures];
-    const refs = stored.refIds;
+    const r = await this.summarizeMessages(stored.messages, what, signal);
+    const notes = [...stored.failures, ...r.notes];
+    if (!r.outcome) {
+      if (r.tooLong) notes.push('Older turns were dropped instead.');
+      return { notes };
+    }
+    return { outcome: { ...r.outcome, refs: stored.refIds }, notes };
+  }
+
+  /**
+   * Summarizes `messages` as they are (nothing is stored): in one request, clipped if need be, or in
+   * chunks merged hierarchically when even the most clipped request does not fit. `tooLong`: not even
+   * chunks fit (one message alone is over the limit).
+   */
+  async summarizeMessages(
+    messages: readonly Message[],
+    what: Omit<HeadToSummarize, 'head'>,
+    signal: AbortSignal,
+  ): Promise<{ outcome?: Omit<SummaryOutcome, 'refs'>; notes: string[]; tooLong?: boolean }> {
+    const notes: string[] = [];
+    let limit = this.inputLimit;
     const base = {
       model: this.options.model,
       focus: what.focus,
@@ -92,35 +118,45 @@ export class Summarizer {
       previousSummary: what.previousSummary,
     };
     for (const clip of CLIPS) {
-      const transcript = await serializeInSlices(stored.messages, clip);
-      const request = buildSummaryRequest(stored.messages, { ...base, ...clip, transcript });
+      const transcript = await serializeInSlices(messages, clip);
+      const request = buildSummaryRequest(messages, { ...base, ...clip, transcript });
       await yieldToEventLoop();
-      if ((await requestTokensInSlices(request, what.requestTokensOf)) > this.inputLimit) continue;
+      if ((await requestTokensInSlices(request, what.requestTokensOf)) > limit) continue;
       const r = await this.ask(request, signal);
-      if ('failure' in r) return { notes: [...notes, r.failure] };
-      return { outcome: { summary: r.text, cost: r.usage, refs }, notes };
+      if (!('failure' in r)) return { outcome: { summary: r.text, cost: r.usage }, notes };
+      notes.push(r.failure);
+      // Refused as too long although the estimate said it fits: a smaller form, or chunks with a margin.
+      if (!r.overflow) return { notes };
+      limit = Math.floor(this.inputLimit * AFTER_OVERFLOW);
     }
-    // Too long for one request: summarize in chunks and merge them (only if that fails are turns dropped).
-    const chunked = await summarizeInChunks(stored.messages, what.previousSummary, {
-      limit: this.inputLimit,
-      requestTokens: (req) => requestTokensInSlices(req, what.requestTokensOf),
-      chunkRequest: (messages) => buildSummaryRequest(messages, { ...base, previousSummary: undefined, ...CLIPS[2] }),
-      mergeRequest: (parts) => buildMergeRequest(parts, base),
-      ask: async (req) => {
-        const r = await this.ask(req, signal);
-        if (!('failure' in r)) return r;
-        notes.push(r.failure);
-        return undefined;
-      },
-    });
+    // Too long for one request: summarize in chunks and merge them; once more with a margin when the
+    // provider refused a chunk our estimate said would fit.
+    let refused = false;
+    const inChunks = (chunkLimit: number) =>
+      summarizeInChunks(messages, what.previousSummary, {
+        limit: chunkLimit,
+        requestTokens: (req) => requestTokensInSlices(req, what.requestTokensOf),
+        chunkRequest: (part) => buildSummaryRequest(part, { ...base, previousSummary: undefined, ...CLIPS[2] }),
+        mergeRequest: (parts) => buildMergeRequest(parts, base),
+        ask: async (req) => {
+          const r = await this.ask(req, signal);
+          if (!('failure' in r)) return r;
+          notes.push(r.failure);
+          refused ||= r.overflow === true;
+          return undefined;
+        },
+      });
+    let chunked = await inChunks(limit);
+    if (!chunked && refused && limit > this.inputLimit * AFTER_OVERFLOW)
+      chunked = await inChunks(Math.floor(this.inputLimit * AFTER_OVERFLOW));
     if (!chunked) {
-      notes.push("The summary request would not fit the summarizer's window, even in chunks; older turns were dropped instead.");
-      return { notes };
+      notes.push("The summary request would not fit the summarizer's window, even in chunks.");
+      return { notes, tooLong: true };
     }
     notes.push(
       `The history did not fit the summarizer's window: summarized in ${chunked.chunks} chunks and merged (${chunked.requests} requests).`,
     );
-    return { outcome: { summary: chunked.summary, cost: chunked.cost, refs }, notes };
+    return { outcome: { summary: chunked.summary, cost: chunked.cost }, notes };
   }
 }
 

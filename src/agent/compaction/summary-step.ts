@@ -101,8 +101,7 @@ export class SummaryStep {
   /** Reference 000: every M-th summary is rebuilt from the originals, so summaries of summaries do not drift. */
   private async resummarize(view: Message[], plan: SummaryPlan): Promise<SummaryOutcome | undefined> {
     const { options } = this.chain;
-    const every = options.resummarizeEvery ?? 10;
-    if (!(every > 0 && options.history && (this.chain.summaryCount + 1) % every === 0)) return undefined;
+    if (!this.chain.resummarizeDue() || !options.history) return undefined;
     try {
       const full = await options.history();
       const keptCount = view.length - plan.cut;
@@ -113,12 +112,29 @@ export class SummaryStep {
         pins: this.scope.pins,
         maxOutputTokens: this.summarizer.maxOutputTokens,
       });
-      if (!originals.length || (await requestTokensInSlices(request, this.scope.requestTokensOf)) > this.limit()) return undefined;
-      return await this.askAndStore(request, plan);
+      if (!originals.length) return undefined;
+      if ((await requestTokensInSlices(request, this.scope.requestTokensOf)) <= this.limit()) return await this.askAndStore(request, plan);
+      // Longer than one request (the long sessions where drift matters most): rebuilt in chunks, not skipped.
+      return await this.resummarizeInChunks(originals, plan);
     } catch (err) {
       this.notes.push(`The history for re-summarization could not be read: ${errorText(err)}`);
       return undefined;
     }
+  }
+
+  /** The re-summarization of originals too long for one request: clipped or in chunks, then merged. */
+  private async resummarizeInChunks(originals: readonly Message[], plan: SummaryPlan): Promise<SummaryOutcome | undefined> {
+    const { focus } = this.scope.input;
+    const r = await this.summarizer.summarizeMessages(
+      originals,
+      { focus, pins: this.scope.pins, requestTokensOf: this.scope.requestTokensOf },
+      this.scope.signal,
+    );
+    this.notes.push(...r.notes.map((n) => `Re-summarizing from the originals: ${n}`));
+    if (!r.outcome) return undefined;
+    const stored = await this.chain.archive.storeAll(plan.head);
+    this.notes.push(...stored.failures);
+    return { ...r.outcome, refs: stored.refIds };
   }
 
   /**

@@ -24,14 +24,14 @@ export function ledgerText(state: LedgerState): string {
     if (r.decisions) out.push(`(${r.decisions} earlier decision(s); search_history finds them)`);
     for (const d of state.decisions) out.push(`- ${e(d.text)} (${d.by}, turn ${d.turn})`);
   }
-  const rolledFiles = r.files.read + r.files.created + r.files.modified;
+  const rolledFiles = r.files.read + r.files.created + r.files.modified + r.files.deleted;
   if (state.files.length || rolledFiles) {
     out.push('Files (last action, turn):');
     if (rolledFiles)
       out.push(
-        `(${rolledFiles} older file(s): ${r.files.created} created, ${r.files.modified} modified, ${r.files.read} read; search_history finds them)`,
+        `(${rolledFiles} older file(s): ${r.files.created} created, ${r.files.modified} modified, ${r.files.deleted ? `${r.files.deleted} deleted, ` : ''}${r.files.read} read; search_history finds them)`,
       );
-    for (const f of state.files) out.push(`- ${e(f.path)} — ${f.action}, turn ${f.turn}`);
+    for (const f of state.files) out.push(`- ${e(f.path)} — ${f.action}${f.via ? ` by ${e(f.via)}` : ''}, turn ${f.turn}`);
   }
   if (state.commands.length || r.commands.ok || r.commands.failed) {
     out.push('Commands (exit code, folder, turn):');

@@ -7,9 +7,10 @@
  * Pure and synchronous; never throws.
  */
 import { singleLine } from '../../common/single-line';
+import { checklistPlan, mergePlan, type LedgerPlanItem } from './ledger-plan';
 
-export type FileAction = 'read' | 'created' | 'modified';
-export type PlanStatus = 'open' | 'in_progress' | 'done';
+export type FileAction = 'read' | 'created' | 'modified' | 'deleted';
+export type { LedgerPlanItem, PlanStatus } from './ledger-plan';
 
 export interface LedgerFile {
   path: string;
@@ -19,6 +20,12 @@ export interface LedgerFile {
   turn: number;
   /** Turn of the last creation or modification (re-hydration picks the most recent). */
   changedTurn?: number;
+  /** What changed it when that was not a file tool: a command ("`npm run fmt`") or an external tool's name. */
+  via?: string;
+  /** Hash of the content the last write or edit left (the repeat guard compares it with the file now). */
+  contentHash?: string;
+  /** Identity of the last edit applied (`editKey`), so the same edit is recognised when it comes again. */
+  editKey?: string;
 }
 
 export interface LedgerCommand {
@@ -27,17 +34,16 @@ export interface LedgerCommand {
   exitCode: number | null;
   cwd: string;
   turn: number;
+  /** Digest of the workspace's files right after it ran (`tools/file-versions.ts`); absent when unknown. */
+  state?: string;
+  /** Where its output is stored (read_result), when it is. */
+  refId?: string;
 }
 
 export interface LedgerError {
   tool: string;
   firstLine: string;
   turn: number;
-}
-
-export interface LedgerPlanItem {
-  text: string;
-  status: PlanStatus;
 }
 
 export interface LedgerDecision {
@@ -68,6 +74,13 @@ export interface LedgerState {
   rolledUp: RolledUp;
 }
 
+/** What else a file change records (`recordFile`). */
+export interface FileExtra {
+  via?: string;
+  contentHash?: string;
+  editKey?: string;
+}
+
 export interface LedgerLimits {
   files: number;
   commands: number;
@@ -91,7 +104,13 @@ export function emptyLedgerState(): LedgerState {
     errors: [],
     plan: [],
     decisions: [],
-    rolledUp: { files: { read: 0, created: 0, modified: 0 }, commands: { ok: 0, failed: 0 }, errors: 0, decisions: 0, doneItems: 0 },
+    rolledUp: {
+      files: { read: 0, created: 0, modified: 0, deleted: 0 },
+      commands: { ok: 0, failed: 0 },
+      errors: 0,
+      decisions: 0,
+      doneItems: 0,
+    },
   };
 }
 
@@ -125,7 +144,7 @@ export class WorkLedger {
     this.changed();
   }
 
-  recordFile(path: string, action: FileAction): void {
+  recordFile(path: string, action: FileAction, extra: FileExtra = {}): void {
     const p = ledgerEntry(path);
     if (!p) return;
     const files = this.state.files;
@@ -139,6 +158,9 @@ export class WorkLedger {
       // A file created and then edited is still one this session created.
       const kept = action === 'modified' && previous?.action === 'created' ? 'created' : action;
       entry = { path: p, action: kept, turn, changedTurn: turn };
+      if (extra.via) entry.via = ledgerEntry(extra.via);
+      if (extra.contentHash) entry.contentHash = extra.contentHash;
+      if (extra.editKey) entry.editKey = extra.editKey;
     }
     files.push(entry); // most recent last
     while (files.length > this.limits.files) {
@@ -150,18 +172,33 @@ export class WorkLedger {
     this.changed();
   }
 
-  recordCommand(command: string, exitCode: number | null, cwd: string): void {
+  /** Records a finished command (`state`: the workspace's digest right after it); returns its entry. */
+  recordCommand(command: string, exitCode: number | null, cwd: string, state?: string): LedgerCommand {
     const list = this.state.commands;
-    list.push({ command: ledgerEntry(command), exitCode, cwd: ledgerEntry(cwd || '.'), turn: this.state.turn });
+    const entry: LedgerCommand = { command: ledgerEntry(command), exitCode, cwd: ledgerEntry(cwd || '.'), turn: this.state.turn };
+    if (state) entry.state = state;
+    list.push(entry);
     while (list.length > this.limits.commands) {
       const gone = list.shift()!;
       if (gone.exitCode === 0) this.state.rolledUp.commands.ok++;
       else this.state.rolledUp.commands.failed++;
     }
     this.changed();
+    return entry;
   }
 
-  recordError(tool: string, text: string): void {
+  /** Notes where a recorded command's output is stored (a no-op once the entry rolled up). */
+  attachRef(entry: LedgerCommand, refId: string): void {
+    if (!this.state.commands.includes(entry)) return;
+    entry.refId = ledgerEntry(refId);
+    this.changed();
+  }
+
+  /**
+   * Records an error by its first line. `seen` (an error found in the model's or the user's words) is
+   * skipped when the ledger already holds it: the model often repeats an error a tool reported.
+   */
+  recordError(tool: string, text: string, options: { seen?: boolean } = {}): void {
     const firstLine = ledgerEntry(
       text
         .split('\n')
@@ -171,6 +208,7 @@ export class WorkLedger {
     const list = this.state.errors;
     const last = list[list.length - 1];
     if (last && last.tool === ledgerEntry(tool) && last.firstLine === firstLine && last.turn === this.state.turn) return; // a retry of the same failure
+    if (options.seen && list.some((e) => e.firstLine.includes(firstLine) || firstLine.includes(e.firstLine))) return;
     list.push({ tool: ledgerEntry(tool), firstLine, turn: this.state.turn });
     while (list.length > this.limits.errors) {
       list.shift();
@@ -179,9 +217,13 @@ export class WorkLedger {
     this.changed();
   }
 
-  /** Replaces the plan (the model sends the whole list). Done items past the limit roll up, oldest first. */
-  setPlan(items: readonly LedgerPlanItem[]): void {
-    const plan = items.map((i) => ({ text: ledgerEntry(i.text), status: i.status })).filter((i) => i.text !== '');
+  /**
+   * Replaces the plan (the model sends the whole list). A step that was done stays done unless it is in
+   * `reopen` (`mergePlan`); done items past the limit roll up, oldest first. Returns the steps kept done.
+   */
+  setPlan(items: readonly LedgerPlanItem[], reopen: readonly string[] = []): LedgerPlanItem[] {
+    const incoming = items.map((i) => ({ text: ledgerEntry(i.text), status: i.status })).filter((i) => i.text !== '');
+    const { plan, keptDone } = mergePlan(this.state.plan, incoming, { turn: this.state.turn, reopen: reopen.map((r) => ledgerEntry(r)) });
     let done = plan.filter((i) => i.status === 'done').length;
     const kept: LedgerPlanItem[] = [];
     for (const item of plan) {
@@ -194,6 +236,18 @@ export class WorkLedger {
     }
     this.state.plan = kept;
     this.changed();
+    return keptDone;
+  }
+
+  /**
+   * Statuses the model stated in its own words (a markdown checklist, not `update_plan`): steps of the
+   * plan with the same text take the stated status (a done step stays done); without a plan, the list
+   * becomes the plan.
+   */
+  noteChecklist(items: readonly LedgerPlanItem[]): void {
+    const stated = items.map((i) => ({ text: ledgerEntry(i.text), status: i.status })).filter((i) => i.text !== '');
+    const next = checklistPlan(this.state.plan, stated, this.state.turn);
+    if (next) this.setPlan(next);
   }
 
   markDecision(text: string, by: 'user' | 'model'): void {
@@ -214,6 +268,10 @@ export class WorkLedger {
 
   get plan(): readonly LedgerPlanItem[] {
     return this.state.plan;
+  }
+
+  get commands(): readonly LedgerCommand[] {
+    return this.state.commands;
   }
 
   /** Paths changed in this session, most recently changed first. */
@@ -239,12 +297,23 @@ export class WorkLedger {
 }
 
 function totalRolled(r: RolledUp): number {
-  return r.files.read + r.files.created + r.files.modified + r.commands.ok + r.commands.failed + r.errors + r.decisions + r.doneItems;
+  return (
+    r.files.read +
+    r.files.created +
+    r.files.modified +
+    r.files.deleted +
+    r.commands.ok +
+    r.commands.failed +
+    r.errors +
+    r.decisions +
+    r.doneItems
+  );
 }
 
 /**
  * One entry's text as the ledger keeps it: on one line by construction (a file name or a command with
  * line breaks cannot add a line of its own to the block, let alone a forged section), then clipped.
+ * New input is compared with entries through it.
  */
 export function ledgerEntry(text: string): string {
   const t = singleLine(text.trim());

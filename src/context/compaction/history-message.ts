@@ -182,3 +182,14 @@ export function parseHistoryMessage(m: Message | undefined): HistoryParts | unde
     ...(ledger !== undefined ? { ledger } : {}),
   };
 }
+
+/**
+ * The view with its leading history message carrying `pins` (the session's pins now): a pin added or
+ * removed after the compaction reaches the very next request, not only the next compaction. Any other
+ * view, or one whose history message already carries exactly these pins, is returned as it is.
+ */
+export function withCurrentPins(view: readonly Message[], pins: readonly string[]): readonly Message[] {
+  const parts = parseHistoryMessage(view[0]);
+  if (!parts || (parts.pins.length === pins.length && parts.pins.every((p, i) => p === pins[i]))) return view;
+  return [historyMessage({ ...parts, pins: [...pins] }, view[0].timestamp), ...view.slice(1)];
+}

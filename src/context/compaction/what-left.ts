@@ -5,7 +5,7 @@
  * record stores it (`StoredCompactionView`) so a reopened session shows the same view. Pure; never throws.
  */
 import { z } from 'zod';
-import { CompactionDetails, type ContextLine } from '../../protocol/view-models';
+import { CompactionDetails, CompactionReceipt, type ContextLine } from '../../protocol/view-models';
 import { assistantText, userText } from '../../providers/message-text';
 import type { Message, Usage } from '../../providers/types';
 import { isHistoryMessage, parseHistoryMessage } from './history-message';
@@ -20,6 +20,8 @@ export interface CompactionChange {
   summary?: string;
   /** Ref ids of the tool results the pass stored or cleared (each opens with read_result). */
   storedRefIds: readonly string[];
+  /** Which specifics of what left the context the next request still carries. */
+  receipt?: CompactionReceipt;
 }
 
 /** Lines listed per section of the view (the counts say how many there are in all). */
@@ -105,6 +107,7 @@ export const StoredCompactionView = z.object({
   /** The summarizer's tokens and model (for the card's cost), when a model summary was made. */
   cost: z.object({ input: tokens, output: tokens, cacheRead: tokens, cacheWrite: tokens }).optional(),
   model: z.string().max(200).optional(),
+  receipt: CompactionReceipt.optional(),
 });
 export type StoredCompactionView = z.infer<typeof StoredCompactionView>;
 
@@ -114,6 +117,7 @@ export function storedCompactionView(
   pass: { trigger: CompactionTrigger; cost?: Usage; model?: string },
 ): StoredCompactionView {
   const view: StoredCompactionView = { v: 1, trigger: pass.trigger, kept: keptWords(change), details: compactionDetails(change) };
+  if (change.receipt) view.receipt = change.receipt;
   const used = pass.cost;
   if (change.summary !== undefined && used && used.input + used.output > 0) {
     view.cost = { input: used.input, output: used.output, cacheRead: used.cacheRead, cacheWrite: used.cacheWrite };

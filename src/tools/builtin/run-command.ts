@@ -25,6 +25,11 @@ export const runCommandTool = defineTool({
     command: z.string().min(1).describe('The shell command line'),
     cwd: z.string().optional().describe('Working folder relative to the workspace root; default the root'),
     timeout_seconds: z.number().int().min(1).max(1800).default(120).describe('Kill the command after this many seconds'),
+    rerun: z
+      .string()
+      .max(300)
+      .optional()
+      .describe('Only when Headroom said the command already ran and nothing changed since: why it must run again anyway'),
   }),
   mutates: true,
   requiresApproval: 'command',

@@ -11,6 +11,13 @@ export const PlanItemInput = z.object({
 export const UpdatePlanInput = z.object({
   items: z.array(PlanItemInput).max(50).describe('The whole plan in order'),
   decisions: z.array(z.string().min(1).max(300)).max(10).optional().describe('New decisions, one line each with the reason'),
+  reopen: z
+    .array(z.string().min(1).max(300))
+    .max(20)
+    .optional()
+    .describe(
+      'Steps that were done and must be worked on again (listed as open or in_progress in items); without this a done step stays done',
+    ),
 });
 export type UpdatePlanInput = z.output<typeof UpdatePlanInput>;
 
