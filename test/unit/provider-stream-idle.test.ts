@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { AnthropicProvider } from '../../src/providers/anthropic';
-import { defaultIdleTimeouts, IdleWatchdog, type WatchdogTimers } from '../../src/providers/idle-watchdog';
+import { defaultIdleTimeouts, IdleWatchdog } from '../../src/providers/idle-watchdog';
+import { manualTimers } from '../fixtures/manual-timers';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { OpenAIResponsesProvider } from '../../src/providers/openai-responses';
 import type { Provider } from '../../src/providers/provider';
@@ -12,28 +13,6 @@ import { instantRetry, request, run, user } from '../fixtures/fake-provider/fact
  * ends with a retryable `network` error instead of hanging the turn until the user presses Stop.
  * The SDK tests use short idle timeouts; they synchronise on the stream's end, never on sleeps.
  */
-
-/** Timers driven by hand: `fire()` runs the armed callback. */
-function manualTimers(): WatchdogTimers & { armedMs: number | undefined; fire(): void } {
-  let armed: { fn: () => void; ms: number } | undefined;
-  return {
-    get armedMs() {
-      return armed?.ms;
-    },
-    set(fn, ms) {
-      armed = { fn, ms };
-      return armed;
-    },
-    clear(h) {
-      if (h === armed) armed = undefined;
-    },
-    fire() {
-      const a = armed;
-      armed = undefined;
-      a?.fn();
-    },
-  };
-}
 
 describe('provider: idle timeout watchdog', () => {
   it('waits firstEventMs for the first event, then betweenEventsMs after each one', () => {

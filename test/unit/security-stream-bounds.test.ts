@@ -10,32 +10,12 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AnthropicProvider } from '../../src/providers/anthropic';
-import { defaultIdleTimeouts, IdleBudget, type WatchdogTimers } from '../../src/providers/idle-watchdog';
+import { defaultIdleTimeouts, IdleBudget } from '../../src/providers/idle-watchdog';
+import { manualTimers } from '../fixtures/manual-timers';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { sseEventChunks } from '../../src/providers/sse-guard';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { instantRetry, request, run, user } from '../fixtures/fake-provider/factories';
-
-function manualTimers(): WatchdogTimers & { armedMs: number | undefined; fire(): void } {
-  let armed: { fn: () => void; ms: number } | undefined;
-  return {
-    get armedMs() {
-      return armed?.ms;
-    },
-    set(fn, ms) {
-      armed = { fn, ms };
-      return armed;
-    },
-    clear(h) {
-      if (h === armed) armed = undefined;
-    },
-    fire() {
-      const a = armed;
-      armed = undefined;
-      a?.fn();
-    },
-  };
-}
 
 describe('security: one idle budget per request, whatever the retries', function () {
   this.timeout(60_000);
