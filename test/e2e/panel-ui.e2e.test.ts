@@ -594,7 +594,7 @@ async function loadPanelWithState(page: Page, state: unknown): Promise<void> {
 }
 
 describe('panel error blocks and approvals in the harness (Chromium)', () => {
-  it('offers the next step of a failure: Retry re-sends the prompt, Settings opens settings, the server is named', async () => {
+  it('offers the next step of a failure: Retry asks the host to run the failed turn again, Settings opens settings, the server is named', async () => {
     const page = await freshPanel(0);
     try {
       await post(page, {
@@ -619,8 +619,11 @@ describe('panel error blocks and approvals in the harness (Chromium)', () => {
       // textContent: a chat item may not be laid out yet (content-visibility: auto), and innerText is then ''.
       assert.match((await block.textContent()) ?? '', /Server: the provider’s default address/);
       await page.screenshot({ path: screenshotPath('panel-error-block') });
+      // Retry names no prompt: the host resumes the failed turn it kept, so the prompt is never sent twice
+      // (that the turn really runs again is proven against the host in panel-errors.e2e.test.ts and
+      // test/unit/agent-retry.test.ts).
       await block.getByRole('button', { name: 'Retry' }).click();
-      assert.deepEqual(await lastSent(page), { type: 'prompt/submit', text: 'fix the parser' });
+      assert.deepEqual(await lastSent(page), { type: 'prompt/retry' });
       await block.getByRole('button', { name: 'Settings' }).click();
       assert.deepEqual(await lastSent(page), { type: 'command/run', command: 'openSettings' });
     } finally {
