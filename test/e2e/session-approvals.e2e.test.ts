@@ -43,7 +43,9 @@ function toolResults(req: RecordedRequest): string {
     .join('\n');
 }
 
-const runCommand = (id: string, command: string): FakeStep => ({ toolCalls: [{ id, name: 'run_command', arguments: { command } }] });
+const runCommand = (id: string, command: string, rerun?: string): FakeStep => ({
+  toolCalls: [{ id, name: 'run_command', arguments: rerun === undefined ? { command } : { command, rerun } }],
+});
 
 describe('approvals for the session and a visible compaction in a real VS Code', function () {
   this.timeout(180_000);
@@ -88,19 +90,34 @@ describe('approvals for the session and a visible compaction in a real VS Code',
     await requestsReach(start + 2);
     assert.match(toolResults(fake.requests[start + 1]), /allowed-e2e\n\[exit code 0\]/);
 
-    // The same command again: it runs without a new approval.
+    // The same command again, nothing in the workspace changed and no reason given: the repeat guard
+    // answers with the earlier run instead of running it (and asks nobody).
     const approvalsBefore = await frame.locator('[data-testid=approval]').count();
-    fake.script.push(runCommand('call_a2', 'echo allowed-e2e'), { text: 'Ran it twice.' });
+    fake.script.push(runCommand('call_a2', 'echo allowed-e2e'), { text: 'Not repeated.' });
     await send('Run it again');
-    await idleWith('Ran it twice.');
+    await idleWith('Not repeated.');
     await requestsReach(start + 4);
+    const refused = toolResults(fake.requests[start + 3]);
+    assert.match(
+      refused,
+      /Not run again: `echo allowed-e2e` already ran at turn \d+ with exit 0, and no file in the workspace changed since\./,
+    );
+    assert.match(refused, /call run_command again with rerun set to the reason/);
+    assert.equal(refused.match(/allowed-e2e\n\[exit code 0\]/g)?.length, 1, 'the guard did not run it a second time');
+    await frame.locator('[data-testid=tool-note]', { hasText: 'Not run again: `echo allowed-e2e`' }).waitFor({ timeout: 10_000 });
+
+    // With the reason to run it again: it runs, without a new approval (the session allowed it).
+    fake.script.push(runCommand('call_a3', 'echo allowed-e2e', 'the user asked to run it again'), { text: 'Ran it twice.' });
+    await send('Run it again anyway');
+    await idleWith('Ran it twice.');
+    await requestsReach(start + 6);
     assert.equal(await frame.locator('[data-testid=approval]').count(), approvalsBefore, 'no new approval for an allowed command');
-    assert.match(toolResults(fake.requests[start + 3]), /allowed-e2e\n\[exit code 0\][\s\S]*allowed-e2e\n\[exit code 0\]/);
+    assert.equal(toolResults(fake.requests[start + 5]).match(/allowed-e2e\n\[exit code 0\]/g)?.length, 2, 'it ran a second time');
   });
 
   it('a different command still asks, and the reason for rejecting it reaches the model', async () => {
     const start = fake.requests.length;
-    fake.script.push(runCommand('call_a3', 'echo other-e2e'), { text: 'Understood, not running it.' });
+    fake.script.push(runCommand('call_a4', 'echo other-e2e'), { text: 'Understood, not running it.' });
     await send('Run echo other-e2e');
     const approval = frame.locator('[data-testid=approval]').last();
     await approval.getByRole('button', { name: 'Reject the command' }).waitFor({ timeout: 30_000 });
