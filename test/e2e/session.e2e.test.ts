@@ -290,15 +290,25 @@ describe('a scripted session in a real VS Code with the fake provider', function
     await page.screenshot({ path: screenshotPath('session-after-restore') });
   });
 
-  it('clears the context: the meter drops back', async () => {
+  it('clears the context after asking once: the meter drops back, the chat stays under a divider', async () => {
     if (await frame.getByRole('button', { name: 'Back to the chat' }).count())
       await frame.getByRole('button', { name: 'Back to the chat' }).click();
     const before = await meterUsed();
     await frame.getByRole('button', { name: /^Clear the context/ }).click();
-    await frame.locator('.hr-empty').waitFor({ timeout: 20_000 });
+    // VS Code's modal (the workbench's, outside the webview) asks before the model forgets everything.
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 20_000 });
+    assert.match((await dialog.textContent()) ?? '', /Clear the context\?/);
+    await page.screenshot({ path: screenshotPath('session-clear-confirm') });
+    await dialog.getByRole('button', { name: 'Clear', exact: true }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 20_000 });
+    await frame.locator('[data-testid=divider]', { hasText: 'context cleared' }).waitFor({ timeout: 20_000 });
     await meterBelow(before);
     const after = await meterUsed();
     assert.ok(after < before / 2, `Clear reset the meter: ${before} → ${after}`);
+    // Only the model forgets: what the chat showed stays above the divider.
+    assert.ok((await frame.locator('.hr-user', { hasText: 'Question 0' }).count()) >= 1, 'the earlier turns are still shown');
+    await page.screenshot({ path: screenshotPath('session-cleared') });
     assert.deepEqual(problems, [], 'no console errors or CSP violations in the webview');
   });
 });
