@@ -15,7 +15,16 @@ import { toHistoryView } from '../../src/panel/history-view';
 import type { HostToWebview } from '../../src/protocol/messages';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { textContrast } from './contrast';
-import { assertNoSidewaysSpill, inject, narrowSidebar, openHeadroomView, openWorkbench, screenshotPath, type Theme } from './workbench';
+import {
+  assertNoSidewaysSpill,
+  inject,
+  narrowSidebar,
+  openHeadroomView,
+  openWorkbench,
+  runPaletteCommand,
+  screenshotPath,
+  type Theme,
+} from './workbench';
 
 /** A priced model of the table (the fake answers any model id), with a small window so the distances are readable. */
 const MODEL = 'gpt-4.1';
@@ -97,8 +106,8 @@ const variants: Array<{ name: string; theme: Theme; sidebar?: number }> = [
 describe('meter and session cost in a real VS Code: never drops, until auto-compact, cost in the history', function () {
   this.timeout(300_000);
   let fake: FakeProvider;
-  /** The session's total as the first window's history showed it (the next windows resume the same session). */
-  let firstCost: string | undefined;
+  /** The spec's own session (started in the first window) and its total as the last window's history showed it. */
+  let ours: { id: string; dollars: number } | undefined;
   before(async () => {
     // Events 40 ms apart: the answer streams for seconds, sampled many times.
     fake = await startFakeProvider({ eventDelayMs: 40 });
@@ -114,13 +123,24 @@ describe('meter and session cost in a real VS Code: never drops, until auto-comp
         const frame = await openHeadroomView(page);
         await frame.getByRole('textbox', { name: 'Message to Headroom' }).waitFor();
         if (v.sidebar) await narrowSidebar(page, v.sidebar);
+        if (!ours) {
+          // A session of its own: the suites before this one leave sessions whose requests went to unpriced
+          // models, and their total rightly reads "$…+". Every later window resumes this one.
+          await runPaletteCommand(page, 'Headroom: New Session');
+          await frame.locator('[data-testid=session-line]', { hasText: '· 0 in context' }).waitFor({ timeout: 30_000 });
+        }
         await runTurn(page, frame, v.name);
         await checkUntil(frame);
         await shot(page, frame, 'meter', v.name);
-        await checkHistory(page, frame, v.name, (cost) => {
-          // The same session in every window: a reload resumes it, and its total only grows.
-          if (firstCost) assert.notEqual(cost, '$0', 'the total survived the reload');
-          firstCost ??= cost;
+        await checkHistory(page, frame, v.name, (id, cost, rows) => {
+          // The same session in every window: a reload resumes it, and its total (stored, then this
+          // window's priced turn added) only grows.
+          const dollars = Number(cost.slice(1));
+          if (ours) {
+            assert.equal(id, ours.id, `the window resumed the session the first window used; the history: ${rows}`);
+            assert.ok(dollars > ours.dollars, `the total survived the reload and grew: ${ours.dollars} → ${cost}`);
+          }
+          ours = { id, dollars };
         });
         await inject(frame, historyFixture());
         const unknown = frame.locator('[data-id=ses_f2] [data-testid=session-cost]');
@@ -213,7 +233,12 @@ describe('meter and session cost in a real VS Code: never drops, until auto-comp
       if (await frame.locator(sel).count()) assert.ok((await textContrast(frame, sel)) >= 4.5, `${sel} is readable`);
   }
 
-  async function checkHistory(page: Page, frame: Frame, name: string, seen: (cost: string) => void): Promise<void> {
+  async function checkHistory(
+    page: Page,
+    frame: Frame,
+    name: string,
+    seen: (id: string, cost: string, rows: string) => void,
+  ): Promise<void> {
     const meterCost = (await frame.locator('[data-testid=meter-cost]').textContent()) ?? '';
     assert.match(meterCost, /^\$[\d.]+ this turn · \$[\d.]+ session/, `the meter's cost: "${meterCost}"`);
     await frame.getByRole('button', { name: 'Session history and snapshots' }).click();
@@ -221,7 +246,12 @@ describe('meter and session cost in a real VS Code: never drops, until auto-comp
     const cost = current.locator('[data-testid=session-cost]');
     await cost.waitFor({ timeout: 20_000 });
     const label = (await cost.textContent()) ?? '';
-    assert.match(label, /^\$\d+\.\d+$/, `the session's total in the history: "${label}"`);
+    // What each listed session shows, for a failure's message.
+    const rows = (
+      await frame.locator('.hr-row').evaluateAll((els) => els.map((e) => `[${e.getAttribute('data-id')}] ${e.textContent}`))
+    ).join(' | ');
+    // Every request of this session went to a priced model: a plain figure, no "+" for unpriced requests.
+    assert.match(label, /^\$\d+\.\d+$/, `the session's total in the history: "${label}"; the history: ${rows}`);
     // The meter's session total is the same figure the history lists.
     assert.ok(meterCost.includes(`${label} session`), `meter "${meterCost}" vs history "${label}"`);
     assert.match(
@@ -229,7 +259,7 @@ describe('meter and session cost in a real VS Code: never drops, until auto-comp
       /^input \$[\d.]+ · output \$[\d.]+ · cache reads .* tokens in .* out · \d+ requests?$/,
     );
     assert.match((await current.locator('.hr-muted').first().textContent()) ?? '', /^(just now|\d+ min ago) · \d+ messages · /);
-    seen(label);
+    seen((await current.getAttribute('data-id')) ?? '', label, rows);
     await shot(page, frame, 'history', name);
   }
 
