@@ -11,9 +11,9 @@ import type { Calibration, TokensByClass } from '../context/calibration';
 import { baseApplies, scaleToTotal, type EstimateState } from '../context/confirmed-base';
 import { dominantClass, isRepetitive, messageSampleText, type BandClass, type ClassTokens } from '../context/estimate-band';
 import {
+  combineCounts,
   estimateMessage,
   estimateText,
-  familyTokens,
   MESSAGE_OVERHEAD,
   TOOL_RESULT_OVERHEAD,
   toolDefinitionParts,
@@ -21,7 +21,6 @@ import {
 } from '../context/message-tokens';
 import type { ModelLimits, TokenizerFamily } from '../context/models';
 import { messageComponent, sectionComponent, type MessageComponent, type SectionComponent } from '../context/prompt-components';
-import type { ContentClass } from '../context/text-composition';
 import type { TokenLedger } from '../context/token-ledger';
 import type { ReportVerdict } from '../context/usage-evidence';
 import type { Message, ProviderRequest, SystemSection, ToolDefinition, Usage } from '../providers/types';
@@ -83,9 +82,7 @@ export function createContextAccounting(deps: {
   const { limits, ledger, calibration, estimates } = deps;
   const family = limits.family;
 
-  /** A count scaled by the calibration factor of its content class (never by another class's). */
-  const scaled = (c: Pick<MessageCount, 'tokens' | 'contentClass'>) =>
-    Math.ceil(c.tokens * calibration.factorFor(limits.model, c.contentClass));
+  const scaled = (c: Pick<MessageCount, 'tokens' | 'contentClass' | 'bound'>) => calibrated(calibration, limits.model, c);
   const countOf = (m: Message) => ledger.count(m, family);
   const tokensOf = (m: Message) => scaled(countOf(m));
   const estimateOf = (m: Message) => scaled(estimateMessage(m, family, ''));
@@ -185,23 +182,35 @@ export function createContextAccounting(deps: {
     return verdict;
   }
 
-  const resultTokens = (text: string, toolName: string) =>
-    resultTokenCount(text, toolName, family, (c) => calibration.factorFor(limits.model, c));
+  const resultTokens = (text: string, toolName: string) => scaled(resultTokenCount(text, toolName, family));
 
   return { tokensOf, estimateOf, resultTokens, components, account, learn };
 }
 
-/** A tool result's tokens until its exact count arrives: safe estimates of its text and tool name, its class's factor. */
+/**
+ * A count scaled by the calibration factor of its content class (never by another class's). A learned
+ * factor applies to the scale it was learned on (`MessageCount.bound`); an unlearned one (at least 1)
+ * to the count as it is.
+ */
+function calibrated(calibration: Calibration, model: string, c: Pick<MessageCount, 'tokens' | 'contentClass' | 'bound'>): number {
+  const learned = c.bound !== undefined && calibration.isCalibrated(model, c.contentClass ?? 'prose');
+  return Math.ceil((learned ? c.bound! : c.tokens) * calibration.factorFor(model, c.contentClass));
+}
+
+/** A tool result's tokens until its exact count arrives: safe estimates of its text and tool name, with their framing. */
 function resultTokenCount(
   text: string,
   toolName: string,
   family: TokenizerFamily,
-  factorFor: (c: ContentClass | undefined) => number,
-): number {
-  const estimate = estimateText(text);
-  const name = estimateText(toolName);
-  const raw = familyTokens(estimate, family) + familyTokens(name, family) + TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD;
-  return Math.ceil(raw * factorFor(estimate.contentClass));
+): Pick<MessageCount, 'tokens' | 'contentClass' | 'bound'> {
+  const estimate = estimateText(text, family);
+  const name = estimateText(toolName, family);
+  const { tokens, contentClass, bound } = combineCounts(
+    { texts: [], fixed: TOOL_RESULT_OVERHEAD + MESSAGE_OVERHEAD },
+    [estimate, name],
+    family,
+  );
+  return { tokens, contentClass: estimate.contentClass ?? contentClass, bound };
 }
 
 /** What the error of an estimate depends on: its content, or that it is still a safe estimate. */
@@ -279,7 +288,8 @@ function tokensByClass(counts: readonly MessageCount[]): TokensByClass {
   const byClass: TokensByClass = {};
   for (const c of counts) {
     const cls = c.contentClass ?? 'prose';
-    byClass[cls] = (byClass[cls] ?? 0) + c.tokens;
+    // On the scale calibration applies to (a Claude estimate's bound).
+    byClass[cls] = (byClass[cls] ?? 0) + (c.bound ?? c.tokens);
   }
   return byClass;
 }

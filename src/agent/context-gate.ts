@@ -104,8 +104,6 @@ class DefaultGate implements DefaultContextGate {
   private lastPrefix: AgentPrefix | undefined;
   private used = 0;
   private requested: { focus?: string } | undefined;
-  /** The last figure looked truncated: the next request compacts first, as after an overflow. */
-  private suspected = false;
 
   constructor(private readonly options: ContextGateOptions) {
     this.limits = options.limits;
@@ -152,8 +150,8 @@ class DefaultGate implements DefaultContextGate {
     try {
       this.lastSystem = input.system;
       this.lastTools = input.tools;
-      if (input.reason === 'request' && this.suspected) input = { ...input, reason: 'overflow' };
-      this.suspected = false;
+      // The last figure looked truncated (`UsageEvidence`): this request compacts first, as after an overflow.
+      if (this.options.reports?.evidence.takeTruncation() && input.reason === 'request') input = { ...input, reason: 'overflow' };
       await this.countExactly(input);
       await this.options.inputCount?.beforeSending(input, signal);
       const components = this.accounting.account(input.messages, input.system, input.tools).components;
@@ -248,7 +246,7 @@ class DefaultGate implements DefaultContextGate {
   observe(request: ProviderRequest, reply: AssistantMessage): void {
     if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
     const u = reply.usage;
-    if (this.accounting.learn(request, u)?.truncation) this.suspected = true;
+    this.accounting.learn(request, u);
     if (request.tools.length) this.lastPrefix = agentPrefix(request, this.limits.contextWindow);
     const prompt = u.input + u.cacheRead + u.cacheWrite;
     if (prompt > 0) this.lastCacheShare = u.cacheRead / prompt;

@@ -5,7 +5,10 @@
  * the request — and a meter that dips while the context only grew reads as lost context. So during
  * a turn a lower figure is held back (the one shown stays: it was an upper bound of the same
  * context) until the figure rises past it, a compaction changes the context, or the turn ends, when
- * the latest figure is shown. Pure state; never throws.
+ * the latest figure is shown. What is held is the total only: the figure published meanwhile is the
+ * latest measurement's breakdown, scaled up to the total on screen, with a band that covers the gap
+ * (`heldUsage`), so Details never describes a context that no longer exists (a tool result read
+ * after the figure was taken listed as 0 tokens). Pure state; never throws.
  */
 import { Emitter, type Event } from '../common/emitter';
 import type { IDisposable } from '../common/disposable';
@@ -47,9 +50,11 @@ export class MeterFloor {
         this.floor = 0;
         return [e];
       case 'context_usage':
-        if (this.running && e.usage.used < this.floor) {
+        if (this.running && this.last && e.usage.used < this.floor) {
           this.held = e;
-          return [];
+          const shown = heldUsage(e.usage, this.floor);
+          this.last = shown;
+          return [{ type: 'context_usage', usage: shown }];
         }
         this.held = undefined;
         this.floor = e.usage.used;
@@ -74,6 +79,39 @@ export function holdMeterInTurns(source: Event<AgentEvent>): IDisposable & { eve
     dispose: () => {
       sub.dispose();
       out.dispose();
+    },
+  };
+}
+
+/**
+ * `usage` shown at the total `floor` (above it): its breakdown scaled up to that total, the gap added
+ * to the band within which the truth lies, the rest of the figure moved by the same gap.
+ */
+export function heldUsage(usage: ContextUsage, floor: number): ContextUsage {
+  const gap = floor - usage.used;
+  if (!(gap > 0)) return usage;
+  const ratio = usage.effectiveWindow > 0 ? floor / usage.effectiveWindow : usage.ratio;
+  const b = usage.budget;
+  if (!b) return { ...usage, used: floor, ratio };
+  const scale = usage.used > 0 ? floor / usage.used : 1;
+  const components = b.components.map((c) => ({ ...c, tokens: Math.round(c.tokens * scale) }));
+  // Rounding left on the largest component, so the breakdown adds up to the total shown.
+  const largest = components.reduce((m, c, i) => (c.tokens > components[m].tokens ? i : m), 0);
+  if (components.length) components[largest].tokens += floor - components.reduce((s, c) => s + c.tokens, 0);
+  for (const c of components) c.fraction = b.window > 0 ? c.tokens / b.window : 0;
+  return {
+    ...usage,
+    used: floor,
+    ratio,
+    budget: {
+      ...b,
+      used: floor,
+      remaining: b.remaining - gap,
+      percent: b.window > 0 ? floor / b.window : b.percent,
+      percentOfEffective: b.effectiveWindow > 0 ? floor / b.effectiveWindow : b.percentOfEffective,
+      components,
+      bandTokens: b.bandTokens + gap,
+      untilCompact: Math.max(0, b.untilCompact - gap),
     },
   };
 }

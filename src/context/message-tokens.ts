@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { imageTokens } from '../common/images';
 import type { Message, ToolDefinition } from '../providers/types';
-import type { TokenizerFamily } from './models';
+import { claudeBound, type TokenizerFamily } from './models';
 import { contentClassOf, estimateTokens } from './safe-estimate';
 import { composition, type ContentClass } from './text-composition';
 import { byteEstimate } from './utf8';
@@ -52,6 +52,13 @@ export interface MessageCount {
   exact: boolean;
   /** The class most of its tokens come from (calibration is kept per class). */
   contentClass?: ContentClass;
+  /**
+   * A Claude estimate on the worker's scale (each text's o200k estimate times its class factor, as the
+   * worker computes Claude's figure): what a calibration factor applies to, since calibration learns
+   * on the worker's figures. The estimate itself is tighter; a factor learned on the worker's figure
+   * applied to it under-counted by a third. Absent: `tokens` is on that scale already.
+   */
+  bound?: number;
   /**
    * Whether the message is mostly runs of one character (`isRepetitive`), when known: seeded from the
    * store, so the first meter after a resume need not look at the text. Absent: the meter works it out.
@@ -135,8 +142,9 @@ export function combineCounts(
   parts: MessageParts,
   counts: readonly TextCount[],
   family: TokenizerFamily,
-): { tokens: number; exact: boolean; contentClass?: ContentClass } {
+): { tokens: number; exact: boolean; contentClass?: ContentClass; bound?: number } {
   let tokens = parts.fixed;
+  let bound = parts.fixed;
   let exact = true;
   let contentClass: ContentClass | undefined;
   let most = -1;
@@ -144,6 +152,7 @@ export function combineCounts(
   for (const c of counts) {
     const t = familyTokens(c, family);
     tokens += t;
+    bound += family === 'claude' && c.source !== 'tokenizer' ? claudeBound(c.estimates?.o200k ?? t, c.contentClass) : t;
     if (c.source !== 'tokenizer') exact = false;
     if (c.contentClass) {
       const sum = (byClass.get(c.contentClass) ?? 0) + t;
@@ -151,7 +160,8 @@ export function combineCounts(
       if (sum > most) [contentClass, most] = [c.contentClass, sum];
     }
   }
-  return contentClass ? { tokens, exact, contentClass } : { tokens, exact };
+  const scale = bound > tokens ? { bound } : {};
+  return contentClass ? { tokens, exact, contentClass, ...scale } : { tokens, exact, ...scale };
 }
 
 /**

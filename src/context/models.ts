@@ -77,6 +77,14 @@ export const CLAUDE_CLASS_FACTORS: Readonly<Record<ContentClass, number>> = {
   script: 5,
   emoji: 1.6,
 };
+
+/**
+ * The worker's Claude figure for a text of class `cls` that has `o200k` tokens. Calibration learns on
+ * this scale, so a Claude estimate is put on it too (`MessageCount.bound`) before a learned factor applies.
+ */
+export function claudeBound(o200k: number, cls: ContentClass | undefined): number {
+  return Math.ceil(o200k * CLAUDE_CLASS_FACTORS[cls ?? 'prose']);
+}
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_BUFFER_FRACTION = 0.02;
 

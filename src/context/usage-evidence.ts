@@ -115,6 +115,13 @@ export class UsageEvidence {
    */
   private readonly shortfall = new Map<string, number>();
 
+  /**
+   * A figure looked truncated: the session's next request compacts first, as after an overflow. Kept
+   * here (per session), not in a gate: the window is read again after such a figure, and a new gate
+   * for the new limits must still know.
+   */
+  private truncated = false;
+
   /** Judges one report (see the module comment) and remembers it when it is used. */
   judge(input: ReportInput): ReportVerdict {
     const prev = this.last.get(input.model);
@@ -141,6 +148,7 @@ export class UsageEvidence {
       if (input.server?.uncachedUsage)
         this.last.set(input.model, { ...this.entry(input, Math.max(total, finite(input.counted))), low: prev?.low });
       const truncation = input.server?.truncates === true && doubt !== 'far-above';
+      if (truncation) this.truncated = true;
       return { total, confirm: false, calibrate: false, doubt, truncation };
     }
     const ratio = estimate > 0 ? total / estimate : 1;
@@ -161,10 +169,18 @@ export class UsageEvidence {
     return { request: input.request, total, estimate: finite(input.estimate), noteTokens: input.noteTokens, output: finite(input.output) };
   }
 
+  /** Whether the last judged figure looked truncated, and forgets it (the next request takes it). */
+  takeTruncation(): boolean {
+    const was = this.truncated;
+    this.truncated = false;
+    return was;
+  }
+
   /** Forgets everything (another session). */
   reset(): void {
     this.last.clear();
     this.shortfall.clear();
+    this.truncated = false;
   }
 
   /**

@@ -9,7 +9,7 @@
  */
 import type { ExactCounter } from './exact-counter';
 import type { TextCount } from './message-tokens';
-import { CLAUDE_CLASS_FACTORS, type TokenizerFamily } from './models';
+import { claudeBound, type TokenizerFamily } from './models';
 import { contentClassOf } from './safe-estimate';
 import { composition } from './text-composition';
 
@@ -20,6 +20,6 @@ export function countInFamily(text: string, family: TokenizerFamily, counter: Ex
   const c = composition(text);
   const contentClass = contentClassOf(c);
   const exact = counter.count(text);
-  const tokens = family === 'claude' ? Math.ceil(exact * CLAUDE_CLASS_FACTORS[contentClass]) : exact;
+  const tokens = family === 'claude' ? claudeBound(exact, contentClass) : exact;
   return { tokens, family, bytes, source: 'tokenizer', contentClass };
 }

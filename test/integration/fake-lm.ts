@@ -71,7 +71,11 @@ function flatten(messages: readonly RequestMessage[]): Pick<FakeLmRequest, 'text
 export class FakeLanguageModels {
   readonly script: FakeLmReply[] = [];
   readonly requests: FakeLmRequest[] = [];
-  /** Refuse the next request as too long, whatever its size (the way a server's own count can disagree). */
+  /**
+   * Refuse the next chat request (one with tools) as too long, whatever its size (the way a server's own
+   * count can disagree). A summary request Headroom sends first (a compaction on its own threshold) is
+   * answered: the refusal is meant for the turn.
+   */
   overflowNext = false;
   /** What a request without tools gets (Headroom's summary requests offer none; chat turns always do). */
   summaryText = 'Summary: the user asked questions about the workspace; each was answered. Next: keep answering.';
@@ -104,8 +108,9 @@ export class FakeLanguageModels {
     const flat = flatten(messages);
     const inputTokens = countText(flat.text) + countText(JSON.stringify(options.tools ?? []));
     const window = this.models.find((m) => m.id === model.id)?.window ?? 0;
-    const overflow = this.overflowNext || inputTokens > window;
-    this.overflowNext = false;
+    const chat = (options.tools?.length ?? 0) > 0;
+    const overflow = (this.overflowNext && chat) || inputTokens > window;
+    if (chat) this.overflowNext = false;
     const toolNames = (options.tools ?? []).map((t) => t.name);
     this.requests.push({ model: model.id, inputTokens, outcome: overflow ? 'overflow' : 'ok', ...flat, toolNames });
     if (overflow) throw new Error(`prompt is too long: ${inputTokens} tokens > ${window} maximum`);

@@ -3,70 +3,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentEvent, TurnEndReason } from '../../src/agent/events';
-import { startFakeProvider, type FakeProvider, type FakeStep, type FakeToolCall, type RecordedRequest } from '../fixtures/fake-provider';
+import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider';
+import { bigCode, cjkDoc, model, prose, TURNS } from '../fixtures/scenarios/large-outputs';
 import { activateHeadroom, resetProviderSettings, useFakeProvider } from './helpers';
 
 const WINDOW = 8_000;
 const MAX_OUTPUT = 1_500;
-const TURNS = 5;
-
-/** A large TypeScript-like file (~60 KB), a dense CJK document (~30 KB). Deterministic. */
-function bigCode(): string {
-  return Array.from(
-    { length: 900 },
-    (_, i) => `export function handler${i}(input: string): number { return input.length * ${i} + ${(i * 7919) % 1000}; }\n`,
-  ).join('');
-}
-function cjkDoc(): string {
-  return Array.from({ length: 600 }, (_, i) => `第${i}节：上下文窗口不会溢出，压缩会保留用户的每一条指令。\n`).join('');
-}
-
-function prose(words: number, seed: number): string {
-  const vocab = ['the', 'agent', 'read', 'context', 'window', 'file', 'result', 'stored', 'token', 'budget', 'summary', 'turn'];
-  return Array.from({ length: words }, (_, i) => vocab[(i * 7 + seed) % vocab.length]).join(' ');
-}
-
-/** The newest stored-result ref the model was shown. */
-function lastRef(req: RecordedRequest): string | undefined {
-  const all = [...JSON.stringify(req.body.messages ?? []).matchAll(/ref_id=\\"(res_[0-9a-f]+)\\"/g)];
-  return all.at(-1)?.[1];
-}
-
-type Round = (req: RecordedRequest) => FakeToolCall[];
-const readBack: Round = (req) => {
-  const ref = lastRef(req);
-  return ref ? [{ name: 'read_result', arguments: { ref_id: ref, offset: 0, limit: 32_000 } }] : [];
-};
-
-/** Each turn: large tool outputs (files read, commands with long output), read back, then a long answer. */
-const PLAN: Round[][] = [
-  [() => [{ name: 'read_file', arguments: { path: 'big-module.ts' } }], readBack],
-  [() => [{ name: 'run_command', arguments: { command: 'seq 1 30000' } }], readBack],
-  [() => [{ name: 'read_file', arguments: { path: 'guide-zh.md' } }], readBack],
-  [
-    () => [
-      { name: 'read_file', arguments: { path: 'big-module.ts', start_line: 100, end_line: 400 } },
-      { name: 'run_command', arguments: { command: 'seq 1 5000 | sed "s/^/row /"' } },
-    ],
-  ],
-  [() => [{ name: 'read_file', arguments: { path: 'guide-zh.md', start_line: 200, end_line: 500 } }], readBack],
-];
-
-/**
- * The model of turn `k`. A request without tools is a summary request (compaction) and gets a summary;
- * a forced final answer would also come without tools, and the test sees it as `context_full`.
- */
-function model(k: number): FakeStep {
-  let round = 0;
-  return (req) => {
-    if (req.tools.length === 0) return { text: `Summary: turns up to ${k} read large files and ran commands; ${prose(60, k)}.` };
-    while (round < PLAN[k].length) {
-      const calls = PLAN[k][round++](req).map((c, i) => ({ ...c, id: `toolu_t${k}r${round}c${i}` }));
-      if (calls.length) return { text: `Step ${round} of turn ${k}.`, toolCalls: calls };
-    }
-    return { text: `Answer ${k}: ${prose(350, k)}`, chunkChars: 256 };
-  };
-}
 
 /**
  * "small windows stay usable": an 8k window (a common local-model size), a provider that

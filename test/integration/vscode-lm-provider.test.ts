@@ -93,6 +93,14 @@ describe('VS Code Language Model API provider: full turns through a registered c
 
   it("recovers from the model's overflow error: compacts, retries once, answers", async () => {
     const { host } = await activateHeadroom();
+    // A session well under its threshold, with turns a compaction can summarize: the refusal, not the
+    // threshold, is what compacts.
+    await host.session.sessions.create();
+    await host.session.turns.setModel({ provider: 'vscode-lm', model: 'fake-small', thinking: 'off' });
+    for (let i = 0; i < 3; i++) {
+      fake.script.push({ text: `Answer ${i}: ${'words '.repeat(300)}` });
+      await host.session.turns.prompt(`Question ${i}.`);
+    }
     const from = events.length;
     fake.overflowNext = true;
     fake.script.push({ text: 'Answered after the retry.' });

@@ -31,11 +31,7 @@ describe('session service: a server that cuts the conversation without a word', 
   let world: FakeWorld | undefined;
   afterEach(async () => world?.close());
 
-  // Pending: since the counting and models merges, turn 0's CJK page is admitted whole, turn 1 compacts on
-  // its threshold first, and the cut lands on the turn's last request; the "compact next" flag lives in the
-  // per-limits gate and is lost when the window is read again. The catch and the one notice still hold
-  // (context-usage-evidence, app-local-servers-scenario); the scenario needs its first request cut again.
-  it.skip('a truncated figure is not used: compaction, one notice, the window read again', async () => {
+  it('a truncated figure is not used: compaction, one notice, the window read again', async () => {
     world = await createFakeWorld(
       { 'guide-zh.md': GUIDE },
       {
@@ -61,16 +57,19 @@ describe('session service: a server that cuts the conversation without a word', 
     await turn(1);
     const cut = world.server.requests.slice(before).filter((r) => (r.silentlyTruncatedTokens ?? 0) > 0);
     assert.ok(cut.length >= 1, world.server.requests.map((r) => `${r.inputTokens}/${r.contextLength}/${r.evaluatedTokens}`).join(' '));
-    assert.ok(
-      events.some((e) => e.type === 'compaction' && e.report.trigger === 'overflow'),
-      'the next request compacted first, as after an overflow',
-    );
     assert.ok(service.turns.measure().used > cut[0].evaluatedTokens! / 2, 'the truncated figure did not become the meter');
     const told = env.warnings.filter((w) =>
       /may be cutting the conversation: it reported [\d.,k]+ tokens for a prompt of ~[\d.,k]+/.test(w),
     );
     assert.equal(told.length, 1, env.warnings.join('\n'));
+    // The cut may land on the turn's last request: the next request, whichever turn it is in (and after
+    // the window is read again), compacts first. LM Studio never refuses with an overflow, so an overflow
+    // compaction here comes only from the doubted figure.
     await turn(2);
+    assert.ok(
+      events.some((e) => e.type === 'compaction' && e.report.trigger === 'overflow'),
+      'the next request compacted first, as after an overflow',
+    );
     assert.equal(service.turns.measure().contextWindow, 2048, 'asked again, the server said its new window');
     assert.equal(env.warnings.filter((w) => /may be cutting/.test(w)).length, 1, 'told once');
     const after = world.server.requests.slice(world.server.requests.length - 2);

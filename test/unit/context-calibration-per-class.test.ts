@@ -79,4 +79,34 @@ describe('context calibration: per model and per content class', () => {
     assert.equal(cal.isCalibrated('m', 'code'), false, 'code learned nothing');
     assert.ok(cal.factorFor('m', 'code') >= 1, "and is not lowered by prose's factor");
   });
+
+  it("Claude: a class's factor learned on the worker's figures applies to an estimate on the worker's scale", async () => {
+    // The worker's Claude figure is o200k × the class factor (1.75 for prose); the provider counts 1.15 × o200k,
+    // so prose learns ~0.66. A message the worker has not counted yet is a tighter estimate (~1 × o200k):
+    // scaled by 0.66 as it was, it under-counted the provider by a third.
+    const limits = resolveModelLimits('claude-sonnet-4-5', 'anthropic', { models: {}, providers: {}, bufferFraction: 0.02 });
+    const ledger = new TokenLedger(inProcessCounter());
+    const gate = createContextGate({ limits, ledger });
+    const o200k = (await import('../fixtures/fake-provider/tokens')).encodeTokens;
+    const text = (seed: number) =>
+      Array.from({ length: 400 }, (_, i) => `step ${seed}.${i}: the agent reads the file and explains it`).join('\n');
+    const seen: Message[] = [user(text(1))];
+    await ledger.countExact(seen[0], 'claude');
+    const truth = (m: Message) => Math.ceil(o200k((m.content[0] as { text: string }).text).length * 1.15);
+    const reply = {
+      role: 'assistant',
+      content: [],
+      provider: 'anthropic',
+      model: limits.model,
+      usage: usage(truth(seen[0])),
+      stopReason: 'end',
+      timestamp: 0,
+    } as AssistantMessage;
+    gate.observe!({ model: limits.model, system: [], messages: seen, tools: [], maxOutputTokens: 100 }, reply);
+    assert.ok(gate.tokensOf(seen[0]) < ledger.count(seen[0], 'claude').tokens, "the worker's figure is scaled down");
+    const fresh = user(text(2)); // not counted by the worker yet: an estimate
+    assert.equal(ledger.count(fresh, 'claude').exact, false);
+    assert.ok(gate.tokensOf(fresh) >= truth(fresh), `estimate ${gate.tokensOf(fresh)} under the provider's ${truth(fresh)}`);
+    ledger.dispose();
+  });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent, ContextUsage } from '../../src/agent/events';
-import { MeterFloor } from '../../src/agent/meter-floor';
+import { heldUsage, MeterFloor } from '../../src/agent/meter-floor';
+import type { BudgetViewModel } from '../../src/context/budget';
 import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environment';
 
 /** Real public text of several content classes, each under the offload threshold so it enters the context whole. */
@@ -68,10 +69,10 @@ describe('meter floor: the figures of one turn, in order', () => {
     const floor = new MeterFloor();
     assert.equal(floor.shown(usage(3_400)).used, 3_400);
     floor.filter({ type: 'turn_start', turnId: 't' } as AgentEvent);
-    assert.deepEqual(shownUsed(floor.filter(figure(3_300))), []);
+    assert.deepEqual(shownUsed(floor.filter(figure(3_300))), [3_400], 'the total on screen stays');
     assert.equal(floor.shown(usage(2_400)).used, 3_400, 'a remeasure during the turn does not dip');
     assert.deepEqual(shownUsed(floor.filter(figure(3_600))), [3_600]);
-    assert.deepEqual(shownUsed(floor.filter(figure(3_500))), []);
+    assert.deepEqual(shownUsed(floor.filter(figure(3_500))), [3_600]);
     assert.deepEqual(shownUsed(floor.filter({ type: 'turn_end', turnId: 't', reason: 'done' } as AgentEvent)), [3_500]);
   });
 
@@ -81,5 +82,44 @@ describe('meter floor: the figures of one turn, in order', () => {
     assert.deepEqual(shownUsed(floor.filter(figure(9_000))), [9_000]);
     floor.filter({ type: 'compaction_end', outcome: 'done' });
     assert.deepEqual(shownUsed(floor.filter(figure(2_000))), [2_000]);
+  });
+
+  it('a held total carries the latest breakdown, scaled up to it, and a band that covers the gap', () => {
+    // Before the tool result: 6,800 estimated. With it, counted and confirmed: 6,000 (a tool result of 600 among them).
+    const budget = (used: number, toolResults: number): BudgetViewModel =>
+      ({
+        window: 12_000,
+        effectiveWindow: 10_000,
+        used,
+        remaining: 10_000 - used,
+        percent: used / 12_000,
+        percentOfEffective: used / 10_000,
+        components: [
+          { name: 'tools', tokens: used - toolResults - 400, fraction: 0 },
+          { name: 'messages', tokens: 400, fraction: 0 },
+          { name: 'toolResults', tokens: toolResults, fraction: 0 },
+        ],
+        confirmed: toolResults > 0,
+        bandTokens: toolResults > 0 ? 0 : 900,
+        untilCompact: 8_000 - used,
+      }) as unknown as BudgetViewModel;
+    const floor = new MeterFloor();
+    floor.filter({ type: 'turn_start', turnId: 't' } as AgentEvent);
+    floor.filter({ type: 'context_usage', usage: { ...usage(6_800), budget: budget(6_800, 0) } });
+    const [shown] = floor.filter({ type: 'context_usage', usage: { ...usage(6_000), budget: budget(6_000, 600) } });
+    assert.ok(shown?.type === 'context_usage' && shown.usage.budget);
+    const b = shown.usage.budget;
+    assert.equal(shown.usage.used, 6_800);
+    assert.equal(b.used, 6_800);
+    assert.equal(
+      b.components.reduce((s, c) => s + c.tokens, 0),
+      6_800,
+      'the breakdown adds up to the total shown',
+    );
+    const results = b.components.find((c) => c.name === 'toolResults')!.tokens;
+    assert.ok(results >= 600 && results <= 700, `the tool result is listed (${results})`);
+    assert.equal(b.bandTokens, 800, 'the truth (6,000) lies within the band');
+    assert.equal(b.untilCompact, 1_200);
+    assert.deepEqual(heldUsage(usage(7_000), 6_800), usage(7_000), 'a figure above the floor is shown as it is');
   });
 });

@@ -155,7 +155,9 @@ export class SummaryStep {
     // It may use the whole window but its own output and a 2 % margin (not only the agent's effective window).
     const window = input.prefix.contextWindow;
     const limit = window ? Math.min(summarizerWindow ?? Infinity, inputLimitWithin(window, request.maxOutputTokens)) : this.limit();
-    if ((await requestTokensInSlices(request, this.scope.requestTokensOf)) + prefixTokens > limit) return undefined;
+    // The view is the agent's, counted for its own requests (memoized, calibrated): its counts, not
+    // the summary path's safe estimates, which over-count by a seventh and declined a request that fits.
+    if ((await requestTokensInSlices(request, this.scope.tokensOf)) + prefixTokens > limit) return undefined;
     return this.askAndStore(request, plan);
   }
 
