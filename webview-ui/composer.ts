@@ -130,6 +130,20 @@ export class Composer {
     this.input.focus();
   }
 
+  /**
+   * The panel focused from the keyboard (Focus Panel's key) with nothing inside to return to (the
+   * approval card that had it is answered): the prompt box takes the focus, so typing goes there. A
+   * click keeps its own target.
+   */
+  takeFocusOnPanelEntry(): void {
+    let pointerHeld = false;
+    document.addEventListener('pointerdown', () => (pointerHeld = true), true);
+    document.addEventListener('pointerup', () => (pointerHeld = false), true);
+    window.addEventListener('focus', () => {
+      if (!pointerHeld && (!document.activeElement || document.activeElement === document.body)) this.focus();
+    });
+  }
+
   private onKey(e: KeyboardEvent): void {
     if (e.isComposing) return;
     const open = !this.list.hidden;

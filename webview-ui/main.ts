@@ -95,6 +95,8 @@ document.addEventListener('keydown', (e) => {
   stopTurn();
 });
 
+composer.takeFocusOnPanelEntry();
+
 function runIntent(intent: ComposerIntent): boolean {
   if (state.compacting && (intent.kind === 'prompt' || intent.kind === 'compact' || intent.kind === 'clear')) {
     // The draft stays in the box until the compaction is done or cancelled.

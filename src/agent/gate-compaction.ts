@@ -114,6 +114,7 @@ export function prepareSummary(gate: GateState, { messages, components }: Checke
       trigger: 'threshold',
       effectiveWindow: gate.limits.effectiveWindow,
       contextWindow: gate.limits.contextWindow,
+      prefix: gate.prefix,
     });
   } catch {
     // Preparing is an optimization.

@@ -11,7 +11,7 @@ import { DEFAULT_SUMMARY_MAX_TOKENS, inputLimitWithin } from '../context/compact
 import { findModel, resolveModelLimits, supportsReasoning, type ServerReportedWindow } from '../context/models';
 import type { ModelChoice } from '../context/model-choice';
 import type { ContextSettings } from '../context/settings';
-import { thinkingLevels, withThinking, type ThinkingLevel, type ThinkingLimits } from '../context/thinking';
+import { thinkingOffers, withThinking, type ThinkingOffer, type ThinkingLimits } from '../context/thinking';
 import type { AgentEvent } from '../agent/events';
 import { saysModelUnknown } from '../providers/unknown-model';
 import { CONNECTION_TEST_TIMEOUT_MS, endpointUrl, testConnection, type ConnectionResult } from '../providers/connection-test';
@@ -32,8 +32,8 @@ import { ProviderModels, type ModelTarget } from './provider-models';
 /** What kind of endpoint the provider is (catalogue): a vendor API, a server at a base URL, or VS Code's models. */
 const endpointOf = (provider: ProviderId) => providerEntry(provider).endpoint;
 
-/** The thinking levels the picker offers for a model. */
-export type ModelLevels = (provider: ProviderId, model: string) => readonly ThinkingLevel[];
+/** The thinking levels the picker offers for a model, each with what a request at it sends. */
+export type ModelThinking = (provider: ProviderId, model: string) => readonly ThinkingOffer[];
 
 /** The settings' model: the default a new session starts with. */
 function settingsModel(env: HostEnvironment): ModelChoice {
@@ -281,16 +281,16 @@ export class ModelAccess {
 
   /**
    * What the model picker offers beyond the table: each vendor's list for its key (`listModels`) and
-   * the thinking levels of a model (as its provider described it, else by the table).
+   * the thinking levels of a model and what each sends (as its provider described it, else by the table).
    */
-  async pickerModels(): Promise<{ vendorModels: Partial<Record<ProviderId, readonly ProviderModelInfo[]>>; levelsFor: ModelLevels }> {
+  async pickerModels(): Promise<{ vendorModels: Partial<Record<ProviderId, readonly ProviderModelInfo[]>>; thinkingFor: ModelThinking }> {
     const vendorModels = await this.listModels();
     const t = this.modelTarget();
-    const levelsFor: ModelLevels = (provider, model) => {
+    const thinkingFor: ModelThinking = (provider, model) => {
       const described = provider === t.provider ? this.providerModels.describe(t, model) : undefined;
-      return thinkingLevels(resolveModelLimits(model, provider, undefined, undefined, described).capabilities);
+      return thinkingOffers(resolveModelLimits(model, provider, undefined, undefined, described).capabilities);
     };
-    return { vendorModels, levelsFor };
+    return { vendorModels, thinkingFor };
   }
 
   /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { modelOptions, type LanguageModelInfo, type ModelChoice, type ModelOption } from '../context/model-choice';
-import { THINKING_BUDGETS, type ThinkingLevel } from '../context/thinking';
+import type { ThinkingLevel, ThinkingOffer } from '../context/thinking';
 import type { ProviderModelInfo } from '../providers/model-info';
 import { providerEntry, type ProviderId } from '../common/provider-catalogue';
 import { formatTokens } from '../protocol/format';
@@ -19,8 +19,8 @@ export interface ModelPickerInput {
   serverWindow?: number;
   /** What each vendor API listed for its key (others come from the model table). */
   vendorModels?: Partial<Record<ProviderId, readonly ProviderModelInfo[]>>;
-  /** The thinking levels a model offers (by what its provider said, else the table). */
-  levelsFor: (provider: ProviderId, model: string) => readonly ThinkingLevel[];
+  /** The thinking levels a model offers and what each sends (by what its provider said, else the table). */
+  thinkingFor: (provider: ProviderId, model: string) => readonly ThinkingOffer[];
 }
 
 type OptionItem = vscode.QuickPickItem & { option?: ModelOption; other?: true };
@@ -77,26 +77,29 @@ export async function pickModel(input: ModelPickerInput): Promise<ModelChoice | 
     if (!typed) return undefined;
     model = typed.trim();
   }
-  const thinking = await pickThinking({ provider, model }, input.levelsFor(provider, model), input.current.thinking);
+  const thinking = await pickThinking({ provider, model }, input.thinkingFor(provider, model), input.current.thinking);
   return thinking === undefined ? undefined : { provider, model, thinking };
 }
 
 /** The thinking level for a model that reasons ('off' without asking for one that does not). */
 async function pickThinking(
   choice: Pick<ModelChoice, 'provider' | 'model'>,
-  levels: readonly ThinkingLevel[],
+  offers: readonly ThinkingOffer[],
   current: ThinkingLevel,
 ): Promise<ThinkingLevel | undefined> {
-  if (!levels.length) return 'off';
-  // A budget model lists off and three budgets; an adaptive or effort model its declared efforts.
-  const budgets = !levels.includes('max') && levels.includes('off') && levels.length === 4;
-  const describe = (l: ThinkingLevel) =>
-    l === 'off'
+  if (!offers.length) return 'off';
+  // Worded by what a request at the level sends: a budget model's tokens, an adaptive or effort model's effort.
+  const describe = ({ level, request }: ThinkingOffer) =>
+    level === 'off'
       ? vscode.l10n.t('No thinking')
-      : budgets
-        ? vscode.l10n.t('{0} thinking tokens, counted in the output reserved from the window', formatTokens(THINKING_BUDGETS[l]))
-        : vscode.l10n.t('Effort {0}: the model decides how much to think, inside its output limit', l);
-  const items = levels.map((l) => ({ label: l === current ? `$(check) ${l}` : l, description: describe(l), level: l }));
+      : request?.mode === 'budget'
+        ? vscode.l10n.t('{0} thinking tokens, counted in the output reserved from the window', formatTokens(request.budgetTokens))
+        : vscode.l10n.t('Effort {0}: the model decides how much to think, inside its output limit', level);
+  const items = offers.map((o) => ({
+    label: o.level === current ? `$(check) ${o.level}` : o.level,
+    description: describe(o),
+    level: o.level,
+  }));
   const picked = await pickOne(items, {
     title: vscode.l10n.t('Headroom: Thinking for {0}', withoutIcons(choice.model)),
     placeholder: vscode.l10n.t('How much the model may reason'),

@@ -57,6 +57,23 @@ export function thinkingLevels(caps: ModelCapabilities): readonly ThinkingLevel[
   return levels.length > (caps.thinkingOff ? 1 : 0) ? levels : [];
 }
 
+/** A level the picker offers and what a request at it carries (absent: no thinking parameter). */
+export interface ThinkingOffer {
+  level: ThinkingLevel;
+  request?: RequestThinking;
+}
+
+/**
+ * The levels the picker offers for a model, each with what a request at that level sends, so the
+ * picker words a level by what the model takes (a token budget or an effort), never by the list's shape.
+ */
+export function thinkingOffers(caps: ModelCapabilities): readonly ThinkingOffer[] {
+  return thinkingLevels(caps).map((level) => {
+    const request = requestThinking(caps, level);
+    return request ? { level, request } : { level };
+  });
+}
+
 /** What a request carries for `level` on a model with these capabilities (undefined: no thinking parameter). */
 export function requestThinking(caps: ModelCapabilities, level: ThinkingLevel): RequestThinking | undefined {
   switch (caps.thinking) {

@@ -187,14 +187,14 @@ async function selectModel(deps: HostActionDeps): Promise<void> {
   // A local server lists what it can serve; a vendor's list is read with its key, under the key's origin rules.
   const serverUrl = providerEntry(provider).endpoint === 'server' ? readProviderSettings().baseUrl : undefined;
   await session.init();
-  const { vendorModels, levelsFor } = await session.models.pickerModels();
+  const { vendorModels, thinkingFor } = await session.models.pickerModels();
   const choice = await pickModel({
     current: session.models.choice(),
     serverUrl,
     serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
     serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
     vendorModels,
-    levelsFor,
+    thinkingFor,
   });
   if (!choice) return;
   await session.turns.setModel(choice);

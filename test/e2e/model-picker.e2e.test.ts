@@ -6,8 +6,9 @@
  * choice at once. With a key for a provider that lists its models (a fake that plays Anthropic's
  * Models API), the picker lists the key's models — the retired one left out, the deprecated one
  * saying so — and a model the table does not know shows "window unknown — assumed" until the
- * provider described it. Screenshots: panel-model-picker.png, panel-model-thinking.png,
- * panel-model-header.png, panel-model-key-list.png, panel-model-provider-window.png.
+ * provider described it; an adaptive model that may turn thinking off is offered efforts, not token
+ * budgets. Screenshots: panel-model-picker.png, panel-model-thinking.png, panel-model-header.png,
+ * panel-model-key-list.png, panel-model-thinking-adaptive.png, panel-model-provider-window.png.
  */
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -79,11 +80,7 @@ describe('model picker in the panel header', function () {
     }
   });
 
-  // Pending: the thinking picker tells a budget model from an adaptive one by its level list
-  // (off + three levels = budgets), so an adaptive model that may also turn thinking off
-  // (claude-petite-5 here) is offered token budgets instead of "Effort medium". The picker needs the
-  // model's thinking style, not a guess from its levels.
-  it.skip("with a key: the picker lists the key's models from the provider, and the header shows the window the provider reported", async () => {
+  it("with a key: the picker lists the key's models from the provider, and the header shows the window the provider reported", async () => {
     const { page, webviewProblems } = await openWorkbench('Default Dark Modern', {
       'headroom.provider': 'anthropic',
       'headroom.baseUrl': fake.baseUrl,
@@ -121,6 +118,13 @@ describe('model picker in the panel header', function () {
 
       await choose(page, 'claude-petite-5', '32k window');
       await page.locator('.quick-input-widget', { hasText: 'Thinking for claude-petite-5' }).waitFor({ timeout: 20_000 });
+      // Adaptive, and it may turn thinking off: off and three efforts, never token budgets.
+      const thinkingRows = page.locator('.quick-input-list .monaco-list-row');
+      await thinkingRows.filter({ hasText: 'Effort high' }).first().waitFor({ timeout: 20_000 });
+      const offered = (await thinkingRows.allInnerTexts()).join('\n');
+      assert.match(offered, /off[\s\S]*No thinking[\s\S]*Effort low[\s\S]*Effort medium[\s\S]*Effort high/);
+      assert.doesNotMatch(offered, /thinking tokens/);
+      await page.screenshot({ path: screenshotPath('panel-model-thinking-adaptive') });
       await choose(page, 'medium', 'Effort medium');
       const header = frame.getByRole('button', { name: /^Model: claude-petite-5, 32k window, thinking medium\. Select another model$/ });
       await header.waitFor({ timeout: 30_000 });

@@ -2,7 +2,8 @@
 /**
  * End to end in a real VS Code (code-server), the host and loop real, the
  * provider the fake one: "Allow for this session" runs the same command again without asking (and only
- * that command), a rejection's reason reaches the model, and a manual compaction shows its running row
+ * that command), a rejection's reason reaches the model, the approve / reject keys answer from the
+ * editor and Focus Panel's key brings the focus back, and a manual compaction shows its running row
  * with Cancel while Send is held, then a card whose View summary renders the model's summary.
  */
 import * as assert from 'node:assert/strict';
@@ -131,6 +132,54 @@ describe('approvals for the session and a visible compaction in a real VS Code',
       /The user rejected the command `echo other-e2e`; it was not run\. The user's reason: "use the test suite instead"/,
     );
     assert.doesNotMatch(results, /other-e2e\n\[exit code/);
+  });
+
+  it('the keys answer an approval from the editor (Ctrl+Shift+Alt+Y / R), and Ctrl+Alt+H brings focus back to the panel', async () => {
+    const panelHasFocus = () => frame.evaluate(() => document.hasFocus());
+    async function focusEditor(): Promise<void> {
+      await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+      await page.locator('.monaco-editor.focused').waitFor({ timeout: 10_000 });
+      assert.equal(await panelHasFocus(), false, 'the editor has the focus, not the panel');
+    }
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('hello.ts');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'hello.ts' }).first().waitFor({ timeout: 20_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 20_000 });
+
+    const start = fake.requests.length;
+    fake.script.push(runCommand('call_k1', 'echo keyed-yes-e2e'), { text: 'Ran it by key.' });
+    await send('Run echo keyed-yes-e2e');
+    await frame.locator('[data-testid=approval]').last().getByRole('button', { name: 'Reject the command' }).waitFor({ timeout: 30_000 });
+    await focusEditor();
+    await page.keyboard.press('Control+Shift+Alt+Y');
+    await idleWith('Ran it by key.');
+    await requestsReach(start + 2);
+    assert.match(toolResults(fake.requests[start + 1]), /keyed-yes-e2e\n\[exit code 0\]/);
+
+    fake.script.push(runCommand('call_k2', 'echo keyed-no-e2e'), { text: 'Not running it.' });
+    await send('Run echo keyed-no-e2e');
+    await frame.locator('[data-testid=approval]').last().getByRole('button', { name: 'Reject the command' }).waitFor({ timeout: 30_000 });
+    await focusEditor();
+    await page.keyboard.press('Control+Shift+Alt+R');
+    await idleWith('Not running it.');
+    await requestsReach(start + 4);
+    const rejected = toolResults(fake.requests[start + 3]);
+    assert.match(rejected, /The user rejected the command `echo keyed-no-e2e`; it was not run/);
+    assert.doesNotMatch(rejected, /keyed-no-e2e\n\[exit code/);
+
+    // From the editor, Focus Panel's key puts the focus in the panel.
+    await focusEditor();
+    await page.keyboard.press('Control+Alt+H');
+    for (const deadline = Date.now() + 10_000; !(await panelHasFocus()); await page.waitForTimeout(100))
+      if (Date.now() > deadline) throw new Error('Ctrl+Alt+H did not focus the Headroom panel');
+    // What is typed next goes to the prompt box.
+    await page.keyboard.type('typed after the key');
+    const box = frame.getByRole('textbox', { name: 'Message to Headroom' });
+    assert.equal(await box.inputValue(), 'typed after the key');
+    await page.screenshot({ path: screenshotPath('approvals-keys-focus-panel') });
+    await box.fill('');
+    await runPaletteCommand(page, 'View: Close All Editors');
   });
 
   it('a manual compaction shows "Compacting…" with Cancel while Send is held, then a card whose View summary renders the summary', async () => {

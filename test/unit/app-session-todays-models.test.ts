@@ -42,7 +42,7 @@ describe("today's models, as the provider describes them: a session through the 
 
   it("the model picker lists the key's models from the Models API: the retired one left out, the deprecated one says so", async () => {
     const { service } = await world.open({ models: {} });
-    const { vendorModels, levelsFor } = await service.models.pickerModels();
+    const { vendorModels, thinkingFor } = await service.models.pickerModels();
     assert.deepEqual(
       vendorModels.anthropic?.map((m) => m.id),
       ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-petite-5', 'claude-sonnet-4-5'],
@@ -52,8 +52,14 @@ describe("today's models, as the provider describes them: a session through the 
     assert.match(described['claude-opus-5-5'], /^1M window · \$4 in \/ \$20 out per M tokens .* · adaptive thinking$/);
     assert.match(described['claude-petite-5'], /^32k window · price unknown · adaptive thinking$/);
     assert.match(described['claude-sonnet-4-5'], /deprecated, retires 2026-11-30$/);
-    assert.deepEqual(levelsFor('anthropic', 'claude-opus-5-5'), ['low', 'medium', 'high', 'max'], 'its thinking is always on: no off');
-    assert.deepEqual(levelsFor('anthropic', 'claude-petite-5'), ['off', 'low', 'medium', 'high']);
+    const levels = (model: string) => thinkingFor('anthropic', model).map((o) => o.level);
+    assert.deepEqual(levels('claude-opus-5-5'), ['low', 'medium', 'high', 'max'], 'its thinking is always on: no off');
+    assert.deepEqual(levels('claude-petite-5'), ['off', 'low', 'medium', 'high']);
+    // Off and three levels, as a budget model lists them, yet the provider said adaptive: efforts, not budgets.
+    assert.deepEqual(
+      thinkingFor('anthropic', 'claude-petite-5').map((o) => o.request?.mode),
+      ['disabled', 'adaptive', 'adaptive', 'adaptive'],
+    );
   });
 
   it('a 1M-window adaptive model at thinking "high": its window and prices, adaptive thinking with the effort, no 400', async () => {

@@ -58,4 +58,37 @@ describe("cache-preserving summaries: the summary request reuses the agent's exa
     assert.equal(report.report.summary, '## Goal\nThe summary.');
     assert.ok(report.report.cost && report.report.cost.cacheRead === u.cacheRead, "the report carries the summary's cost");
   });
+
+  it('the summary prepared in the background is a cache-preserving request too, and the compaction applies it', async () => {
+    const chain = createCompactionChain({
+      results: createMemoryResultPort(),
+      get summarizer() {
+        return h!.provider;
+      },
+    });
+    h = await createHarness({
+      window: 40_000,
+      gate: { compact: (input, signal) => chain.hook(input, signal), prepare: (input) => chain.prepare(input) },
+    });
+    h.config.request = { cacheTail: true };
+    let applied = false;
+    for (let i = 0; i < 30 && !applied; i++) {
+      h.server.script.push((req) => {
+        const last = JSON.stringify((req.body.messages as unknown[]).at(-1));
+        return last.includes('Headroom: context compaction') ? { text: '## Goal\nPrepared.' } : { text: `answer ${i}` };
+      });
+      await h.turn(`step ${i}: ${filler(9000, `step ${i}`)}`);
+      applied = h.events.some((e) => e.type === 'compaction' && e.report.summary === '## Goal\nPrepared.');
+    }
+    assert.ok(applied, 'a compaction applied the prepared summary');
+    const summaries = h.server.requests.filter((r) => JSON.stringify(r.body.messages).includes('Headroom: context compaction'));
+    assert.ok(summaries.length >= 1, 'a summary request was sent');
+    assert.ok(
+      !h.server.requests.some((r) => JSON.stringify(r.body.messages).includes('<transcript>')),
+      'no summary request of its own (a quoted transcript)',
+    );
+    const u = summaries[0].usage!;
+    const share = u.cacheRead / (u.input + u.cacheRead + u.cacheWrite);
+    assert.ok(share >= 0.8, `cache-read share of the prepared summary request ${share.toFixed(2)}`);
+  });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { resolveModelLimits } from '../../src/context/models';
 import { parseContextSettings } from '../../src/context/settings';
-import { requestThinking, THINKING_BUDGETS, thinkingLevels, withThinking } from '../../src/context/thinking';
+import { requestThinking, THINKING_BUDGETS, thinkingLevels, thinkingOffers, withThinking } from '../../src/context/thinking';
 import { reasoningEffort } from '../../src/providers/openai-convert';
 
 describe('context thinking: as each model takes it, and its place in the output reservation', () => {
@@ -56,6 +56,30 @@ describe('context thinking: as each model takes it, and its place in the output 
     assert.deepEqual(levels('gpt-5', 'openai'), ['low', 'medium', 'high']);
     assert.deepEqual(levels('gpt-6.1-terra', 'openai'), ['off', 'low', 'medium', 'high', 'max']);
     assert.deepEqual(levels('gpt-4.1', 'openai'), []);
+  });
+
+  it('offers each level with what it sends: an adaptive model that may turn thinking off gets efforts, never budgets', () => {
+    // Off and three levels, like a budget model's list: only the style tells them apart.
+    const petite = thinkingOffers({
+      thinking: 'adaptive',
+      efforts: ['low', 'medium', 'high'],
+      thinkingOff: true,
+      sampling: false,
+      contextManagement: [],
+    });
+    assert.deepEqual(petite, [
+      { level: 'off', request: { mode: 'disabled' } },
+      { level: 'low', request: { mode: 'adaptive', effort: 'low' } },
+      { level: 'medium', request: { mode: 'adaptive', effort: 'medium' } },
+      { level: 'high', request: { mode: 'adaptive', effort: 'high' } },
+    ]);
+    assert.deepEqual(thinkingOffers(resolveModelLimits('claude-haiku-4-5', 'anthropic').capabilities), [
+      { level: 'off' },
+      { level: 'low', request: { mode: 'budget', budgetTokens: THINKING_BUDGETS.low } },
+      { level: 'medium', request: { mode: 'budget', budgetTokens: THINKING_BUDGETS.medium } },
+      { level: 'high', request: { mode: 'budget', budgetTokens: THINKING_BUDGETS.high } },
+    ]);
+    assert.deepEqual(thinkingOffers(resolveModelLimits('gpt-4.1', 'openai').capabilities), []);
   });
 
   it('caps the reservation at half of a small window (unknown reasoning model on a local server)', () => {

@@ -10,6 +10,7 @@ import { planSummary, summaryBudget } from '../../context/compaction';
 import type { Message } from '../../providers/types';
 import type { CompactHook, CompactInput, CompactOutput } from '../compact-hook';
 import { BackgroundSummary } from './background-summary';
+import { fittingCachedSummary } from './cached-summary';
 import type { ChainResult, ChainServices, CompactionChain, CompactionChainOptions } from './chain-types';
 import { CompactionPass, nonNegative, readLedger, readPins } from './compaction-pass';
 import { LoopBreaker, type PauseState } from './loop-breaker';
@@ -125,6 +126,23 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
       if (cut <= start) return;
       this.background.prepare(view, { start, cut }, async (head, previousSummary, signal) => {
         const pins = (await readPins(this)).value;
+        // Over the agent's own prefix first, as a pass does: the provider's cache serves most of it.
+        const cached = await fittingCachedSummary({
+          view,
+          prefix: input.prefix,
+          keptFrom: view[cut],
+          pins,
+          maxOutputTokens: summarizer.maxOutputTokens,
+          summarizerModel: this.options.summarizerModel,
+          summarizerWindow: this.options.summarizerWindow,
+          fallbackLimit: summarizer.inputLimit,
+          tokensOf,
+        });
+        const answer = cached ? await summarizer.ask(cached, signal) : undefined;
+        if (answer && !('failure' in answer)) {
+          const stored = await this.archive.storeAll(head);
+          return { summary: answer.text, cost: answer.usage, refs: stored.refIds };
+        }
         const requestTokensOf = nonNegative(input.estimateOf ?? input.tokensOf);
         return (await summarizer.summarizeHead({ head, previousSummary, pins, requestTokensOf }, signal)).outcome;
       });

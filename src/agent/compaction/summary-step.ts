@@ -6,9 +6,7 @@
  * own (clipped, or chunked when the head does not fit). One object per pass; never throws.
  */
 import {
-  buildCachedSummaryRequest,
   buildSummaryRequest,
-  inputLimitWithin,
   historyMessage,
   historyPartsFor,
   isHistoryMessage,
@@ -19,6 +17,7 @@ import { byteEstimate } from '../../context/utf8';
 import { yieldToEventLoop } from '../../common/yield';
 import type { Message, Usage } from '../../providers/types';
 import type { SummaryOutcome } from './background-summary';
+import { fittingCachedSummary } from './cached-summary';
 import { DEFAULT_INSTRUCTIONS_SHARE, type ChainServices, type PassScope } from './chain-types';
 import { errorText } from './result-archive';
 import { requestTokensInSlices, type Summarizer } from './summarizer';
@@ -143,22 +142,19 @@ export class SummaryStep {
    */
   private async cachedSummary(plan: SummaryPlan): Promise<SummaryOutcome | undefined> {
     const { input } = this.scope;
-    const { summarizerModel, summarizerWindow } = this.chain.options;
-    if (!input.prefix || (summarizerModel && summarizerModel !== input.prefix.model)) return undefined;
-    const request = buildCachedSummaryRequest(input.messages, input.prefix, {
+    const request = await fittingCachedSummary({
+      view: input.messages,
+      prefix: input.prefix,
       keptFrom: plan.tail[0],
       focus: input.focus,
       pins: this.scope.pins,
       maxOutputTokens: this.summarizer.maxOutputTokens,
+      summarizerModel: this.chain.options.summarizerModel,
+      summarizerWindow: this.chain.options.summarizerWindow,
+      fallbackLimit: this.limit(),
+      tokensOf: this.scope.tokensOf,
     });
-    const prefixTokens = byteEstimate(Buffer.byteLength(JSON.stringify(request.tools), 'utf8'));
-    // It may use the whole window but its own output and a 2 % margin (not only the agent's effective window).
-    const window = input.prefix.contextWindow;
-    const limit = window ? Math.min(summarizerWindow ?? Infinity, inputLimitWithin(window, request.maxOutputTokens)) : this.limit();
-    // The view is the agent's, counted for its own requests (memoized, calibrated): its counts, not
-    // the summary path's safe estimates, which over-count by a seventh and declined a request that fits.
-    if ((await requestTokensInSlices(request, this.scope.tokensOf)) + prefixTokens > limit) return undefined;
-    return this.askAndStore(request, plan);
+    return request ? this.askAndStore(request, plan) : undefined;
   }
 
   /** The summarizer's own request over the plan's head (clipped or chunked to fit). */
