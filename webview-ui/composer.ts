@@ -140,7 +140,8 @@ export class Composer {
     document.addEventListener('pointerdown', () => (pointerHeld = true), true);
     document.addEventListener('pointerup', () => (pointerHeld = false), true);
     window.addEventListener('focus', () => {
-      if (!pointerHeld && (!document.activeElement || document.activeElement === document.body)) this.focus();
+      // Without scrolling: the reader's place in the chat stays where it is.
+      if (!pointerHeld && (!document.activeElement || document.activeElement === document.body)) this.input.focus({ preventScroll: true });
     });
   }
 
