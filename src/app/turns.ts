@@ -116,14 +116,7 @@ export class Turns {
       results: () => this.deps.storage.resultPort(sessions.id),
       messages: () => sessions.messages,
     };
-    const done = session.prompt(await mentionMessage(parts, message, mentions));
-    sessions.changed();
-    await done;
-    // The turn's records (work ledger, spend, its checkpoint's place) are saved before this resolves: nothing is written after it.
-    await Promise.all([this.deps.records.save(), this.deps.checkpoints.sealTurn()]);
-    await this.deps.storage.saveCalibration();
-    if (!session.isRunning) this.deps.compactions.liftResolvedPause(this.measure());
-    sessions.changed();
+    await this.runTurn(session, session.prompt(await mentionMessage(parts, message, mentions)));
   }
 
   /**
@@ -144,10 +137,18 @@ export class Turns {
     await models.discoverProviderModels();
     await models.discoverServerWindow();
     this.deps.compactions.liftResolvedPause(this.measure());
-    const done = session.retry();
+    // As after a prompt: the checkpoint's place moves to where the retried turn now ends.
+    await this.runTurn(session, session.retry());
+  }
+
+  /**
+   * Waits for a started turn, then saves its records (work ledger, spend, its checkpoint's place) before
+   * resolving: nothing is written after it.
+   */
+  private async runTurn(session: { readonly isRunning: boolean }, done: Promise<unknown>): Promise<void> {
+    const { sessions } = this.deps;
     sessions.changed();
     await done;
-    // As after a prompt: the checkpoint's place moves to where the retried turn now ends.
     await Promise.all([this.deps.records.save(), this.deps.checkpoints.sealTurn()]);
     await this.deps.storage.saveCalibration();
     if (!session.isRunning) this.deps.compactions.liftResolvedPause(this.measure());
