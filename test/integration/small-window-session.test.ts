@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentEvent, TurnEndReason } from '../../src/agent/events';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider';
-import { bigCode, cjkDoc, model, prose, TURNS } from '../fixtures/scenarios/large-outputs';
+import { bigCode, cjkDoc, runLargeOutputTurns, TURNS } from '../fixtures/scenarios/large-outputs';
 import { activateHeadroom, resetProviderSettings, useFakeProvider } from './helpers';
 
 const WINDOW = 8_000;
@@ -51,17 +51,9 @@ describe('an 8k-window session with large outputs, in a real VS Code', () => {
       host.approvals.respond(p.id, { approved: true });
     });
     const sent = server.requests.length;
-    const ends: TurnEndReason[] = [];
+    let ends: TurnEndReason[];
     try {
-      for (let k = 0; k < TURNS; k++) {
-        server.script.length = 0;
-        const step = model(k);
-        for (let i = 0; i < 40; i++) server.script.push(step);
-        const from = events.length;
-        await host.session.turns.prompt(`Turn ${k}: go on with the task. ${prose(80, k)}`);
-        const end = events.slice(from).find((e) => e.type === 'turn_end');
-        ends.push(end?.type === 'turn_end' ? end.reason : ('none' as TurnEndReason));
-      }
+      ends = await runLargeOutputTurns(server.script, (text) => host.session.turns.prompt(text), events);
     } finally {
       sub.dispose();
       approve.dispose();

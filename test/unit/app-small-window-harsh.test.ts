@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AgentEvent, TurnEndReason } from '../../src/agent/events';
 import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environment';
 import type { RecordedRequest } from '../fixtures/fake-provider';
-import { bigCode, cjkDoc, model, prose, TURNS } from '../fixtures/scenarios/large-outputs';
+import { bigCode, cjkDoc, runLargeOutputTurns, TURNS } from '../fixtures/scenarios/large-outputs';
 
 const WINDOW = 8_000;
 const MAX_OUTPUT = 1_500;
@@ -33,17 +33,9 @@ describe('session service: an 8k Claude window, a harsher tokenizer, large outpu
     });
     const events: AgentEvent[] = [];
     const sub = service.onDidEvent((e) => events.push(e));
-    const ends: TurnEndReason[] = [];
+    let ends: TurnEndReason[];
     try {
-      for (let k = 0; k < TURNS; k++) {
-        world.server.script.length = 0;
-        const step = model(k);
-        for (let i = 0; i < 40; i++) world.server.script.push(step);
-        const from = events.length;
-        await service.turns.prompt(`Turn ${k}: go on with the task. ${prose(80, k)}`);
-        const end = events.slice(from).find((e) => e.type === 'turn_end');
-        ends.push(end?.type === 'turn_end' ? end.reason : ('none' as TurnEndReason));
-      }
+      ends = await runLargeOutputTurns(world.server.script, (text) => service.turns.prompt(text), events);
     } finally {
       sub.dispose();
     }
