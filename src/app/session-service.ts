@@ -93,7 +93,7 @@ export class SessionService extends Disposable {
     const compactions = (this.compactions = this._register(
       new Compactions({ env, storage, sessions, records, models, ledger, report, ready, gate: (limits) => this.turns.gate(limits) }),
     ));
-    const checkpoints = (this.checkpoints = new Checkpoints(env, sessions, storage, models));
+    const checkpoints = (this.checkpoints = new Checkpoints(env, sessions, storage, models, () => records.ledger()));
     this.pins = new PinsAndSnapshots(env, storage, sessions, models, ready);
     this.turns = new Turns({
       env,
