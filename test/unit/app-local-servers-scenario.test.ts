@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { LOCAL_SCENARIOS, runLocalScenario, within, type ScenarioRun } from '../fixtures/app/local-scenarios';
+import { LOCAL_SCENARIOS, runLocalScenario, sentUnder, within, type ScenarioRun } from '../fixtures/app/local-scenarios';
 
 /**
  * Local servers as they really behave (JIT loading, old defaults, another client's context, a count
- * without the cached prefix, a refusing server), each counting with a SentencePiece tokenizer Headroom
+ * without the cached prefix, a refusing server, servers that count a prompt before it is sent), each counting with a SentencePiece tokenizer Headroom
  * does not estimate with: six turns of large Chinese, log, minified and base64 reads through the
  * session service. Nothing is sent over the server's real context, nothing is cut without a word, and
  * the meter is within 5 % of the server's own count after at least 5 of the 6 turns.
@@ -37,5 +37,23 @@ describe('session service: local servers as they really behave', function () {
     assert.deepEqual(windows('ollama_05'), Array(6).fill(2048));
     assert.deepEqual(windows('ollama_other_client'), Array(6).fill(32_768), 'the loaded context, kept by asking for it');
     assert.deepEqual(windows('llamacpp'), Array(6).fill(8192));
+    assert.deepEqual(windows('vllm'), Array(6).fill(8192));
+  });
+
+  it('llama.cpp and vLLM count each turn before it is sent: no request goes out with the meter over 5 % under their count', () => {
+    for (const key of ['llamacpp', 'vllm']) {
+      const run = runs.get(key);
+      assert.ok(run, `${key} ran`);
+      const sent = run.turns.flatMap((t) => t.sent.map((s) => `${s.meter}/${s.server}`)).join(', ');
+      assert.deepEqual(
+        run.turns.map((t) => sentUnder(t)),
+        [0, 0, 0, 0, 0, 0],
+        `${key}: the meter as each request went out / the server's count of it: ${sent}`,
+      );
+      assert.ok(
+        run.turns.every((t) => t.counted > 0),
+        `${key}: prompts the server counted per turn: ${run.turns.map((t) => t.counted).join(', ')}`,
+      );
+    }
   });
 });
