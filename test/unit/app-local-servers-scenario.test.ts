@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LOCAL_SCENARIOS, runLocalScenario, sentUnder, within, type ScenarioRun } from '../fixtures/app/local-scenarios';
+import { LOCAL_MODEL, LOCAL_SCENARIOS, runLocalScenario, sentUnder, within, type ScenarioRun } from '../fixtures/app/local-scenarios';
 
 /**
  * Local servers as they really behave (JIT loading, old defaults, another client's context, a count
@@ -55,5 +55,35 @@ describe('session service: local servers as they really behave', function () {
         `${key}: prompts the server counted per turn: ${run.turns.map((t) => t.counted).join(', ')}`,
       );
     }
+  });
+
+  it('a vLLM server whose /tokenize says a prompt is a twentieth of its size: the count is not used, and nothing goes over', async () => {
+    const run = await runLocalScenario({
+      key: 'vllm_undercounting',
+      name: 'vLLM, /tokenize answering a twentieth',
+      server: { tokenizer: 'sentencepiece', flavour: 'vllm', windows: { [LOCAL_MODEL]: 8192 }, local: { tokenizeScale: 0.05 } },
+    });
+    const figures = run.turns.map((t) => `${t.meter}/${t.truth}`).join(', ');
+    assert.ok(
+      run.turns.some((t) => t.counted > 0),
+      'the server was asked',
+    );
+    assert.deepEqual(
+      run.turns.map((t) => t.over),
+      [0, 0, 0, 0, 0, 0],
+      'requests over the context',
+    );
+    assert.ok(run.turns.filter((t) => within(t)).length >= 5, `meter / true count after each turn: ${figures}`);
+    // Taken as the truth, the lie showed the meter at about half the prompt as it went out (a safe estimate: 12 % under at worst).
+    const sent = run.turns.flatMap((t) => t.sent.map((s) => `${s.meter}/${s.server}`)).join(', ');
+    assert.deepEqual(
+      run.turns.map((t) => sentUnder(t, 0.25)),
+      [0, 0, 0, 0, 0, 0],
+      `the meter as each request went out / the server's real count: ${sent}`,
+    );
+    assert.ok(
+      run.log.some((l) => /count not used: the server counted \d+ tokens for \d+ characters/.test(l)),
+      'the refused count is logged',
+    );
   });
 });
