@@ -28,6 +28,12 @@ describe('session service: local servers as they really behave', function () {
         'requests the server cut without a word',
       );
       assert.ok(run.turns.filter((t) => within(t)).length >= 5, `meter / true count after each turn: ${figures}`);
+      // A compaction inside a turn is saved with the view it made, not the array the turn went on appending to.
+      assert.deepEqual(
+        run.warnings.filter((l) => /could not be saved/.test(l)),
+        [],
+        'every compaction was saved',
+      );
     });
   }
 
