@@ -46,6 +46,8 @@ export interface CompactOutput {
   summary?: string;
   /** Tokens the summarizer used, when a model was called. */
   cost?: Usage;
+  /** The summarizer's model (with `cost`), so the compaction card prices the summary at its rates. */
+  model?: string;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { Message, ToolCallPart } from '../providers/types';
 import { admitResult } from '../tools/admission';
+import { recordingApprovals } from '../tools/approval-record';
 import { errorResult, type ToolResult } from '../tools/tool-result';
 import type { AgentEventSink } from './events';
 import type { TurnConfig, WatchedCall } from './turn-config';
@@ -27,14 +28,19 @@ export async function executeToolCalls(
       result = abortedResult(call);
     } else {
       const watched = await watch(config, call, signal);
+      // What the user is asked about this call is kept with its result: a reopened chat shows the card again.
+      const approve = recordingApprovals(config.toolContext.approve);
       raw =
         watched.instead ??
         (await config.tools.invoke(call, {
           ...config.toolContext,
           ...(config.gate.headroom ? { headroom: config.gate.headroom(view) } : {}),
+          approve,
           signal,
           onOutput: (chunk) => emit({ type: 'tool_output', toolCallId: call.id, chunk }),
         }));
+      const approval = approve.asked();
+      if (approval) raw = { ...raw, approval };
       await watched.after?.(raw).catch(() => undefined);
       result = await admitResult(raw, {
         store: config.toolContext.results,

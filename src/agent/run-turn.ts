@@ -127,13 +127,13 @@ export async function runTurn(ctx: TurnContext, config: TurnConfig, signal: Abor
 
   /** Appends results for calls that will not run and persists the message with them. */
   async function settle(reply: AssistantMessage, results: Message[]): Promise<void> {
-    for (const r of results) {
+    // The results are the calls' own, in order (by position: ids of one answer may repeat).
+    const calls = reply.content.filter((p): p is ToolCallPart => p.type === 'toolCall');
+    results.forEach((r, k) => {
       append(r);
-      if (r.role === 'toolResult') {
-        const call = reply.content.find((p): p is ToolCallPart => p.type === 'toolCall' && p.id === r.toolCallId);
-        if (call) emit({ type: 'tool_end', call, result: r, offloaded: false });
-      }
-    }
+      const call = calls[k];
+      if (r.role === 'toolResult' && call) emit({ type: 'tool_end', call, result: r, offloaded: false });
+    });
     await persist(reply.content.length ? [reply, ...results] : [], false);
   }
 }
@@ -313,8 +313,15 @@ function repairDanglingCalls(view: Message[], newMessages: Message[]): void {
   while (i >= 0 && view[i].role === 'toolResult') i--;
   const last = view[i];
   if (last?.role !== 'assistant') return;
-  const answered = new Set(view.slice(i + 1).flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])));
-  const missing = last.content.filter((p): p is ToolCallPart => p.type === 'toolCall' && !answered.has(p.id));
+  // Counted, not a set: each result answers one call, also when calls of one answer share an id.
+  const answered = new Map<string, number>();
+  for (const m of view.slice(i + 1)) if (m.role === 'toolResult') answered.set(m.toolCallId, (answered.get(m.toolCallId) ?? 0) + 1);
+  const missing = last.content.filter((p): p is ToolCallPart => {
+    if (p.type !== 'toolCall') return false;
+    const left = answered.get(p.id) ?? 0;
+    answered.set(p.id, left - 1);
+    return left <= 0;
+  });
   const results = unrunResults(missing, 'aborted');
   view.push(...results);
   newMessages.push(...results);

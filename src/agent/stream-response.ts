@@ -1,10 +1,12 @@
 /**
- * Streams one model request and forwards its events. Resolves to the final assistant message;
+ * Streams one model request and forwards its events, each tool call under an id no other call of the
+ * conversation has (`call-ids.ts`). Resolves to the final assistant message;
  * never throws (a provider that breaks its contract still yields an `error` message).
  */
 import { errorMessage } from '../common/errors';
 import type { Provider } from '../providers/provider';
 import type { AssistantMessage, ProviderError, ProviderId, ProviderRequest } from '../providers/types';
+import { CallIds } from './call-ids';
 import type { AgentEventSink } from './events';
 
 export async function streamResponse(
@@ -14,6 +16,7 @@ export async function streamResponse(
   emit: AgentEventSink,
 ): Promise<AssistantMessage> {
   emit({ type: 'message_start', role: 'assistant' });
+  const ids = new CallIds(request.messages);
   let final: AssistantMessage | undefined;
   let text = '';
   try {
@@ -27,13 +30,13 @@ export async function streamResponse(
           emit({ type: 'message_delta', kind: 'reasoning', delta: e.delta });
           break;
         case 'toolcall_start':
-          emit({ type: 'message_delta', kind: 'toolCall', toolCallId: e.id, name: e.name });
+          emit({ type: 'message_delta', kind: 'toolCall', toolCallId: ids.start(e.id), name: e.name });
           break;
         case 'retry':
           emit({ type: 'retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
           break;
         case 'done':
-          final = e.message;
+          final = ids.finish(e.message);
           break;
         default:
           break;

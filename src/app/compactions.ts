@@ -10,7 +10,7 @@ import { compactOutput, CompactionRunner, type ChainResult, type CompactionChain
 import { Disposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
-import { compactionReport, storedCompaction, type StoredCompaction } from '../context/compaction';
+import { compactionReport, keptTurns, storedCompaction, type StoredCompaction } from '../context/compaction';
 import type { ModelLimits, TokenizerFamily } from '../context/models';
 import type { TokenLedger } from '../context/token-ledger';
 import { restrictedModeRefusal } from '../protocol/restricted-mode';
@@ -21,7 +21,7 @@ import type { ModelAccess } from './model-access';
 import type { SessionRecords } from './session-records';
 import type { Sessions } from './sessions';
 import type { SessionStorage } from './store-lifecycle';
-import { storedTranscript, type StoredTranscript } from './stored-transcript';
+import { firstKeptSeq, storedTranscript, type StoredTranscript } from './stored-transcript';
 
 /** The current session's compactions, oldest first, and whether the newest can still be undone. */
 export interface CompactionHistory {
@@ -126,14 +126,17 @@ export class Compactions extends Disposable {
       return undefined;
     }
     const after = gate.measure(result.messages);
-    const report = compactionReport(result, {
-      trigger: 'manual',
-      beforeTokens: before.used,
-      afterTokens: after.used,
-      beforeMessages: result.beforeMessages,
-      afterMessages: result.afterMessages,
-      durationMs: result.durationMs,
-    });
+    const report = compactionReport(
+      { ...result, model: this.summarizerOf(result) },
+      {
+        trigger: 'manual',
+        beforeTokens: before.used,
+        afterTokens: after.used,
+        beforeMessages: result.beforeMessages,
+        afterMessages: result.afterMessages,
+        durationMs: result.durationMs,
+      },
+    );
     this.recordReport(report);
     await this.persisting;
     sessions.live?.replaceMessages(result.messages);
@@ -174,7 +177,8 @@ export class Compactions extends Disposable {
   gateHooks(): Pick<ContextGateOptions, 'compact' | 'prepare'> {
     const chain = this.chain();
     return {
-      compact: (input, signal) => this.runner.run(input, signal, (s) => chain.run(input, s)).then((r) => r && compactOutput(r)),
+      compact: (input, signal) =>
+        this.runner.run(input, signal, (s) => chain.run(input, s)).then((r) => r && { ...compactOutput(r), model: this.summarizerOf(r) }),
       prepare: (input) => chain.prepare(input),
     };
   }
@@ -237,6 +241,11 @@ export class Compactions extends Disposable {
   }
 
   /** The chain reported a pass: kept until its report (the whole context's figures) is known. */
+  /** The summarizer's model of pass `r`, as its record keeps it (the live card prices the summary at it too). */
+  private summarizerOf(r: ChainResult): string | undefined {
+    return this.pending?.result === r ? this.pending.model : undefined;
+  }
+
   private record(r: ChainResult, input: CompactInput, model: string): void {
     this.deps.env.log.info(
       `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
@@ -265,7 +274,9 @@ export class Compactions extends Disposable {
       try {
         // The worker's counts of the compacted view (memoized: mostly lookups), kept with the snapshot.
         const counts = await Promise.all(r.messages.map((m) => this.deps.ledger.countExact(m, family)));
-        await store.sessions.recordCompaction(id, compactionRecord(r, input, model, report, counts));
+        // Where the live chat put its divider: above the first turn the pass kept verbatim.
+        const kept = await firstKeptSeq(store.sessions, id, keptTurns(r.messages));
+        await store.sessions.recordCompaction(id, { ...compactionRecord(r, input, model, report, counts), firstKeptSeq: kept });
       } catch (err) {
         env.warn(`The compaction could not be saved: ${errorMessage(err)}`);
       }

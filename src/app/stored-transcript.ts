@@ -4,6 +4,7 @@
  * seq; the panel places them, `src/panel/stored-history.ts`), and where its turns' checkpoints ended
  * ("Changes in this turn" cards). Pure (no vscode).
  */
+import { isHistoryMessage } from '../context/compaction';
 import type { Message } from '../providers/types';
 import type { SessionStore } from '../store';
 import { changesOf, type TurnChanges } from './checkpoint-record';
@@ -55,4 +56,24 @@ export async function storedTranscript(sessions: SessionStore, id: string, limit
         : [],
     ),
   };
+}
+
+/**
+ * The seq of the first message of the last `turns` turns stored (the `turns`-th last prompt, as the
+ * live chat counts them: summaries are not prompts), where a compaction that kept those turns puts its
+ * divider; undefined when it kept none or they are not all stored.
+ */
+export async function firstKeptSeq(sessions: SessionStore, id: string, turns: number): Promise<number | undefined> {
+  if (turns < 1) return undefined;
+  let left = turns;
+  let beforeSeq: number | undefined;
+  for (;;) {
+    const page = await sessions.transcriptPage(id, { ...(beforeSeq !== undefined ? { beforeSeq } : {}), limit: TRANSCRIPT_PAGE_MESSAGES });
+    for (let i = page.messages.length - 1; i >= 0; i--) {
+      const { seq, message } = page.messages[i];
+      if (message.role === 'user' && !isHistoryMessage(message) && --left === 0) return seq;
+    }
+    if (!page.hasOlder || !page.messages.length) return undefined;
+    beforeSeq = page.messages[0].seq;
+  }
 }

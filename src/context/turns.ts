@@ -21,14 +21,13 @@ export function parseTurnBoundaries(messages: readonly Message[]): number[] {
 /** For every cut index 0..n, whether cutting there keeps each tool call with its result. O(n). */
 export function safeCuts(messages: readonly Message[]): boolean[] {
   const n = messages.length;
+  // A result answers the latest call of its id before it: a server may give calls of different answers
+  // one id (every answer's `call_0`), and pairing with the first would forbid every cut between them.
   const callAt = new Map<string, number>();
-  messages.forEach((m, i) => {
-    if (m.role !== 'assistant') return;
-    for (const part of m.content) if (part.type === 'toolCall' && !callAt.has(part.id)) callAt.set(part.id, i);
-  });
   // Difference array: a call at c with its result at r forbids cuts c+1..r.
   const delta = new Array<number>(n + 2).fill(0);
   messages.forEach((m, r) => {
+    if (m.role === 'assistant') for (const part of m.content) if (part.type === 'toolCall') callAt.set(part.id, r);
     if (m.role !== 'toolResult') return;
     const c = callAt.get(m.toolCallId);
     if (c === undefined || c >= r) return;

@@ -4,44 +4,48 @@
  * itself belongs to the host's approval broker; the panel only shows the request and sends the
  * answer back (`HostActions.approvals.approve`). Pure (no vscode); never throws.
  */
+import { z } from 'zod';
+import { ApprovalRequestView } from '../protocol/chat-items';
 import type { ChatItemOf } from '../protocol/view-models';
+import type { ToolResultMessage } from '../providers/types';
+import { approvalView, lineChanges } from '../tools/approval-record';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 
-/** Lines added and removed between two texts (a cheap count for the card; the diff editor shows the rest). */
-export function lineChanges(oldText: string | undefined, newText: string): { added: number; removed: number } {
-  const before = lines(oldText ?? '');
-  const after = lines(newText);
-  const counts = new Map<string, number>();
-  for (const l of before) counts.set(l, (counts.get(l) ?? 0) + 1);
-  let kept = 0;
-  for (const l of after) {
-    const c = counts.get(l) ?? 0;
-    if (c > 0) {
-      kept++;
-      counts.set(l, c - 1);
-    }
-  }
-  return { added: after.length - kept, removed: before.length - kept };
-}
-
-/** A trailing newline ends the last line; it does not start another. */
-function lines(text: string): string[] {
-  if (text === '') return [];
-  return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
-}
+export { lineChanges };
 
 /** The pending card for a request the broker registered under `id`. */
 export function approvalItem(id: string, r: ApprovalRequest): ChatItemOf<'approval'> {
-  const request: ChatItemOf<'approval'>['request'] =
-    r.kind === 'edit'
-      ? { kind: 'edit', path: r.path, isNew: r.oldContent === undefined, ...lineChanges(r.oldContent, r.newContent) }
-      : r.kind === 'command'
-        ? { kind: 'command', command: r.command, cwd: r.cwd }
-        : r.kind === 'secret'
-          ? { kind: 'secret', path: r.path, target: r.target, reason: r.reason }
-          : { kind: 'tool', origin: r.origin, input: r.input };
-  return { kind: 'approval', id, toolCallId: r.toolCallId, toolName: r.toolName, request, state: 'pending' };
+  return { kind: 'approval', id, toolCallId: r.toolCallId, toolName: r.toolName, request: approvalView(r), state: 'pending' };
 }
+
+/**
+ * The settled card of an approval kept with a stored result (`result.approval`, read back as hostile
+ * input): the card the user saw when they answered. Undefined when there is none or it is malformed.
+ */
+export function storedApprovalItem(
+  id: string,
+  result: Pick<ToolResultMessage, 'toolCallId' | 'toolName' | 'approval'>,
+): ChatItemOf<'approval'> | undefined {
+  const kept = StoredApproval.safeParse(result.approval);
+  if (!kept.success) return undefined;
+  const item: ChatItemOf<'approval'> = {
+    kind: 'approval',
+    id,
+    toolCallId: result.toolCallId,
+    toolName: result.toolName,
+    request: kept.data.request,
+    state: 'pending',
+  };
+  return settledApproval(item, kept.data.decision);
+}
+
+const StoredApproval = z.object({
+  request: ApprovalRequestView,
+  decision: z.union([
+    z.object({ approved: z.literal(true), forSession: z.boolean().optional() }),
+    z.object({ approved: z.literal(false), reason: z.string().optional() }),
+  ]),
+});
 
 /** The card after the decision: approved (saying when for the whole session), rejected (with the reason), or cancelled (the turn stopped). */
 export function settledApproval(item: ChatItemOf<'approval'>, decision: ApprovalDecision, cancelled = false): ChatItemOf<'approval'> {

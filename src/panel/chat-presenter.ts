@@ -237,8 +237,9 @@ export class ChatPresenter {
     compaction: (e) => {
       const r = e.report;
       const freed = Math.max(0, r.beforeTokens - r.afterTokens);
-      // The summarizer's tokens, at the session model's prices (the summarizer model is usually the same).
-      const prices = this.lastModel ? pricesFor(this.lastModel) : undefined;
+      // The summarizer's tokens at its model's prices (as the reopened card prices them); else the session model's.
+      const model = r.model ?? this.lastModel;
+      const prices = model ? pricesFor(model) : undefined;
       const cost = r.cost && prices ? costOf(r.cost, prices) : undefined;
       this.cards.finished(e, cost);
       this.extras = { ...this.extras, lastCompaction: { freedTokens: freed, at: this.now() } };

@@ -7,7 +7,7 @@
  */
 import type { AgentEvent, CompactionChange } from '../agent/events';
 import type { ChatItem, ChatItemOf, ChatOp, ReceiptKind } from '../protocol/view-models';
-import type { StoredCompaction } from '../context/compaction';
+import { keptTurns, type StoredCompaction } from '../context/compaction';
 import { costOf } from '../context/cost';
 import { pricesFor } from '../context/models';
 import { compactionCard, DIVIDER_TEXT, storedCompactionCard } from './compaction-card';
@@ -175,9 +175,9 @@ export class CompactionCards {
   private insertDivider(change: CompactionChange): string {
     const id = this.host.nextId('d');
     const item: ChatItemOf<'divider'> = { kind: 'divider', id, text: DIVIDER_TEXT };
-    const keptTurns = change.after.filter((m) => m.role === 'user' && m.origin !== 'history').length;
+    const kept = keptTurns(change.after);
     const users = this.host.items.filter((i) => i.kind === 'user');
-    const first = keptTurns > 0 ? users[users.length - keptTurns] : undefined;
+    const first = kept > 0 ? users[users.length - kept] : undefined;
     this.host.op(first ? { op: 'insert', item, before: first.id } : { op: 'append', item });
     return id;
   }

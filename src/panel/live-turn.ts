@@ -51,8 +51,13 @@ export class LiveTurn {
   private readonly failures = new Set<string>();
   private readonly toolStarted = new Map<string, number>();
   /** Approval id → the tool call it holds up and since when (that wait is not the tool's duration). */
-  private readonly waiting = new Map<string, { callId: string; since: number }>();
+  private readonly waiting = new Map<string, { callId: string; cardId: string; since: number }>();
   private readonly toolOutput = new Map<string, number>();
+  /**
+   * The cards of the current answer's calls: call id → card id. A card's id is the panel's own, never
+   * the call's: a server may give the calls of different answers the same id (every call `call_0`).
+   */
+  private cards = new Map<string, string>();
 
   constructor(private readonly host: TurnHost) {}
 
@@ -68,14 +73,15 @@ export class LiveTurn {
     this.toolStarted.clear();
     this.toolOutput.clear();
     this.waiting.clear();
+    this.cards.clear();
   }
 
   /** Shows an approval card for a request the host's broker is waiting on. */
   showApproval(id: string, request: ApprovalRequest): void {
     this.host.put(approvalItem(id, request));
-    const card = this.host.get(request.toolCallId);
+    const card = this.card(request.toolCallId);
     if (card?.kind !== 'tool' || card.status !== 'running') return;
-    this.waiting.set(id, { callId: card.id, since: this.host.now() });
+    this.waiting.set(id, { callId: request.toolCallId, cardId: card.id, since: this.host.now() });
     this.host.put({ ...card, status: 'waiting' });
   }
 
@@ -89,7 +95,7 @@ export class LiveTurn {
     // The clock restarts: the tool's duration leaves out the time the user took to decide.
     const started = this.toolStarted.get(wait.callId);
     if (started !== undefined) this.toolStarted.set(wait.callId, started + (this.host.now() - wait.since));
-    const card = this.host.get(wait.callId);
+    const card = this.host.get(wait.cardId);
     if (card?.kind === 'tool' && card.status === 'waiting') this.host.put({ ...card, status: 'running' });
   }
 
@@ -105,14 +111,18 @@ export class LiveTurn {
         return;
       }
       this.assistantId = this.host.nextId('a');
+      this.cards = new Map();
       this.host.op({ op: 'append', item: { kind: 'assistant', id: this.assistantId, text: '', streaming: true } });
     },
     message_delta: (e) => {
       // Something is arriving: the retry worked, its countdown is over.
       this.dropRetry();
       if (e.kind === 'toolCall') {
-        if (!this.host.get(e.toolCallId))
-          this.host.op({ op: 'append', item: toolItem({ type: 'toolCall', id: e.toolCallId, name: e.name, arguments: {} }, 'preparing') });
+        if (!this.cards.has(e.toolCallId))
+          this.host.op({
+            op: 'append',
+            item: this.newCard(toolItem({ type: 'toolCall', id: e.toolCallId, name: e.name, arguments: {} }, 'preparing')),
+          });
         return;
       }
       if (this.assistantId && e.delta) this.host.op({ op: 'delta', id: this.assistantId, field: e.kind, text: e.delta });
@@ -136,26 +146,31 @@ export class LiveTurn {
       else this.host.op({ op: 'update', item });
     },
     tool_start: (e) => {
+      const card = this.card(e.call.id);
       this.toolStarted.set(e.call.id, this.host.now());
-      this.host.op({ op: this.host.get(e.call.id) ? 'update' : 'append', item: toolItem(e.call, 'running') });
+      const item = toolItem(e.call, 'running');
+      this.host.op(card ? { op: 'update', item: { ...item, id: card.id } } : { op: 'append', item: this.newCard(item) });
     },
     tool_output: (e) => {
       const sent = this.toolOutput.get(e.toolCallId) ?? 0;
-      if (sent >= PREVIEW_CHARS || !this.host.get(e.toolCallId)) return;
+      const card = this.card(e.toolCallId);
+      if (sent >= PREVIEW_CHARS || !card) return;
       const chunk = e.chunk.slice(0, PREVIEW_CHARS - sent);
       this.toolOutput.set(e.toolCallId, sent + chunk.length);
-      this.host.op({ op: 'delta', id: e.toolCallId, field: 'output', text: chunk });
+      this.host.op({ op: 'delta', id: card.id, field: 'output', text: chunk });
     },
     tool_end: (e) => {
       const started = this.toolStarted.get(e.call.id);
       this.toolStarted.delete(e.call.id);
       this.toolOutput.delete(e.call.id);
-      const current = this.host.get(e.call.id);
-      const base = current?.kind === 'tool' ? current : toolItem(e.call, 'running');
+      const current = this.card(e.call.id);
+      const base = current ?? this.newCard(toolItem(e.call, 'running'));
       this.host.op({
         op: current ? 'update' : 'append',
         item: withResult(base, e.result, started === undefined ? undefined : this.host.now() - started),
       });
+      // Answered: a later call with the same id (within this answer too) gets a card of its own.
+      this.cards.delete(e.call.id);
     },
     retry: (e) => {
       // Every attempt of one failing request counts down in the same notice.
@@ -197,6 +212,20 @@ export class LiveTurn {
       this.host.setRunning(false);
     },
   };
+
+  /** The card of call `callId` of the current answer, while it is shown. */
+  private card(callId: string): ChatItemOf<'tool'> | undefined {
+    const id = this.cards.get(callId);
+    const item = id === undefined ? undefined : this.host.get(id);
+    return item?.kind === 'tool' ? item : undefined;
+  }
+
+  /** `item` under an id of the panel's own, noted as the card of its call. */
+  private newCard(item: ChatItemOf<'tool'>): ChatItemOf<'tool'> {
+    const card = { ...item, id: this.host.nextId('t') };
+    this.cards.set(item.id, card.id);
+    return card;
+  }
 
   /** The request went on (or the turn ended): its retry countdown goes away. */
   private dropRetry(): void {

@@ -9,6 +9,7 @@ import { assistantText, userText } from '../providers/message-text';
 import { resultText } from '../providers/tool-result-text';
 import { repeatNote } from '../agent/ledger/repeat-guard';
 import { userDecision } from '../tools/builtin/approval';
+import { storedApprovalItem } from './approvals';
 
 export { assistantText, userText };
 
@@ -97,13 +98,18 @@ export function summaryItem(id: string, parts: HistoryParts): ChatItemOf<'summar
 }
 
 /**
- * A stored transcript as chat items; ids are stable for the same messages (`<prefix>m<index>`, call
- * ids with the prefix; `offset`: the index of the first message, for a page of a longer list). A
- * history message (a compaction's summary) becomes a summary card.
+ * A stored transcript as chat items; ids are stable for the same messages and unique whatever the
+ * call ids (`<prefix>m<index>`, a call's card `<prefix>m<index>t<part>`, its approval's card that with
+ * `a`; `offset`: the index of the first message, for a page of a longer list). A result goes to the
+ * call of that id in the assistant message it follows (a server may reuse ids across messages, and
+ * even within one: then the calls are answered in order). A history message (a compaction's summary)
+ * becomes a summary card; an approval kept with a result comes back as its settled card, after the
+ * message's calls as it came live.
  */
 export function messagesToItems(messages: readonly Message[], prefix = '', offset = 0): ChatItem[] {
   const items: ChatItem[] = [];
-  const tools = new Map<string, number>();
+  /** The calls of the last assistant message not answered yet: call id → their cards' indices, in order. */
+  let open = new Map<string, number[]>();
   messages.forEach((m, at) => {
     const i = offset + at;
     if (m.role === 'user') {
@@ -118,30 +124,24 @@ export function messagesToItems(messages: readonly Message[], prefix = '', offse
         if (note) item.stopNote = note;
         items.push(item);
       }
-      for (const p of m.content) {
-        if (p.type !== 'toolCall') continue;
-        tools.set(p.id, items.length);
-        items.push({ ...toolItem(p, 'cancelled'), id: `${prefix}${p.id}` });
-      }
+      open = new Map();
+      m.content.forEach((p, part) => {
+        if (p.type !== 'toolCall') return;
+        open.set(p.id, [...(open.get(p.id) ?? []), items.length]);
+        items.push({ ...toolItem(p, 'cancelled'), id: `${prefix}m${i}t${part}` });
+      });
     } else {
-      const at = tools.get(m.toolCallId);
+      const at = open.get(m.toolCallId)?.shift();
       const existing = at === undefined ? undefined : items[at];
-      if (at !== undefined && existing?.kind === 'tool') items[at] = withResult(existing, m);
-      else
-        items.push(
-          withResult(
-            {
-              kind: 'tool',
-              id: `${prefix}${m.toolCallId || `m${i}`}`,
-              name: m.toolName,
-              summary: '',
-              args: '',
-              status: 'done',
-              output: '',
-            },
-            m,
-          ),
-        );
+      let card: ChatItemOf<'tool'>;
+      if (at !== undefined && existing?.kind === 'tool') items[at] = card = withResult(existing, m);
+      else {
+        // A result whose call is not shown (cut from its page, or a malformed history): a card of its own.
+        card = withResult({ kind: 'tool', id: `${prefix}m${i}`, name: m.toolName, summary: '', args: '', status: 'done', output: '' }, m);
+        items.push(card);
+      }
+      const approval = storedApprovalItem(`${card.id}a`, m);
+      if (approval) items.push(approval);
     }
   });
   return items;

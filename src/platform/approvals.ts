@@ -61,7 +61,7 @@ export class ApprovalBroker extends Disposable implements ApprovalPort, vscode.T
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (this.policy.allows(request)) {
       this.log.info(`auto-approved ${request.kind} ${subject(request)} (settings or allowed for this session)`);
-      return Promise.resolve({ approved: true });
+      return Promise.resolve({ approved: true, automatic: true });
     }
     const id = newId('apr');
     return new Promise<ApprovalDecision>((resolve) => {

@@ -143,11 +143,27 @@ export interface ToolResultMessage {
    * stopped the turn. Not a failure of the tool; `isError` stays set so the model does not take it for output.
    */
   decision?: UserDecision;
+  /** The approval the call waited for, when the user was asked: the chat shows its card again on reopening. Providers never see it. */
+  approval?: ToolApproval;
   timestamp: number;
 }
 
 /** A user's say over a tool call: rejected at approval, or stopped with the turn. */
 export type UserDecision = 'rejected' | 'stopped';
+
+/**
+ * What the user was asked about a call and what they answered, as the approval card showed it: an
+ * edit by its line counts (the content is the call's own arguments), a command, an external tool's
+ * input, a secret file's read.
+ */
+export interface ToolApproval {
+  request:
+    | { kind: 'edit'; path: string; isNew: boolean; added: number; removed: number }
+    | { kind: 'command'; command: string; cwd: string }
+    | { kind: 'tool'; origin: string; input: string }
+    | { kind: 'secret'; path: string; target: string; reason: string };
+  decision: { approved: true; forSession?: boolean } | { approved: false; reason?: string };
+}
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 

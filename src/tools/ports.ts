@@ -160,8 +160,12 @@ export type ApprovalRequest =
    */
   | { kind: 'secret'; toolName: string; toolCallId: string; path: string; target: string; reason: string };
 
-/** `forSession`: the user also allowed this exact command, this tool's edits, or reading this file, for the rest of the session. */
-export type ApprovalDecision = { approved: true; forSession?: boolean } | { approved: false; reason?: string };
+/**
+ * `forSession`: the user also allowed this exact command, this tool's edits, or reading this file, for the
+ * rest of the session. `automatic`: allowed by the settings or an earlier "for this session" without asking
+ * (no card was shown, so none is kept with the result).
+ */
+export type ApprovalDecision = { approved: true; forSession?: boolean; automatic?: true } | { approved: false; reason?: string };
 
 /**
  * Asks the user to approve an edit or a command. Resolves with the decision; when `signal` aborts

@@ -48,6 +48,33 @@ async function idleWith(text: string): Promise<void> {
   await frame.locator('[data-testid=stop]').waitFor({ state: 'hidden', timeout: 30_000 });
 }
 
+/**
+ * The tool and approval cards shown, in order: a tool card's name, summary and status (not how long
+ * it ran: only the live card is timed), an approval's words and state.
+ */
+async function cardsShown(): Promise<string[]> {
+  // Only plain expressions in the page: a named helper there would need the test runner's `__name`.
+  const parts = await frame
+    .locator('[data-testid=tool-card] > summary, [data-testid=approval]')
+    .evaluateAll((els) =>
+      els.map((e) =>
+        e.matches('summary')
+          ? [
+              e.querySelector('.hr-tool-name')?.textContent ?? '',
+              e.querySelector('.hr-tool-summary')?.textContent ?? '',
+              e.querySelector('.hr-tool-meta')?.textContent ?? '',
+            ]
+          : ['approval:', e.querySelector('[role=status]')?.textContent ?? '', ''],
+      ),
+    );
+  return parts.map(([name, summary, meta]) =>
+    [name, summary, meta.replace(/ · .*$/, '')]
+      .map((p) => p.replace(/\s+/g, ' ').trim())
+      .filter(Boolean)
+      .join(' '),
+  );
+}
+
 /** Opens a collapsible section (a `<details>`) by its summary text, if it is closed. */
 async function expand(scope: ReturnType<Frame['locator']>, title: string): Promise<void> {
   const details = scope.locator('details', { has: frame.locator(`summary:has-text("${title}")`) }).first();
@@ -133,13 +160,14 @@ describe('work so far and what left the context in a real VS Code', function () 
   });
 
   let shown = '';
+  let cards: string[] = [];
 
   it('records the work, compacts, and the card shows what left the context (Dark)', async () => {
     fake.script.push(
       {
         toolCalls: [
           {
-            id: 'call_p1',
+            id: 'call_0',
             name: 'update_plan',
             arguments: {
               items: [
@@ -150,11 +178,12 @@ describe('work so far and what left the context in a real VS Code', function () 
               decisions: ['keep the export name "greeting"'],
             },
           },
-          { id: 'call_r1', name: 'read_file', arguments: { path: 'hello.ts' } },
-          { id: 'call_r2', name: 'read_file', arguments: { path: 'missing-fidelity.ts' } },
+          { id: 'call_1', name: 'read_file', arguments: { path: 'hello.ts' } },
+          { id: 'call_2', name: 'read_file', arguments: { path: 'missing-fidelity.ts' } },
         ],
       },
-      { toolCalls: [{ id: 'call_c1', name: 'run_command', arguments: { command: 'ls no-such-dir-fidelity' } }] },
+      // A server that numbers the calls of each answer (llama.cpp-style `call_0`): this call's id is the plan's.
+      { toolCalls: [{ id: 'call_0', name: 'run_command', arguments: { command: 'ls no-such-dir-fidelity' } }] },
       { text: `Answer 0: ${'the greeting module is small and well tested '.repeat(40)}`, chunkChars: 4_000 },
     );
     await send('Question 0: look at hello.ts and plan the change');
@@ -162,6 +191,18 @@ describe('work so far and what left the context in a real VS Code', function () 
     await approval.waitFor({ timeout: 60_000 });
     await approval.getByRole('button', { name: 'Allow for this session: this exact command' }).click();
     await idleWith('Answer 0:');
+    cards = await cardsShown();
+    assert.deepEqual(
+      cards,
+      [
+        'update_plan done',
+        'read_file hello.ts done',
+        'read_file missing-fidelity.ts failed',
+        'run_command ls no-such-dir-fidelity failed',
+        'approval: Approved. Allowed for this session: this exact command.',
+      ],
+      'the cards as the turn left them',
+    );
     for (let i = 1; i < 4; i++) {
       fake.script.push({ text: `Answer ${i}: ${'plenty of words about the greeting '.repeat(150)}`, chunkChars: 4_000 });
       await send(`Question ${i}: ${'context '.repeat(200)}`);
@@ -200,6 +241,8 @@ describe('work so far and what left the context in a real VS Code', function () 
     const first = frame.locator('.hr-user', { hasText: 'Question 0: look at hello.ts' });
     assert.equal(await first.count(), 1, 'the first prompt is shown once');
     await first.scrollIntoViewIfNeeded();
+    // Each card keeps its own call (the run_command shares its id with the plan), the approval is back.
+    assert.deepEqual(await cardsShown(), cards, 'the tool and approval cards as they were shown live');
     const order = await frame
       .locator('.hr-user, [data-testid=divider], [data-testid=compaction]')
       .evaluateAll((els) =>

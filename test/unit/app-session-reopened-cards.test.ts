@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AgentEvent, CompactionChange } from '../../src/agent/events';
+import { ChatPresenter } from '../../src/panel/chat-presenter';
 import { compactionCard, storedCompactionCard } from '../../src/panel/compaction-card';
 import { createFakeWorld, MODEL, talk, type FakeWorld } from '../fixtures/app/fake-environment';
 
@@ -57,5 +58,47 @@ describe('session service: reopened compaction cards match the live ones', funct
     const cards = await reopenedCards(service);
     assert.equal(cards.length, live.length);
     live.forEach((card, i) => same(card, cards[i]));
+  });
+});
+
+/**
+ * A summary made by another model than the session's (`headroom.summarizerModel`) costs what that
+ * model charges: the live card and the reopened one price it alike.
+ */
+describe('session service: a compaction card’s cost, live and reopened', function () {
+  this.timeout(240_000);
+  let world: FakeWorld;
+  beforeEach(async () => (world = await createFakeWorld()));
+  afterEach(async () => world?.close());
+
+  it('prices the summary at the summarizer’s model on both cards', async () => {
+    const session = 'claude-sonnet-4-6';
+    const summarizer = 'claude-haiku-4-5';
+    for (const m of [session, summarizer]) world.server.setWindow(m, 200_000);
+    const { service } = await world.open({
+      provider: { provider: 'anthropic', model: session, baseUrl: world.server.baseUrl, thinking: 'off' },
+      models: { [session]: { contextWindow: 200_000, maxOutput: 8_000 }, [summarizer]: { contextWindow: 200_000, maxOutput: 8_000 } },
+      compaction: { summarizerModel: summarizer, keepTurns: 0, resummarizeEvery: 10 },
+    });
+    const live = new ChatPresenter(() => undefined);
+    service.onDidEvent((e: AgentEvent) => live.handle(e));
+    await talk(world, service, 3);
+    world.server.script.push({ text: 'Summary.' });
+    const report = await service.compactions.compact();
+    assert.ok(report?.cost, 'a model summary was made');
+    live.handle({ type: 'compaction', report });
+    const liveCard = live.view().items.find((i) => i.kind === 'compaction');
+    assert.ok(liveCard?.kind === 'compaction' && liveCard.cost !== undefined, 'the live card has a cost');
+
+    await service.storage.flush();
+    const id = service.sessions.state().sessionId;
+    await service.sessions.create();
+    await service.sessions.open(id);
+    const reopened = new ChatPresenter(() => undefined);
+    reopened.load(service.sessions.messages, await service.compactions.history());
+    const card = reopened.view().items.find((i) => i.kind === 'compaction');
+    assert.ok(card?.kind === 'compaction');
+    assert.equal(card.cost, liveCard.cost);
+    assert.equal(card.text, liveCard.text);
   });
 });

@@ -80,7 +80,7 @@ describe('panel: a tool waiting for approval', () => {
     now = 100;
     p.showApproval('apr_1', command);
     const card = () => {
-      const c = p.transcript.get('c2');
+      const c = p.transcript.items.find((i) => i.kind === 'tool');
       if (c?.kind !== 'tool') throw new Error('the tool card is gone');
       return c;
     };

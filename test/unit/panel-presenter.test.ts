@@ -56,10 +56,11 @@ describe('panel: agent events become chat items and meter updates', () => {
       s.items().map((i) => i.kind),
       ['tool'],
     );
+    const cardId = s.items()[0].id;
     s.run({ type: 'tool_start', call: call('c1') }, { type: 'tool_output', toolCallId: 'c1', chunk: 'partial…' });
     assert.deepEqual(s.items()[0], {
       kind: 'tool',
-      id: 'c1',
+      id: cardId,
       name: 'read_file',
       summary: 'src/a.ts',
       args: '{\n  "path": "src/a.ts"\n}',

@@ -15,7 +15,7 @@ const callsOf = (i: number) => (i === 19 ? 0 : 1 + (i % 3));
 /** What the panel shows, as comparable labels: a message's text, a tool card, a divider or a card. */
 function label(item: ChatItem): string {
   if (item.kind === 'user' || item.kind === 'assistant') return item.text;
-  if (item.kind === 'tool') return `tool ${item.id} ${item.status}`;
+  if (item.kind === 'tool') return `tool ${item.output.split(' r')[0]} ${item.status}`;
   return `${item.kind} ${item.id}`;
 }
 
@@ -83,7 +83,7 @@ describe('panel: a reopened session shows its stored transcript with compactions
     // Without the marks, exactly the stored transcript, every tool card with its result (no pair split across pages).
     const expected: string[] = [];
     for (let i = 0; i < 35; i++)
-      expected.push(`prompt ${i}`, `answer ${i}`, ...Array.from({ length: callsOf(i) }, (_, k) => `tool sc${i}_${k} done`));
+      expected.push(`prompt ${i}`, `answer ${i}`, ...Array.from({ length: callsOf(i) }, (_, k) => `tool result ${i}.${k} done`));
     assert.deepEqual(
       shown.filter((l) => !l.startsWith('divider') && !l.startsWith('compaction')),
       expected,

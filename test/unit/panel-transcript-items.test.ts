@@ -12,7 +12,7 @@ describe('panel: a stored transcript as chat items', () => {
     ]);
     assert.deepEqual(
       items.map((i) => `${i.kind}:${i.id}`),
-      ['user:m0', 'assistant:m1', 'tool:c1', 'assistant:m3'],
+      ['user:m0', 'assistant:m1', 'tool:m1t1', 'assistant:m3'],
     );
     const tool = items[2];
     assert.ok(tool.kind === 'tool');
@@ -21,7 +21,7 @@ describe('panel: a stored transcript as chat items', () => {
     assert.equal(tool.refId, 'res_1');
     assert.deepEqual(
       messagesToItems([user('read a.ts'), assistant('Reading it.', {}, [call('c1')])]).map((i) => i.id),
-      ['m0', 'm1', 'c1'],
+      ['m0', 'm1', 'm1t1'],
     );
   });
 

@@ -18,6 +18,8 @@ export interface CompactionReport {
   summary?: string;
   /** Tokens the summarizer used (absent when no model summary was made). */
   cost?: Usage;
+  /** The model that made the summary (with `cost`): its prices are the card's, live and reopened. */
+  model?: string;
 }
 
 /** What one pass produced (the chain's result or the gate hook's output). */
@@ -25,6 +27,7 @@ export interface CompactionOutcome {
   strategies: string[];
   summary?: string;
   cost?: Usage;
+  model?: string;
 }
 
 /** The context measured around a compaction. */
@@ -50,5 +53,6 @@ export function compactionReport(outcome: CompactionOutcome, measured: Compactio
     trigger: measured.trigger,
     ...(withSummary ? { summary: outcome.summary } : {}),
     ...(withSummary && outcome.cost ? { cost: outcome.cost } : {}),
+    ...(withSummary && outcome.cost && outcome.model ? { model: outcome.model } : {}),
   };
 }

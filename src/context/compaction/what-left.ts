@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { CompactionDetails, CompactionReceipt, type ContextLine } from '../../protocol/view-models';
 import { assistantText, userText } from '../../providers/message-text';
-import type { Message, Usage } from '../../providers/types';
+import type { Message, ToolResultMessage, Usage } from '../../providers/types';
 import { isHistoryMessage, parseHistoryMessage } from './history-message';
 import type { CompactionTrigger } from './target';
 
@@ -42,14 +42,24 @@ export function keptWords(change: Pick<CompactionChange, 'after' | 'strategies' 
   return `kept: every message${storedWords}`;
 }
 
+/**
+ * The turns a compacted view kept verbatim (its prompts, not the summary standing in for the rest):
+ * the chat's divider goes above the first of them, live and in a reopened transcript.
+ */
+export function keptTurns(after: readonly Message[]): number {
+  return after.filter((m) => m.role === 'user' && !isHistoryMessage(m)).length;
+}
+
 /** What left the context and what stayed, message by message (lists capped; counts exact). */
 export function compactionDetails(change: CompactionChange): CompactionDetails {
   const after = new Set(change.after);
-  const afterCalls = new Set(change.after.flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])));
+  // A stub keeps its result's call id and time: both, since a server may give calls of different answers one id.
+  const resultKey = (m: ToolResultMessage) => `${m.timestamp}|${m.toolCallId}`;
+  const afterCalls = new Set(change.after.flatMap((m) => (m.role === 'toolResult' ? [resultKey(m)] : [])));
   const kept = change.after.filter((m) => !isHistoryMessage(m));
   // Gone: neither kept as is nor replaced by a stored-result stub (the same call, cleared).
   const gone = change.before.filter(
-    (m) => !after.has(m) && !isHistoryMessage(m) && !(m.role === 'toolResult' && afterCalls.has(m.toolCallId)),
+    (m) => !after.has(m) && !isHistoryMessage(m) && !(m.role === 'toolResult' && afterCalls.has(resultKey(m))),
   );
   const summarized = change.strategies.some((s) => s === 'summary' || s === 'resummarize');
   const toolOf = new Map<string, string>();
