@@ -87,7 +87,8 @@ export async function sealOnce(ctx: StoreContext, s: OpenSession): Promise<boole
   let last: Row | undefined;
   while (lines.length < SEGMENT_MAX_MESSAGES && bytes < SEGMENT_MAX_BYTES) {
     if (s.db.isClosed) return false;
-    const batch = readBatch(s, Number(last?.seq ?? sealed), Number(keepFrom.seq), SEGMENT_MAX_MESSAGES - lines.length);
+    const room = { rows: SEGMENT_MAX_MESSAGES - lines.length, bytes: SEGMENT_MAX_BYTES - bytes };
+    const batch = readBatch(s, Number(last?.seq ?? sealed), Number(keepFrom.seq), room);
     for (const row of batch) {
       first ??= row;
       last = row;
@@ -118,14 +119,18 @@ export async function sealOnce(ctx: StoreContext, s: OpenSession): Promise<boole
   return true;
 }
 
-/** The next rows after seq `after` and before `before`, oldest first: at most `limit`, `SEAL_BATCH_ROWS` and about `SEAL_BATCH_BYTES`. */
-function readBatch(s: OpenSession, after: number, before: number, limit: number): Row[] {
+/**
+ * The next rows after seq `after` and before `before`, oldest first: at most `SEAL_BATCH_ROWS` and the
+ * segment's `room` in rows, stopping once about `SEAL_BATCH_BYTES` or the room in bytes is reached.
+ */
+function readBatch(s: OpenSession, after: number, before: number, room: { rows: number; bytes: number }): Row[] {
   const rows: Row[] = [];
   let bytes = 0;
+  const maxBytes = Math.min(SEAL_BATCH_BYTES, room.bytes);
   const stmt = s.db.db.prepare('SELECT * FROM messages WHERE seq > ? AND seq < ? ORDER BY seq LIMIT ?');
   try {
-    stmt.bind([after, before, Math.min(limit, SEAL_BATCH_ROWS)]);
-    while (bytes < SEAL_BATCH_BYTES && stmt.step()) {
+    stmt.bind([after, before, Math.min(room.rows, SEAL_BATCH_ROWS)]);
+    while (bytes < maxBytes && stmt.step()) {
       const row = stmt.getAsObject();
       rows.push(row);
       bytes += Number(row.bytes);
