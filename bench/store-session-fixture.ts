@@ -10,6 +10,7 @@ import { messageParts } from '../src/context/message-tokens';
 import { contentClassOfTexts } from '../src/context/safe-estimate';
 import type { Message } from '../src/providers/types';
 import { openStore } from '../src/store';
+import { tuneDatabase } from '../src/store/db-space';
 import { SESSION_MIGRATIONS } from '../src/store/schema';
 import { applySessionOp } from '../src/store/session-ops';
 import { loadSqlJs } from '../src/store/sqljs';
@@ -65,6 +66,7 @@ export async function buildSession(
   await store.close();
   const SQL = await loadSqlJs(WASM);
   const db = new SQL.Database();
+  tuneDatabase(db, true); // as the store creates a database (incremental vacuum)
   db.exec('CREATE TABLE IF NOT EXISTS headroom_meta (key TEXT PRIMARY KEY, value)');
   for (const m of SESSION_MIGRATIONS) m(db);
   db.exec(`PRAGMA user_version = ${SESSION_MIGRATIONS.length}`);

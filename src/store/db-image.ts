@@ -2,6 +2,8 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { readFile, rename, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { HeadroomError, errorMessage } from '../common/errors';
+import { migrate, userVersion, type Migration } from './db-apply';
+import { tuneDatabase } from './db-space';
 import { fileSafeIsoTime, type StoreProblem } from './problems';
 
 /**
@@ -16,6 +18,47 @@ export interface ImageOptions {
   /** A read-only window leaves a bad file in place (another window owns it). */
   readOnly: boolean;
   onProblem: (p: StoreProblem) => void;
+}
+
+/**
+ * The image as a database ready for use: loaded (a corrupt one moved aside with its journal, whose
+ * changes since that image would leave a hole), tuned (db-space.ts) and migrated to the latest schema.
+ * A file written by a newer schema is opened read-only (`readOnly` in the result); `changed`: the
+ * database differs from its file (migrated or converted) and should be exported soon.
+ */
+export async function openImage(
+  opts: ImageOptions & { migrations: readonly Migration[] },
+): Promise<{ db: Database; readOnly: boolean; changed: boolean }> {
+  const { sql, path, onProblem } = opts;
+  let db = await loadImage(opts);
+  if (!db) {
+    db = new sql.Database();
+    if (!opts.readOnly) {
+      const journalPath = `${path}.journal`;
+      const movedTo = await quarantine(journalPath);
+      if (movedTo)
+        onProblem({
+          kind: 'journal',
+          file: journalPath,
+          movedTo,
+          message: `The journal of a corrupt database was moved aside to ${basename(movedTo)}.`,
+        });
+    }
+  }
+  const version = userVersion(db);
+  const latest = opts.migrations.length;
+  let readOnly = opts.readOnly;
+  if (version > latest) {
+    readOnly = true;
+    onProblem({
+      kind: 'newer_version',
+      file: path,
+      message: `${basename(path)} was written by a newer Headroom (schema ${version}, this one knows ${latest}); it is opened read-only.`,
+    });
+  }
+  const converted = tuneDatabase(db, !readOnly);
+  if (version < latest) migrate(db, opts.migrations, version);
+  return { db, readOnly, changed: converted || version < latest };
 }
 
 /** Reads and checks the image; on failure moves it aside and returns undefined. Missing file → empty database. */

@@ -3,8 +3,9 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import { HeadroomError, errorMessage } from '../common/errors';
 import { writeFileAtomic } from './atomic-file';
-import { applyInTransaction, metaSeq, migrate, userVersion, type Applier, type Migration } from './db-apply';
-import { loadImage, quarantine } from './db-image';
+import { applyInTransaction, metaSeq, type Applier, type Migration } from './db-apply';
+import { openImage } from './db-image';
+import { reclaimStep, worthReclaiming } from './db-space';
 import { Journal, readJournal, type JournalRecord } from './journal';
 import { lockLostError, problemKindOf } from './journal-errors';
 import { writeError, type StoreFs } from './store-fs';
@@ -92,37 +93,9 @@ export class JournaledDb {
    * Rejects only on I/O errors that leave nothing usable (e.g. a folder that cannot be written).
    */
   static async open(opts: JournaledDbOptions): Promise<JournaledDb> {
-    const { sql, path, readOnly, onProblem } = opts;
+    const { path, onProblem } = opts;
     const journalPath = `${path}.journal`;
-    let db = await loadImage(opts);
-    if (!db) {
-      db = new sql.Database();
-      if (!readOnly) {
-        // The journal only holds changes since the lost image; replaying it onto an empty database
-        // would produce a transcript with a hole, so it goes aside with its image.
-        const movedTo = await quarantine(journalPath);
-        if (movedTo)
-          onProblem({
-            kind: 'journal',
-            file: journalPath,
-            movedTo,
-            message: `The journal of a corrupt database was moved aside to ${basename(movedTo)}.`,
-          });
-      }
-    }
-    const version = userVersion(db);
-    const latest = opts.migrations.length;
-    let ro = readOnly;
-    if (version > latest) {
-      ro = true;
-      onProblem({
-        kind: 'newer_version',
-        file: path,
-        message: `${basename(path)} was written by a newer Headroom (schema ${version}, this one knows ${latest}); it is opened read-only.`,
-      });
-    } else if (version < latest) {
-      migrate(db, opts.migrations, version);
-    }
+    const { db, readOnly: ro, changed } = await openImage(opts);
     let seq = metaSeq(db);
     const contents = await readJournal(journalPath);
     for (const w of contents.warnings) onProblem({ kind: 'journal', file: journalPath, message: w });
@@ -149,8 +122,8 @@ export class JournaledDb {
       throw writeError(err, journalPath, 'the change');
     }
     const jdb = new JournaledDb({ ...opts, readOnly: ro }, db, journal, seq, pending);
-    // Migrated or replayed data is written back soon, so the journal stays short.
-    if (!ro && (version < latest || pending.length > 0)) jdb.markDirty();
+    // Migrated, converted or replayed data is written back soon, so the journal stays short.
+    if (!ro && (changed || pending.length > 0)) jdb.markDirty();
     return jdb;
   }
 
@@ -214,18 +187,33 @@ export class JournaledDb {
   }
 
   /**
-   * Rebuilds the file without its free pages (VACUUM) when at least `minFreeShare` of it is free, e.g.
-   * after most rows moved out to sealed segments or snapshot files; the smaller image is exported soon.
-   * Returns whether it did.
+   * Gives free pages back when at least `minFreeShare` of the file is free (e.g. after most rows moved
+   * out to sealed segments or snapshot files), one bounded step per event-loop turn (db-space.ts); the
+   * smaller image is exported soon. Resolves whether it did.
    */
-  reclaimSpace(minFreeShare = 0.5): boolean {
-    if (this.readOnly || this.closed) return false;
-    const free = Number(this.db.exec('PRAGMA freelist_count')[0]?.values[0]?.[0] ?? 0);
-    const pages = Number(this.db.exec('PRAGMA page_count')[0]?.values[0]?.[0] ?? 0);
-    if (pages < 64 || free < pages * minFreeShare) return false;
-    this.db.exec('VACUUM');
-    this.markDirty();
+  async reclaimSpace(minFreeShare = 0.5): Promise<boolean> {
+    if (this.readOnly || this.closed || !worthReclaiming(this.db, minFreeShare)) return false;
+    for (let more = true; more && !this.closed;) {
+      more = reclaimStep(this.db);
+      this.markDirty();
+      if (more) await new Promise((r) => setImmediate(r));
+    }
     return true;
+  }
+
+  /**
+   * Runs a change that needs no journal record because replaying the journal onto any image already
+   * makes it redundant (dropping rows that a listed segment holds a copy of); it is saved with the
+   * next export. Does nothing on a read-only or closed database.
+   */
+  tidy(sqlText: string, params: SqlValue[] = []): void {
+    if (this.readOnly || this.closed) return;
+    this.db.run(sqlText, params);
+    this.markDirty();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   all(sqlText: string, params: SqlValue[] = []): Row[] {

@@ -19,6 +19,11 @@ export interface TranscriptCounters {
   /** Messages still in the live database (see segments.ts). */
   liveCount: number;
   liveBytes: number;
+  /**
+   * The last seq held by a sealed segment (0: none). Live rows at or below it are copies left to be
+   * dropped (segments.ts), never read and never counted.
+   */
+  sealedSeq: number;
 }
 
 /** One open session database and its counters. */
@@ -124,12 +129,13 @@ export class OpenSessions {
       exportDelayMs: this.ctx.limits.exportDelayMs,
       exportMaxWaitMs: this.ctx.limits.exportMaxWaitMs,
     });
-    // The live table is small (older messages are sealed away) and turn is indexed, so this stays cheap.
-    const live = db.get(
-      'SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn, COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM messages',
-    )!;
     const sealed = db.get(
       'SELECT COALESCE(MAX(last_seq), 0) AS seq, COALESCE(MAX(last_turn), 0) AS turn, COALESCE(SUM(count), 0) AS n, COALESCE(SUM(bytes), 0) AS b FROM segments',
+    )!;
+    // The live table is small (older messages are sealed away) and turn is indexed, so this stays cheap.
+    const live = db.get(
+      'SELECT COALESCE(MAX(seq), 0) AS seq, COALESCE(MAX(turn), 0) AS turn, COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM messages WHERE seq > ?',
+      [Number(sealed.seq)],
     )!;
     const session: OpenSession = {
       id,
@@ -141,6 +147,7 @@ export class OpenSessions {
         bytes: Number(live.b) + Number(sealed.b),
         liveCount: Number(live.n),
         liveBytes: Number(live.b),
+        sealedSeq: Number(sealed.seq),
       },
     };
     await this.onOpened(session);

@@ -17,10 +17,15 @@ import type { StoredMessage } from './types';
  * database at about `SEAL_LIVE_BYTES` of messages (freed pages are reused, so its file stops
  * growing), while older messages are read from their segment only when a page of history needs them.
  *
- * Order of a seal: write the file (temp + fsync + rename), then journal a durable `seal` record that
- * lists it and drops those rows. A crash before the record leaves the rows in the database and an
- * unlisted file that a later seal of the same range replaces; replaying the record never reads the
- * file. Segment files are never deleted except with their session.
+ * Order of a seal: read the rows a bounded batch per event-loop turn, write the file (temp + fsync +
+ * rename), then journal a durable `seal` record that lists it; then drop the rows' live copies a
+ * bounded batch per turn, without journal records. Segments cover the oldest messages contiguously, so
+ * a live row at or below the last sealed seq is such a copy: reads and counts skip it, and a crash at
+ * any step leaves either the rows live and an unlisted file (a later seal of the same range replaces
+ * it) or the segment listed with some copies left, which upkeep drops after the next open. Replaying
+ * the record never reads the file. Segment files are never deleted except with their session. No
+ * single synchronous step reads or drops more than `SEAL_BATCH_ROWS` rows or about `SEAL_BATCH_BYTES`
+ * (one message can be larger alone), so a seal never blocks the extension host for long.
  */
 
 /** Default: seal when the live messages exceed this many bytes (`StoreLimits.sealLiveBytes`)… */
@@ -30,6 +35,11 @@ export const KEEP_LIVE_MESSAGES = 200;
 /** …moving at most this much per segment (one synchronous read of the rows stays a few ms). */
 const SEGMENT_MAX_BYTES = 2 * 1024 * 1024;
 const SEGMENT_MAX_MESSAGES = 2000;
+/** Most rows, and about the most bytes, one synchronous step of a seal reads or drops. */
+export const SEAL_BATCH_ROWS = 200;
+export const SEAL_BATCH_BYTES = 256 * 1024;
+
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 
 type Row = Record<string, SqlValue>;
 
@@ -65,26 +75,32 @@ export function needsSeal(ctx: StoreContext, s: OpenSession): boolean {
  * failed (nothing changed then: the rows stay live).
  */
 export async function sealOnce(ctx: StoreContext, s: OpenSession): Promise<boolean> {
-  const keepFrom = s.db.get('SELECT seq FROM messages ORDER BY seq DESC LIMIT 1 OFFSET ?', [ctx.limits.keepLiveMessages - 1]);
+  const sealed = s.counters.sealedSeq;
+  const keepFrom = s.db.get('SELECT seq FROM messages WHERE seq > ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [
+    sealed,
+    ctx.limits.keepLiveMessages - 1,
+  ]);
   if (!keepFrom) return false;
-  const rows: Row[] = [];
+  const lines: string[] = [];
   let bytes = 0;
-  const stmt = s.db.db.prepare('SELECT * FROM messages WHERE seq < ? ORDER BY seq');
-  try {
-    stmt.bind([Number(keepFrom.seq)]);
-    while (rows.length < SEGMENT_MAX_MESSAGES && bytes < SEGMENT_MAX_BYTES && stmt.step()) {
-      const row = stmt.getAsObject();
-      rows.push(row);
+  let first: Row | undefined;
+  let last: Row | undefined;
+  while (lines.length < SEGMENT_MAX_MESSAGES && bytes < SEGMENT_MAX_BYTES) {
+    if (s.db.isClosed) return false;
+    const room = { rows: SEGMENT_MAX_MESSAGES - lines.length, bytes: SEGMENT_MAX_BYTES - bytes };
+    const batch = readBatch(s, Number(last?.seq ?? sealed), Number(keepFrom.seq), room);
+    for (const row of batch) {
+      first ??= row;
+      last = row;
+      lines.push(JSON.stringify(row));
       bytes += Number(row.bytes);
     }
-  } finally {
-    stmt.free();
+    if (batch.length === 0 || bytes >= SEGMENT_MAX_BYTES) break;
+    await nextTurn();
   }
-  if (!rows.length) return false;
-  const first = rows[0];
-  const last = rows[rows.length - 1];
+  if (!first || !last) return false;
   const file = `${s.id}.seg-${Number(first.seq)}-${Number(last.seq)}.jsonl`;
-  await writeFileAtomic(join(ctx.root, 'sessions', file), rows.map((r) => JSON.stringify(r)).join('\n') + '\n', ctx.fs);
+  await writeFileAtomic(join(ctx.root, 'sessions', file), lines.join('\n') + '\n', ctx.fs);
   const op: SealOp = {
     op: 'seal',
     sessionId: s.id,
@@ -92,14 +108,64 @@ export async function sealOnce(ctx: StoreContext, s: OpenSession): Promise<boole
     firstSeq: Number(first.seq),
     lastSeq: Number(last.seq),
     lastTurn: Number(last.turn),
-    count: rows.length,
+    count: lines.length,
     bytes,
     at: Date.now(),
   };
   await s.db.commit(op, true);
-  s.counters.liveCount -= rows.length;
+  s.counters.sealedSeq = op.lastSeq;
+  s.counters.liveCount -= lines.length;
   s.counters.liveBytes -= bytes;
   return true;
+}
+
+/**
+ * The next rows after seq `after` and before `before`, oldest first: at most `SEAL_BATCH_ROWS` and the
+ * segment's `room` in rows, stopping once about `SEAL_BATCH_BYTES` or the room in bytes is reached.
+ */
+function readBatch(s: OpenSession, after: number, before: number, room: { rows: number; bytes: number }): Row[] {
+  const rows: Row[] = [];
+  let bytes = 0;
+  const maxBytes = Math.min(SEAL_BATCH_BYTES, room.bytes);
+  const stmt = s.db.db.prepare('SELECT * FROM messages WHERE seq > ? AND seq < ? ORDER BY seq LIMIT ?');
+  try {
+    stmt.bind([after, before, Math.min(room.rows, SEAL_BATCH_ROWS)]);
+    while (bytes < maxBytes && stmt.step()) {
+      const row = stmt.getAsObject();
+      rows.push(row);
+      bytes += Number(row.bytes);
+    }
+  } finally {
+    stmt.free();
+  }
+  return rows;
+}
+
+/** True when the live database still holds copies of sealed rows (a seal just listed, or one cut short by a crash). */
+export function hasSealedCopies(s: OpenSession): boolean {
+  return !!s.db.get('SELECT 1 AS x FROM messages WHERE seq <= ? LIMIT 1', [s.counters.sealedSeq]);
+}
+
+/**
+ * Drops the live copies of sealed rows, one batch (at most `SEAL_BATCH_ROWS` rows and about
+ * `SEAL_BATCH_BYTES`) per event-loop turn. No journal record: replaying the journal onto any image
+ * lists the same segments, and the copies are skipped by every read until dropped.
+ */
+export async function dropSealedCopies(s: OpenSession): Promise<void> {
+  for (;;) {
+    if (s.db.isClosed || s.db.readOnly) return;
+    const rows = s.db.all('SELECT seq, bytes FROM messages WHERE seq <= ? ORDER BY seq LIMIT ?', [s.counters.sealedSeq, SEAL_BATCH_ROWS]);
+    if (!rows.length) return;
+    let bytes = 0;
+    let upTo = Number(rows[0].seq);
+    for (const r of rows) {
+      if (bytes > 0 && bytes + Number(r.bytes) > SEAL_BATCH_BYTES) break;
+      bytes += Number(r.bytes);
+      upTo = Number(r.seq);
+    }
+    s.db.tidy('DELETE FROM messages WHERE seq <= ?', [upTo]);
+    await nextTurn();
+  }
 }
 
 /**
@@ -128,7 +194,8 @@ export async function readMessages(
   }
   if (full()) return out;
   const rest = limit < 0 ? -1 : limit - out.length;
-  out.push(...s.db.all('SELECT * FROM messages WHERE seq BETWEEN ? AND ? ORDER BY seq LIMIT ?', [fromSeq, toSeq, rest]).map(toStored));
+  const from = Math.max(fromSeq, s.counters.sealedSeq + 1);
+  out.push(...s.db.all('SELECT * FROM messages WHERE seq BETWEEN ? AND ? ORDER BY seq LIMIT ?', [from, toSeq, rest]).map(toStored));
   return out;
 }
 
@@ -145,7 +212,10 @@ export async function readPageBefore(
   beforeSeq: number,
   limit: number,
 ): Promise<{ messages: StoredMessage[]; hasOlder: boolean }> {
-  const newestFirst = s.db.all('SELECT * FROM messages WHERE seq < ? ORDER BY seq DESC LIMIT ?', [beforeSeq, limit]).map(toStored);
+  const sealed = s.counters.sealedSeq;
+  const newestFirst = s.db
+    .all('SELECT * FROM messages WHERE seq < ? AND seq > ? ORDER BY seq DESC LIMIT ?', [beforeSeq, sealed, limit])
+    .map(toStored);
   const segments = segmentsOf(s).filter((g) => g.firstSeq < beforeSeq);
   for (let i = segments.length - 1; i >= 0 && newestFirst.length < limit; i--) {
     // Every row taken so far is newer than this segment's rows: take them below the oldest taken.
@@ -162,6 +232,7 @@ export async function readPageBefore(
   const page = cut < messages.length ? messages.slice(cut) : messages;
   const first = page[0]?.seq ?? beforeSeq;
   const hasOlder =
-    !!s.db.get('SELECT 1 AS x FROM messages WHERE seq < ? LIMIT 1', [first]) || segmentsOf(s).some((g) => g.firstSeq < first);
+    !!s.db.get('SELECT 1 AS x FROM messages WHERE seq < ? AND seq > ? LIMIT 1', [first, sealed]) ||
+    segmentsOf(s).some((g) => g.firstSeq < first);
   return { messages: page, hasOlder };
 }

@@ -67,7 +67,11 @@ const CompactionOp = z.object({
   /** JSON of what the compaction did to the context; absent in records written before v6. */
   report: z.string().nullable().optional(),
 });
-/** Messages first_seq..last_seq now live in `file` (written and fsynced before this record): drop them here. */
+/**
+ * Messages first_seq..last_seq now live in `file` (written and fsynced before this record). Applying it
+ * only lists the segment: the live copies of those rows are no longer read, and are dropped afterwards
+ * a bounded batch at a time (segments.ts), so no single step of a seal deletes a whole segment's rows.
+ */
 const SealOp = z.object({
   op: z.literal('seal'),
   sessionId: z.string(),
@@ -196,7 +200,6 @@ export function applySessionOp(db: Database, record: JournalRecord): void {
         r.bytes,
         r.at,
       ]);
-      db.run('DELETE FROM messages WHERE seq BETWEEN ? AND ?', [r.firstSeq, r.lastSeq]);
       return;
     case 'clear':
       db.run(

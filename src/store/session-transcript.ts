@@ -58,8 +58,17 @@ export class SessionTranscript extends SessionCatalog {
     try {
       await durable;
     } catch (err) {
-      // Not saved: give the seqs back unless a later turn took the next ones already.
-      if (c.lastSeq === lastSeq + prepared.length) Object.assign(c, before);
+      // Not saved: give the seqs back unless a later turn took the next ones already. Only what this
+      // turn added is taken back (a seal may have moved older rows out meanwhile).
+      if (c.lastSeq === lastSeq + prepared.length)
+        Object.assign(c, {
+          lastSeq,
+          lastTurn: before.lastTurn,
+          count: c.count - prepared.length,
+          bytes: c.bytes - added,
+          liveCount: c.liveCount - prepared.length,
+          liveBytes: c.liveBytes - added,
+        });
       throw err;
     }
     void this.upkeep.updateStats(s, op.at);

@@ -1,6 +1,6 @@
 import { errorMessage } from '../common/errors';
 import type { OpenSession } from './open-sessions';
-import { needsSeal, sealOnce } from './segments';
+import { dropSealedCopies, hasSealedCopies, needsSeal, sealOnce } from './segments';
 import { snapshotFileName, writeSnapshotFile } from './snapshot-files';
 import type { StoreContext } from './store-context';
 
@@ -26,22 +26,26 @@ export class SessionUpkeep {
   }
 
   /**
-   * Moves older messages into sealed segments in the background when the live part grew big, and the
-   * messages of snapshots saved before snapshot files existed into their files (one a tick), so an old
-   * session's database shrinks to its live part too.
+   * Moves older messages into sealed segments in the background when the live part grew big (dropping
+   * the rows' live copies afterwards, also those a crash left behind), and the messages of snapshots
+   * saved before snapshot files existed into their files (one a tick), so an old session's database
+   * shrinks to its live part too. Every step is bounded and yields to the event loop (segments.ts,
+   * db-space.ts), so none blocks the extension host for long.
    */
   sealIfNeeded(s: OpenSession): void {
-    if (this.sealing.has(s.id) || s.db.readOnly || !(needsSeal(this.ctx, s) || hasSnapshotInRow(s))) return;
+    if (this.sealing.has(s.id) || s.db.readOnly) return;
+    if (!(needsSeal(this.ctx, s) || hasSealedCopies(s) || hasSnapshotInRow(s))) return;
     const run = (async () => {
       try {
-        while (needsSeal(this.ctx, s) && (await sealOnce(this.ctx, s))) await new Promise((r) => setImmediate(r));
+        await dropSealedCopies(s);
+        while (needsSeal(this.ctx, s) && (await sealOnce(this.ctx, s))) await dropSealedCopies(s);
         let moved = false;
-        while (await moveSnapshotOut(this.ctx, s)) {
+        while (!s.db.isClosed && (await moveSnapshotOut(this.ctx, s))) {
           moved = true;
           await new Promise((r) => setImmediate(r));
         }
         // Snapshots moved out of an old database free a large share of it once: give it back.
-        s.db.reclaimSpace(moved ? 0.25 : 0.5);
+        if (!s.db.isClosed) await s.db.reclaimSpace(moved ? 0.25 : 0.5);
       } catch (err) {
         this.ctx.report({
           kind: 'export_failed',
