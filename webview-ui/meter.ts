@@ -66,7 +66,6 @@ export function renderMeter(
     if (s.fraction <= 0) continue;
     bar.append(segment(`hr-seg hr-seg-${s.key}`, s.fraction, s.title, s.key));
   }
-  if (m.output.fraction > 0) bar.append(segment('hr-seg hr-seg-output', m.output.fraction, m.output.title, 'output'));
   for (const [key, at, label] of [
     ['compact', m.markers.compact, 'Compacts at'],
     ['block', m.markers.block, 'Blocks at'],

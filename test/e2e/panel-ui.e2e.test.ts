@@ -361,13 +361,13 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     const page = await freshPanel(6);
     try {
       const bar = page.getByRole('meter', { name: 'Context window' });
-      assert.equal(await bar.getAttribute('aria-valuenow'), '42');
-      assert.match((await bar.getAttribute('aria-valuetext')) ?? '', /^83\.2k \/ 200k \(42 %\), estimated ±5 %$/);
+      assert.equal(await bar.getAttribute('aria-valuenow'), '63');
+      assert.match((await bar.getAttribute('aria-valuetext')) ?? '', /^83\.2k \/ 132k \(63 %\), estimated ±5 %$/);
       const breakdown = page.locator('[data-testid=breakdown]');
       assert.equal(await breakdown.isVisible(), false);
       await bar.focus();
       await breakdown.waitFor();
-      assert.match(await breakdown.innerText(), /Messages: 41k[\s\S]*Tool results: 27\.8k[\s\S]*Reserved for output/);
+      assert.match(await breakdown.innerText(), /Messages: 41k[\s\S]*Tool results: 27\.8k[\s\S]*Reserved for the answer/);
       assert.equal(await page.locator('[data-testid=meter-deferred]').innerText(), '4 tools deferred (5.2k tokens saved)');
       assert.equal(await page.locator('.hr-marker').count(), 2);
       await page.getByRole('button', { name: 'Compact the context now' }).click();

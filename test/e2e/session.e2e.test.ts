@@ -17,7 +17,7 @@ let page: Page;
 let frame: Frame;
 let problems: string[];
 
-/** The meter's "used" figure in tokens, parsed from "83.2k / 128k (65 %)"; 0 before any request. */
+/** The meter's "used" figure in tokens, parsed from "83.2k / 123k (68 %)"; 0 before any request. */
 async function meterUsed(): Promise<number> {
   const text = await frame.locator('[data-testid=meter-label]').innerText();
   const m = /^([\d.]+)(k|M)? \//.exec(text);
