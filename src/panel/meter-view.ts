@@ -71,7 +71,7 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
     markers: { compact: num(b.markers.compact), block: num(b.markers.block) },
     confirmed: b.confirmed,
     accuracy: accuracyText(b),
-    cacheLabel: cache === null || !Number.isFinite(cache) ? null : `cache ${formatPercent(cache)} of input`,
+    cacheLabel: cache === null || !Number.isFinite(cache) ? null : `${formatPercent(cache)} of the last request read from cache`,
     deferredLabel:
       b.deferred.count > 0
         ? `${b.deferred.count} ${b.deferred.count === 1 ? 'tool' : 'tools'} deferred (${formatTokens(b.deferred.savedTokens)} tokens saved)`
@@ -166,13 +166,16 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
   });
 }
 
-/** "31.2k confirmed + 1.4k est. (±0.3k)", "confirmed", or "estimated ±12 %". */
+/**
+ * How sure the figure is, in a user's words: "from the server" (the provider counted the last request and
+ * nothing was added since), "31.2k from the server + 1.4k estimated (±0.3k)", or "estimated ±12 %".
+ */
 export function accuracyText(
   b: Pick<BudgetViewModel, 'confirmed' | 'confirmedTokens' | 'estimatedTokens' | 'bandTokens' | 'accuracy'>,
 ): string {
-  if (!b.confirmed || b.confirmedTokens === null || b.confirmedTokens === undefined) return b.accuracy;
-  if (b.estimatedTokens <= 0) return 'confirmed';
-  return `${formatTokens(b.confirmedTokens)} confirmed + ${formatTokens(b.estimatedTokens)} est. (±${formatTokens(Math.max(1, b.bandTokens))})`;
+  if (!b.confirmed) return b.accuracy;
+  if (b.confirmedTokens === null || b.confirmedTokens === undefined || b.estimatedTokens <= 0) return 'from the server';
+  return `${formatTokens(b.confirmedTokens)} from the server + ${formatTokens(b.estimatedTokens)} estimated (±${formatTokens(Math.max(1, b.bandTokens))})`;
 }
 
 function segment(key: MeterSegment['key'], tokens: number, limit: number): MeterSegment {
@@ -244,15 +247,15 @@ function finish(p: Parts): MeterView {
   };
 }
 
-/** "31k until auto-compact", or that it compacts before the next request; null while paused or unknown. */
+/** "31k to compact" (before it compacts by itself), or that it compacts before the next request; null while paused or unknown. */
 export function untilCompactLabel(until: number | null, pausedReason: string | null): string | null {
   if (until === null || pausedReason) return null;
-  return until > 0 ? `${formatTokens(until)} until auto-compact` : 'auto-compacts before the next request';
+  return until > 0 ? `${formatTokens(until)} to compact` : 'compacts before the next request';
 }
 
 /**
  * What the status bar item says, from the meter's own view model (same figure, same percent, same
- * formatting): "42 %", and "42 % of the 132k this model can take · 31k until auto-compact · estimated ±2 %".
+ * formatting): "42 %", and "55.4k tokens, 42 % of the 132k this model can take · 31k to compact · estimated ±2 %".
  */
 export function statusBarText(usage: ContextUsage): {
   percent: string;

@@ -89,7 +89,7 @@ export const MeterView = z.object({
   /** "10 % of the 23.4k this model can take": the percent with its denominator named. */
   shareLabel: z.string(),
   confirmed: z.boolean(),
-  /** "confirmed" or "estimated ±x %" */
+  /** "from the server", "31.2k from the server + 1.4k estimated (±0.3k)" or "estimated ±x %" */
   accuracy: z.string(),
   cacheLabel: z.string().nullable(),
   deferredLabel: z.string().nullable(),
@@ -100,7 +100,7 @@ export const MeterView = z.object({
   status: z.enum(['ok', 'note', 'compact', 'block', 'final']),
   /** Why auto-compaction is paused (the loop breaker), when it is. */
   pausedReason: z.string().nullable(),
-  /** "31k until auto-compact" (the distance to the compact threshold); null while paused or unknown. */
+  /** "31k to compact" (the distance to the compact threshold); null while paused or unknown. */
   untilCompactLabel: z.string().nullable().optional(),
   /** "$0.042 this turn · $1.27 session · cache saved $0.31"; null before any priced request. */
   costLabel: z.string().nullable().optional(),

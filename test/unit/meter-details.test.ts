@@ -26,7 +26,7 @@ describe('meter: it explains itself (hover, details view, Show Context Breakdown
     );
     assert.equal(row('Window'), '200k tokens for claude-sonnet-4-5, 132k of them for the context: window from the model table');
     assert.match(row('Estimate'), /48k tokens as the provider counted the last request, plus 1\.6k estimated since \(±400/);
-    assert.equal(m.accuracy, '48k confirmed + 1.6k est. (±400)');
+    assert.equal(m.accuracy, '48k from the server + 1.6k estimated (±400)');
   });
 
   it('says when the window is only assumed', () => {

@@ -71,7 +71,7 @@ describe('numbers: one source for the figures shown', function () {
   });
 });
 
-describe('numbers: "until auto-compact" is the threshold rule\'s own distance', () => {
+describe('numbers: "to compact" is the threshold rule\'s own distance', () => {
   it('adding exactly the distance reaches the compact status, one token less does not', () => {
     for (const [used, limit] of [
       [0, 190_000],

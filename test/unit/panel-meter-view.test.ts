@@ -48,13 +48,13 @@ describe('panel: the meter view model from the context budget', () => {
     const m = meterFromBudget(b);
     assert.equal(m.confirmed, false);
     assert.equal(m.accuracy, 'estimated ±5 %');
-    assert.equal(m.cacheLabel, 'cache 87 % of input');
+    assert.equal(m.cacheLabel, '87 % of the last request read from cache');
     assert.equal(m.deferredLabel, '4 tools deferred (5.2k tokens saved)');
   });
 
-  it('says confirmed when the provider confirmed the figure, and hides what is unknown', () => {
+  it('says "from the server" when the provider counted the figure, and hides what is unknown', () => {
     const m = meterFromBudget(budget({ messages: 1_000 }, { confirmed: true }));
-    assert.equal(m.accuracy, 'confirmed');
+    assert.equal(m.accuracy, 'from the server');
     assert.equal(m.cacheLabel, null);
     assert.equal(m.deferredLabel, null);
     assert.equal(m.freed, null);
