@@ -5,6 +5,7 @@
  * context as it was; the transcript keeps everything). The running (or last) turn's checkpoint is
  * this owner's state. Pure (no vscode).
  */
+import { parseLedgerState, type LedgerState } from '../agent/ledger';
 import { HeadroomError } from '../common/errors';
 import type { Message } from '../providers/types';
 import type { HeadroomStore } from '../store';
@@ -39,6 +40,8 @@ export class Checkpoints {
     private readonly sessions: Pick<Sessions, 'id' | 'writable' | 'assertIdle' | 'open'>,
     private readonly storage: { readonly writable: HeadroomStore | undefined },
     private readonly models: Pick<ModelAccess, 'contextSettings'>,
+    /** The session's work ledger now (kept with each turn's checkpoint, so a restore rewinds it too). */
+    private readonly ledger: () => LedgerState,
   ) {}
 
   /** A turn begins: its checkpoint starts empty; the workspace it returns checkpoints every write first (when the session is stored). */
@@ -51,10 +54,11 @@ export class Checkpoints {
     const id = this.sessions.id;
     if (!store || !id) return base;
     const checkpoints = new CheckpointStore(store.sessions, id);
+    const ledgerBefore = JSON.stringify(this.ledger());
     const checkpoint = new TurnCheckpoint(
       checkpointRoot(base.root),
       () => store.sessions.lastTurn(id),
-      (record) => checkpoints.save(record),
+      (record) => checkpoints.save({ ...record, ledgerBefore }),
       (m) => this.env.log.warn(m),
     );
     this.checkpoint = checkpoint;
@@ -123,6 +127,10 @@ export class Checkpoints {
     const now = await planRestore(at, cp);
     for (const [path, hash] of now.seen) if (hash !== plan.seen.get(path)) skip.add(path);
     const restored = await restoreFiles(at, cp, skip);
+    // "Work so far" goes back with the files: it must not list a file the restore removed. (A record
+    // from before the ledger was kept with checkpoints leaves the ledger as it is.)
+    const ledger = parseLedgerState(own.ledgerBefore);
+    if (ledger) await store.sessions.setState(id, 'ledger', JSON.stringify(ledger));
     await this.rewindTo(store, id, turn);
     await checkpoints.markRestored(turn);
     return { turn, restored, kept: [...skip], notRestorable: plan.notRestorable };

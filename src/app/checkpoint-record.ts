@@ -49,6 +49,11 @@ export const Checkpoint = z.object({
   restoredAt: z.number().optional(),
   /** The seq of its turn's last message, set when the turn ends: where a reopened session shows its card. */
   throughSeq: z.number().int().nonnegative().optional(),
+  /**
+   * The work ledger ("Work so far") as it was when the turn began, as JSON: a restore rewinds it with
+   * the files and the conversation. Validated again (`parseLedgerState`) before it is used.
+   */
+  ledgerBefore: z.string().max(2_000_000).optional(),
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;
 

@@ -242,7 +242,9 @@ export class Compactions extends Disposable {
       `compaction (${r.trigger}): ${r.beforeTokens} → ${r.afterTokens} message tokens, ${r.strategies.join(' + ')}, ${r.durationMs} ms${r.notes.length ? `; ${r.notes.join('; ')}` : ''}`,
     );
     // The tokenizer of the model the pass ran for: the snapshot's counts are in it.
-    this.pending = { result: r, input, model, family: this.deps.models.limits().family };
+    // The compacted view as it is now: the session goes on appending to the array it was given (a
+    // turn's compaction is followed by the rest of the turn before the report is persisted).
+    this.pending = { result: { ...r, messages: [...r.messages] }, input, model, family: this.deps.models.limits().family };
   }
 
   /**

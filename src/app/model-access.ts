@@ -110,7 +110,8 @@ export class ModelAccess {
 
   /**
    * The provider's input counter for the session's model, with the key released for it (none where
-   * the provider cannot count or no key was released); parameters a model refused are left out.
+   * the provider cannot count or no key was released; a local server only once it is known to be
+   * llama.cpp or vLLM); parameters a model refused are left out.
    */
   inputCounter(): InputCounter | undefined {
     const { provider, baseUrl, model } = this.target();
@@ -120,6 +121,8 @@ export class ModelAccess {
       apiKey: keyForTarget(this.released, provider, baseUrl).apiKey,
       reasons: supportsReasoning,
       lm: endpointOf(provider) === 'vscode' ? this.env.languageModel(model) : undefined,
+      // A local server that can tokenize counts with the model's own tokenizer and chat template.
+      serverKind: this.server(provider, baseUrl, model)?.kind,
       onError: (m) => this.env.log.info(`The provider could not count the request (${m}); the estimate stands.`),
     });
     return counter && { countInput: (req, signal) => counter.countInput(this.refused.apply(req), signal) };

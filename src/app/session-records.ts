@@ -75,6 +75,14 @@ export class SessionRecords extends Disposable {
     return this.recorder.watch(workspace, options);
   }
 
+  /**
+   * The context was cleared: "Work so far" starts over with it (saved), so neither the panel nor the
+   * block a later compaction hands the model brings back what the clear removed.
+   */
+  clearLedger(): Promise<void> {
+    return this.recorder.reset();
+  }
+
   /** The current session's work ledger ("Work so far"). */
   ledger(): LedgerState {
     return this.recorder.ledger.toJSON();

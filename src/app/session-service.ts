@@ -93,7 +93,7 @@ export class SessionService extends Disposable {
     const compactions = (this.compactions = this._register(
       new Compactions({ env, storage, sessions, records, models, ledger, report, ready, gate: (limits) => this.turns.gate(limits) }),
     ));
-    const checkpoints = (this.checkpoints = new Checkpoints(env, sessions, storage, models));
+    const checkpoints = (this.checkpoints = new Checkpoints(env, sessions, storage, models, () => records.ledger()));
     this.pins = new PinsAndSnapshots(env, storage, sessions, models, ready);
     this.turns = new Turns({
       env,
@@ -111,6 +111,19 @@ export class SessionService extends Disposable {
     });
     // A model the provider says it does not know: its list is read again before the next request.
     this._register(this.events.event((e) => models.observe(e)));
+    // A turn's end settles what the meter measures with (the response's usage calibrates, the floor lets
+    // go): the figure is measured again once, so the panel does not keep the one from before it settled.
+    let settle: ReturnType<typeof setImmediate> | undefined;
+    this._register(
+      this.events.event((e) => {
+        if (e.type !== 'turn_end') return;
+        settle ??= setImmediate(() => {
+          settle = undefined;
+          if (sessions.live) this.events.fire({ type: 'context_usage', usage: this.turns.measure() });
+        });
+      }),
+    );
+    this._register({ dispose: () => settle && clearImmediate(settle) });
     // The exact count replaces the estimate in the meter as soon as it arrives (the gate reads the ledger anyway).
     this._register(
       refreshOnExactCounts(

@@ -191,6 +191,7 @@ export class Sessions extends Disposable {
     if (store && this.summary) await store.sessions.clear(this.summary.id);
     this.deps.hooks.discardPrepared();
     this.session?.replaceMessages([]);
+    await this.deps.records.clearLedger();
     this.changed();
   }
 

@@ -117,6 +117,11 @@ export class ChatPresenter {
    * context follows (after a clear, none: the model starts from an empty conversation).
    */
   continueWith(messages: readonly Message[], why: 'restore' | 'undo' | 'clear'): void {
+    // The meter's "freed …" was about the context this one replaced.
+    if (this.extras.lastCompaction) {
+      this.extras = { ...this.extras, lastCompaction: null };
+      this.pushMeter();
+    }
     if (why === 'undo' && this.cards.undone()) return;
     this.continueUnder(messages, `${DIVIDER_TEXT} · ${CONTINUE_REASON[why]}`);
   }

@@ -148,6 +148,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Every event of the agent loop, in order. Never throws; text deltas are batched (≤ 30 posts/s). */
   pushEvent(event: AgentEvent): void {
     this.presenter.handle(event);
+    // A compaction changes what is in the context: the session line's count follows at once.
+    if (event.type === 'compaction') void this.refreshSessionInfo();
     if (event.type !== 'turn_end') return;
     // A turn that changed files ends with its list of changes and Restore checkpoint.
     const changes = this.deps.actions.checkpoints.turnChanges();
@@ -177,6 +179,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
    */
   showCompaction(report: CompactionReport): void {
     this.presenter.handle({ type: 'compaction', report });
+    void this.refreshSessionInfo();
   }
 
   /** The loop breaker paused auto-compaction (its reason) or resumed it (null). */

@@ -5,6 +5,8 @@
  */
 import { safeCounter, type InputCounter } from './input-count';
 import type { LmChatPort } from './lm-chat';
+import { doubtfulCount, serverTokenCounter } from './server-tokenize';
+import type { FetchLike, ServerKind } from './server-window';
 import type { ProviderId, ProviderRequest } from './types';
 
 export interface CounterOptions {
@@ -14,6 +16,10 @@ export interface CounterOptions {
   /** Whether the model reasons (OpenAI's Responses request carries reasoning only then). */
   reasons?: (model: string) => boolean;
   lm?: LmChatPort;
+  /** What the OpenAI-compatible server at `baseUrl` was found to be (`server-probes.ts`); undefined when unknown. */
+  serverKind?: ServerKind;
+  /** For the local servers' counting endpoints (default: the global `fetch`). */
+  fetch?: FetchLike;
   timeoutMs?: number;
   onError?: (message: string) => void;
 }
@@ -61,7 +67,25 @@ async function lmCount(port: LmChatPort, req: ProviderRequest, signal: AbortSign
   return port.countTokens(lmText(toLmMessages(system, req.messages, req.trailingNote)) + JSON.stringify(req.tools), signal);
 }
 
-/** The counter for `provider`, or undefined where Headroom has no way to count (an OpenAI-compatible server, for now). */
+/**
+ * A llama.cpp or vLLM server counts with its own tokenizer and chat template (`server-tokenize.ts`);
+ * a count it cannot give, or one the bytes sent make implausible, is a failure: the estimate stands.
+ */
+function serverCount(o: CounterOptions & { baseUrl: string; serverKind: 'llamacpp' | 'vllm' }) {
+  const count = serverTokenCounter({ baseUrl: o.baseUrl, kind: o.serverKind, fetch: o.fetch, timeoutMs: o.timeoutMs });
+  return async (req: ProviderRequest, signal?: AbortSignal): Promise<number> => {
+    const n = await count(req, signal);
+    if (n === undefined) throw new Error(`the ${o.serverKind} server did not count it`);
+    const doubt = doubtfulCount(req, n);
+    if (doubt) throw new Error(`count not used: ${doubt}`);
+    return n;
+  };
+}
+
+/**
+ * The counter for `provider`, or undefined where Headroom has no way to count: an OpenAI-compatible
+ * server that cannot tokenize (Ollama, LM Studio, one not identified).
+ */
 export function createInputCounter(o: CounterOptions): InputCounter | undefined {
   switch (o.provider) {
     case 'anthropic':
@@ -71,6 +95,11 @@ export function createInputCounter(o: CounterOptions): InputCounter | undefined 
     case 'vscode-lm': {
       const port = o.lm;
       return port ? safeCounter((req, signal) => lmCount(port, req, signal ?? new AbortController().signal), o.onError) : undefined;
+    }
+    case 'openai-compatible': {
+      const { baseUrl, serverKind } = o;
+      if (!baseUrl || (serverKind !== 'llamacpp' && serverKind !== 'vllm')) return undefined;
+      return safeCounter(serverCount({ ...o, baseUrl, serverKind }), o.onError);
     }
     default:
       return undefined;

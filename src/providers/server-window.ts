@@ -47,20 +47,25 @@ export function serverRoot(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
-/** GETs (or POSTs `body` to) `url` and parses the JSON with `schema`; undefined on any failure. Never throws. */
+/**
+ * GETs (or POSTs `body` to) `url` and parses the JSON with `schema`; undefined on any failure, after
+ * `timeoutMs` or once `signal` aborts. Never throws.
+ */
 export async function getJson<T>(
   fetch: FetchLike,
   url: string,
   schema: z.ZodType<T>,
   timeoutMs: number,
   body?: unknown,
+  signal?: AbortSignal,
 ): Promise<T | undefined> {
   try {
     const init =
       body === undefined
         ? { method: 'GET' }
         : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
-    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const res = await fetch(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
     if (!res.ok) return undefined;
     const parsed = schema.safeParse(await res.json());
     return parsed.success ? parsed.data : undefined;

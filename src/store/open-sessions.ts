@@ -35,6 +35,8 @@ export interface OpenSession {
  */
 export class OpenSessions {
   private readonly open = new Map<string, Promise<OpenSession>>();
+  /** The same sessions once loaded, for synchronous reads of their counters (`peek`). */
+  private readonly loaded = new Map<string, OpenSession>();
 
   constructor(
     private readonly ctx: StoreContext,
@@ -42,23 +44,34 @@ export class OpenSessions {
   ) {}
 
   get(id: string): Promise<OpenSession> {
-    let p = this.open.get(id);
+    const p = this.open.get(id);
     if (p) {
       this.open.delete(id);
       this.open.set(id, p); // most recently used last
       return p;
     }
-    p = this.load(id);
-    this.open.set(id, p);
-    p.catch(() => this.open.delete(id));
+    const loading = this.load(id);
+    this.open.set(id, loading);
+    loading.then(
+      (s) => {
+        if (this.open.get(id) === loading) this.loaded.set(id, s);
+      },
+      () => this.open.delete(id),
+    );
     this.evict();
-    return p;
+    return loading;
+  }
+
+  /** The session if its database is open and loaded (its counters are current); never opens one. */
+  peek(id: string): OpenSession | undefined {
+    return this.loaded.get(id);
   }
 
   /** Closes the session's database if it is open and forgets it (used by delete). */
   async drop(id: string): Promise<void> {
     const p = this.open.get(id);
     this.open.delete(id);
+    this.loaded.delete(id);
     if (p)
       await p.then(
         (s) => s.db.close(),
@@ -75,6 +88,7 @@ export class OpenSessions {
   async close(): Promise<void> {
     const all = [...this.open.values()];
     this.open.clear();
+    this.loaded.clear();
     for (const p of all)
       await p.then(
         (s) => s.db.close(),
@@ -137,6 +151,7 @@ export class OpenSessions {
     while (this.open.size > this.ctx.limits.maxOpenSessions) {
       const [oldId, old] = this.open.entries().next().value!;
       this.open.delete(oldId);
+      this.loaded.delete(oldId);
       void old.then(
         (s) => s.db.close(),
         () => {},

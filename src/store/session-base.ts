@@ -31,7 +31,18 @@ export class SessionBase {
     assertId('session', id);
     const row = this.ctx.index.get('SELECT * FROM sessions WHERE id = ?', [id]);
     if (!row) throw new HeadroomError('not_found', `Unknown session id "${id}".`);
-    return toSummary(row);
+    return this.summaryOf(row);
+  }
+
+  /**
+   * A session's list entry. The index's counts are written after each turn without waiting (see
+   * `SessionUpkeep.updateStats`), so while the session's database is open its own counters are the
+   * current ones: a summary read right after a turn counts that turn.
+   */
+  protected summaryOf(row: Parameters<typeof toSummary>[0]): SessionSummary {
+    const summary = toSummary(row);
+    const open = this.sessions.peek(summary.id);
+    return open ? { ...summary, messageCount: open.counters.count } : summary;
   }
 
   protected async db(id: string): Promise<JournaledDb> {

@@ -5,7 +5,7 @@ import { newId } from '../common/ids';
 import type { SessionSpend } from '../context/cost';
 import { SessionBase } from './session-base';
 import { segmentsOf } from './segments';
-import { cleanTitle, toSummary } from './session-rows';
+import { cleanTitle } from './session-rows';
 import { SpendRecord } from './session-spend';
 import { snapshotFilesOf } from './snapshot-files';
 import { assertWritable } from './store-context';
@@ -25,7 +25,7 @@ export class SessionCatalog extends SessionBase {
   }
   /** All sessions, most recently updated first. */
   list(): SessionSummary[] {
-    return this.ctx.index.all('SELECT * FROM sessions ORDER BY updated_at DESC, created_at DESC').map(toSummary);
+    return this.ctx.index.all('SELECT * FROM sessions ORDER BY updated_at DESC, created_at DESC').map((r) => this.summaryOf(r));
   }
   async rename(id: string, title: string): Promise<void> {
     this.get(id);

@@ -54,8 +54,23 @@ async function expand(scope: ReturnType<Frame['locator']>, title: string): Promi
   if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').first().click();
 }
 
-/** Both views open, the card in view; the lines of "What left the context" as shown. */
+/**
+ * Both views open, the card in view; the lines of "What left the context" as shown. A resumed panel
+ * renders its restored snapshot and then the first live one (meter, calibration); an element found in
+ * the first can be replaced by the second, so the whole look is retried on a detached element.
+ */
 async function showBoth(): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await showBothOnce();
+    } catch (error) {
+      if (attempt >= 3 || !/not attached|detached/i.test(String(error))) throw error;
+      await page.waitForTimeout(500);
+    }
+  }
+}
+
+async function showBothOnce(): Promise<string> {
   const work = frame.locator('[data-testid=work-so-far]');
   await work.waitFor({ timeout: 30_000 });
   if (!(await work.evaluate((d) => (d as HTMLDetailsElement).open))) await work.locator('summary').first().click();

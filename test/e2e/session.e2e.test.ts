@@ -311,6 +311,8 @@ describe('a scripted session in a real VS Code with the fake provider', function
     assert.ok(after < before / 2, `Clear reset the meter: ${before} → ${after}`);
     // Only the model forgets: what the chat showed stays above the divider.
     assert.ok((await frame.locator('.hr-user', { hasText: 'Question 0' }).count()) >= 1, 'the earlier turns are still shown');
+    // "Work so far" (it listed created.ts above) starts over with the context: a later compaction must not bring it back.
+    await frame.locator('[data-testid=work-so-far]').waitFor({ state: 'hidden', timeout: 20_000 });
     await page.screenshot({ path: screenshotPath('session-cleared') });
     assert.deepEqual(problems, [], 'no console errors or CSP violations in the webview');
   });

@@ -10,6 +10,7 @@ export async function registerSuites(): Promise<void> {
   await import('./keybindings.test');
   await import('./agent-edit-approval.test');
   await import('./compaction-session.test');
+  await import('./panel-refresh.test');
   await import('./small-window-session.test');
   await import('./local-server-session.test');
   await import('./meter-components.test');

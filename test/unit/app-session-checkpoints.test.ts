@@ -22,6 +22,7 @@ describe('session service: per-turn checkpoints', function () {
       { text: 'Done.' },
     );
     await service.turns.prompt('second, edits two files');
+    assert.deepEqual(service.records.ledger().files.map((f) => f.path).sort(), ['made/new.txt', 'notes.txt'], 'the ledger lists both files');
     return opened;
   }
 
@@ -54,6 +55,12 @@ describe('session service: per-turn checkpoints', function () {
       ['user', 'assistant'],
     );
     assert.equal(service.sessions.state().transcriptCount, transcriptBefore);
+    // "Work so far" went back too: it listed both files after turn 2, and lists neither now (one no longer exists).
+    assert.deepEqual(
+      service.records.ledger().files.map((f) => f.path),
+      [],
+      'the ledger is as it was before turn 2',
+    );
     await assert.rejects(
       service.checkpoints.restore(2, () => Promise.resolve('overwrite')),
       /already restored/,

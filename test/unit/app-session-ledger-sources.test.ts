@@ -14,6 +14,25 @@ describe('session service: what the work ledger sees', function () {
   beforeEach(async () => (world = await createFakeWorld({ 'src/app.ts': 'export const a = 1;\n', 'old.txt': 'old\n' })));
   afterEach(async () => world?.close());
 
+  it('starts "Work so far" over on Clear, in the panel, in the store and in the block a compaction hands the model', async () => {
+    const { service } = await world.open();
+    const seen: number[] = [];
+    service.records.onDidChangeLedger((l) => seen.push(l.files.length));
+    world.server.script.push({ toolCalls: [{ id: 'r1', name: 'read_file', arguments: { path: 'src/app.ts' } }] }, { text: 'Read it.' });
+    await service.turns.prompt('Read the app.');
+    assert.equal(service.records.ledger().files.length, 1, 'the read is recorded');
+    const turn = service.records.ledger().turn;
+    await service.sessions.clear();
+    assert.deepEqual(service.records.ledger().files, [], 'nothing from before the clear');
+    assert.equal(service.records.ledgerBlock(), '', 'a later compaction brings nothing back');
+    assert.equal(service.records.ledger().turn, turn, 'turn numbers go on');
+    assert.equal(seen.at(-1), 0, 'the panel was told');
+    const id = service.sessions.state().sessionId;
+    await service.sessions.create();
+    await service.sessions.open(id);
+    assert.deepEqual(service.records.ledger().files, [], 'the cleared ledger is what was saved');
+  });
+
   it('records the files a command created, changed and deleted, with the command', async () => {
     const { service } = await world.open();
     const command = 'echo made > made.txt && echo more >> src/app.ts && rm old.txt';

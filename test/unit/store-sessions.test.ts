@@ -41,6 +41,16 @@ describe('store sessions', () => {
     assert.equal(store.results.totalBytes(), 0);
   });
 
+  it('counts a turn in the session list as soon as the turn is saved', async () => {
+    // The index row's counts are written after the turn without waiting; the list must not show the
+    // count from before the turn meanwhile (the panel read "1 in transcript" after a two-message turn).
+    const s = await store.sessions.create();
+    await store.sessions.appendTurn(s.id, [user('q')]);
+    await store.sessions.appendTurn(s.id, [assistant('a'), toolResult('t')], { continueTurn: true });
+    assert.equal(store.sessions.get(s.id).messageCount, 3);
+    assert.equal(store.sessions.list()[0].messageCount, 3);
+  });
+
   it('numbers turns and seqs, and continues a turn on request', async () => {
     const s = await store.sessions.create();
     assert.deepEqual(await store.sessions.appendTurn(s.id, [user('q')]), { turn: 1, firstSeq: 1, lastSeq: 1 });

@@ -67,6 +67,14 @@ export class LedgerRecorder {
     );
   }
 
+  /** Starts the ledger over (see `WorkLedger.reset`), saves it and reports the change; resolves when saved. */
+  reset(state?: LedgerState): Promise<void> {
+    this.facts.clear();
+    this.ledger.reset(state);
+    guard(() => this.options.onChange?.());
+    return this.save();
+  }
+
   /** Saves the ledger if it changed since the last save; resolves when saved (never rejects). */
   async save(): Promise<void> {
     await this.keeping;

@@ -138,6 +138,16 @@ export class WorkLedger {
     return structuredClone(this.state);
   }
 
+  /**
+   * Starts the record over from `state` (empty by default), keeping the turn count: the context was
+   * cleared or rewound, and the block the model sees after a compaction must not bring back work the
+   * context no longer has.
+   */
+  reset(state: LedgerState = { ...emptyLedgerState(), turn: this.state.turn }): void {
+    this.state = structuredClone(state);
+    this.changed();
+  }
+
   /** A new turn starts: later entries carry its number. */
   startTurn(): void {
     this.state.turn++;
