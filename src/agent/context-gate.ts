@@ -231,7 +231,7 @@ class DefaultGate implements DefaultContextGate {
       deferredCount: deferred?.count,
       deferredSavedTokens: deferred?.savedTokens,
     });
-    const ratio = budget.used / limits.effectiveWindow;
+    const ratio = budget.percent;
     this.used = budget.used;
     return {
       used: budget.used,

@@ -13,6 +13,7 @@
 import { Emitter, type Event } from '../common/emitter';
 import type { IDisposable } from '../common/disposable';
 import type { AgentEvent, ContextUsage } from './events';
+import { contextShare } from '../context/context-share';
 
 export class MeterFloor {
   private running = false;
@@ -90,7 +91,7 @@ export function holdMeterInTurns(source: Event<AgentEvent>): IDisposable & { eve
 export function heldUsage(usage: ContextUsage, floor: number): ContextUsage {
   const gap = floor - usage.used;
   if (!(gap > 0)) return usage;
-  const ratio = usage.effectiveWindow > 0 ? floor / usage.effectiveWindow : usage.ratio;
+  const ratio = usage.effectiveWindow > 0 ? contextShare(floor, usage.effectiveWindow) : usage.ratio;
   const b = usage.budget;
   if (!b) return { ...usage, used: floor, ratio };
   const scale = usage.used > 0 ? floor / usage.used : 1;
@@ -98,7 +99,7 @@ export function heldUsage(usage: ContextUsage, floor: number): ContextUsage {
   // Rounding left on the largest component, so the breakdown adds up to the total shown.
   const largest = components.reduce((m, c, i) => (c.tokens > components[m].tokens ? i : m), 0);
   if (components.length) components[largest].tokens += floor - components.reduce((s, c) => s + c.tokens, 0);
-  for (const c of components) c.fraction = b.window > 0 ? c.tokens / b.window : 0;
+  for (const c of components) c.fraction = contextShare(c.tokens, b.effectiveWindow);
   return {
     ...usage,
     used: floor,
@@ -107,8 +108,7 @@ export function heldUsage(usage: ContextUsage, floor: number): ContextUsage {
       ...b,
       used: floor,
       remaining: b.remaining - gap,
-      percent: b.window > 0 ? floor / b.window : b.percent,
-      percentOfEffective: b.effectiveWindow > 0 ? floor / b.effectiveWindow : b.percentOfEffective,
+      percent: b.effectiveWindow > 0 ? contextShare(floor, b.effectiveWindow) : b.percent,
       components,
       bandTokens: b.bandTokens + gap,
       untilCompact: Math.max(0, b.untilCompact - gap),

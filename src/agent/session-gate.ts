@@ -5,6 +5,7 @@
  * Pure (no vscode); the session host owns one per session.
  */
 import { statusAt } from '../context/compaction/context-status';
+import { contextPercent } from '../context/context-share';
 import type { ModelLimits } from '../context/models';
 import type { Thresholds } from '../context/settings';
 import type { DefaultContextGate } from './context-gate';
@@ -58,7 +59,7 @@ export class SessionGate {
 export function sizeWarning(usage: ContextUsage, thresholds: Thresholds): string | undefined {
   const status = statusAt(usage.ratio, thresholds);
   if (status !== 'compact' && status !== 'block') return undefined;
-  const pct = Math.round(usage.ratio * 100);
+  const pct = contextPercent(usage.used, usage.effectiveWindow);
   const over = usage.ratio >= 1;
   return (
     `The context (${modelNumber(usage.used)} tokens) is ${pct} % of the ${modelNumber(usage.effectiveWindow)} tokens this model can take` +

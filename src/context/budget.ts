@@ -3,6 +3,7 @@
  * Pure; never throws (negative or non-finite component values count as 0).
  */
 import { tokensUntil } from './compaction/context-status';
+import { contextShare } from './context-share';
 import type { ModelLimits } from './models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './settings';
 
@@ -56,7 +57,10 @@ export interface BudgetMeta {
   thresholds?: Thresholds;
 }
 
-/** What the meter needs, as plain JSON. Fractions are of the whole window (for bar widths and markers). */
+/**
+ * What the meter needs, as plain JSON. Every fraction is of the effective window (`context-share.ts`):
+ * the bar is the input this model can take, its markers are the thresholds themselves.
+ */
 export interface BudgetViewModel {
   model: string;
   window: number;
@@ -65,14 +69,13 @@ export interface BudgetViewModel {
   buffer: number;
   used: number;
   remaining: number;
-  /** used / window, 0..1+ */
+  /** used / effectiveWindow, 0..1+ (`contextShare`: what the thresholds compare against, and every percent shown). */
   percent: number;
-  /** used / effectiveWindow, 0..1+ (what thresholds compare against). */
-  percentOfEffective: number;
+  /** Each component's tokens and share of the effective window. */
   components: Array<{ name: keyof BudgetComponents; tokens: number; fraction: number }>;
-  /** Output reservation and buffer as fractions of the window. */
-  reserved: { output: number; buffer: number; outputFraction: number; bufferFraction: number };
-  /** Threshold markers as fractions of the window. */
+  /** Output reservation and buffer in tokens: outside the effective window, so on no bar. */
+  reserved: { output: number; buffer: number };
+  /** Threshold markers as fractions of the effective window: the thresholds themselves. */
   markers: { note: number; background: number; compact: number; block: number };
   /** True when a provider-reported figure is the base of `used`. */
   confirmed: boolean;
@@ -126,14 +129,9 @@ export class ContextBudget {
     return this.effectiveWindow - this.used;
   }
 
-  /** `used / contextWindow`. */
+  /** `used / effectiveWindow` (`contextShare`, the one denominator of every percent). */
   get percent(): number {
-    return this.used / this.limits.contextWindow;
-  }
-
-  /** `used / effectiveWindow`. */
-  get percentOfEffective(): number {
-    return this.used / this.effectiveWindow;
+    return contextShare(this.used, this.effectiveWindow);
   }
 
   /** A copy with some components replaced (e.g. a new message added). */
@@ -162,20 +160,13 @@ export class ContextBudget {
       used: this.used,
       remaining: this.remaining,
       percent: this.percent,
-      percentOfEffective: this.percentOfEffective,
-      components: COMPONENT_NAMES.map((name) => ({ name, tokens: this.components[name], fraction: this.components[name] / w })),
-      reserved: {
-        output: this.limits.maxOutput,
-        buffer: this.limits.buffer,
-        outputFraction: this.limits.maxOutput / w,
-        bufferFraction: this.limits.buffer / w,
-      },
-      markers: {
-        note: (t.note * eff) / w,
-        background: (t.background * eff) / w,
-        compact: (t.compact * eff) / w,
-        block: (t.block * eff) / w,
-      },
+      components: COMPONENT_NAMES.map((name) => ({
+        name,
+        tokens: this.components[name],
+        fraction: contextShare(this.components[name], eff),
+      })),
+      reserved: { output: this.limits.maxOutput, buffer: this.limits.buffer },
+      markers: { note: t.note, background: t.background, compact: t.compact, block: t.block },
       confirmed,
       confirmedTokens,
       estimatedTokens,

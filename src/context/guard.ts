@@ -13,6 +13,7 @@
 import type { BudgetComponents } from './budget';
 import type { ModelLimits } from './models';
 import { statusAt, type ThresholdStatus } from './compaction/context-status';
+import { contextPercent, contextShare } from './context-share';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './settings';
 import { modelNumber } from '../common/model-numbers';
 
@@ -103,7 +104,8 @@ export interface GuardOptions {
 }
 
 const n = (v: number | undefined): number => (v !== undefined && Number.isFinite(v) && v > 0 ? v : 0);
-const pct = (v: number) => `${Math.round(v * 100)} %`;
+/** A share of the effective window as the model reads it, by the one rule of every percent (`context-share.ts`). */
+const pct = (tokens: number, limit: number) => `${contextPercent(tokens, limit)} %`;
 
 /** Builds the projection `committed + pending + new + schema` against the effective window. */
 export function project(request: PreflightRequest, limits: ModelLimits): Projection {
@@ -125,7 +127,7 @@ export function project(request: PreflightRequest, limits: ModelLimits): Project
     contextWindow: limits.contextWindow,
     maxOutput: limits.maxOutput,
     buffer: limits.buffer,
-    ratio: total / limit,
+    ratio: contextShare(total, limit),
   };
 }
 
@@ -147,14 +149,14 @@ export function preflight(request: PreflightRequest, limits: ModelLimits, option
 }
 
 function schemaReason(status: GuardStatus, p: Projection): string {
-  const what = `the conversation (${modelNumber(p.base)} tokens) plus tool definitions (${modelNumber(p.schema)} tokens) reach ${pct(p.ratio)} of the effective window`;
+  const what = `the conversation (${modelNumber(p.base)} tokens) plus tool definitions (${modelNumber(p.schema)} tokens) reach ${pct(p.total, p.limit)} of the effective window`;
   return status === 'final'
     ? `${what} even after compaction; forcing a final turn without tools`
     : `${what}; clear old results or defer tools before sending`;
 }
 
 function reasonFor(status: GuardStatus, p: Projection): string {
-  const where = `${modelNumber(p.total)} of ${modelNumber(p.limit)} tokens (${pct(p.ratio)} of the effective window)`;
+  const where = `${modelNumber(p.total)} of ${modelNumber(p.limit)} tokens (${pct(p.total, p.limit)} of the effective window)`;
   switch (status) {
     case 'ok':
       return `fits: ${where}`;
@@ -188,7 +190,7 @@ export function admit(result: ToolResultSize, projection: Projection, options: G
       ? `inline: ${modelNumber(bytes)} bytes, projection ${modelNumber(projectedTotal)} of ${modelNumber(projection.limit)}`
       : out.reason === 'over_offload_threshold'
         ? `offload: ${modelNumber(bytes)} bytes is over the ${modelNumber(maxBytes)}-byte threshold`
-        : `offload: inlining would bring the projection to ${pct(projectedTotal / projection.limit)} of the effective window`;
+        : `offload: inlining would bring the projection to ${pct(projectedTotal, projection.limit)} of the effective window`;
   emit(options, {
     kind: 'admit',
     status: out.decision,
@@ -203,11 +205,13 @@ export function admit(result: ToolResultSize, projection: Projection, options: G
 
 /**
  * The awareness note for the model (not cached) once the note threshold is reached, e.g.
- * "[Context: 83 % used. compact_context frees space.]"; `undefined` below it.
+ * "[Context: 83 % used. compact_context frees space.]"; `undefined` below it. The percent is the one
+ * the panel shows for the same figure (`context-share.ts`: of the effective window), never capped: a
+ * model told 100 % while the panel says 103 % is told something else than the user sees.
  */
 export function awarenessNote(projection: Projection, thresholds: Thresholds = DEFAULT_THRESHOLDS): string | undefined {
   if (projection.ratio < thresholds.note) return undefined;
-  return `[Context: ${Math.min(100, Math.round(projection.ratio * 100))} % used. compact_context frees space.]`;
+  return `[Context: ${pct(projection.total, projection.limit)} used. compact_context frees space.]`;
 }
 
 function emit(options: GuardOptions, trace: Omit<GuardTrace, 'at' | 'model'>): void {

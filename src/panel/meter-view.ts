@@ -5,6 +5,7 @@
 import type { ContextUsage } from '../agent/events';
 import type { BudgetViewModel } from '../context/budget';
 import { statusAt } from '../context/compaction/context-status';
+import { contextPercent, contextShare } from '../context/context-share';
 import type { GuardStatus } from '../context/guard';
 import type { SpendState } from '../agent/spend-recorder';
 import { formatPercent, formatTokens } from '../protocol/format';
@@ -55,20 +56,22 @@ function windowSource(b: BudgetViewModel): string | null {
 /** The meter for a budget with its component breakdown. */
 export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): MeterView {
   const window = num(b.window);
-  const segments: MeterSegment[] = b.components.map((c) => segment(c.name, num(c.tokens), window));
+  const limit = num(b.effectiveWindow);
+  const segments: MeterSegment[] = b.components.map((c) => segment(c.name, num(c.tokens), limit));
   const used = segments.reduce((s, c) => s + c.tokens, 0);
   const cache = b.cacheReadShare;
   return finish({
     model: b.model,
     window,
+    limit,
     used,
     segments,
     outputTokens: num(b.maxOutput) + num(b.buffer),
-    outputTitle: `Reserved for output: ${formatTokens(num(b.maxOutput))} tokens + ${formatTokens(num(b.buffer))} safety buffer`,
+    outputTitle: `Reserved for the answer: ${formatTokens(num(b.maxOutput))} tokens + ${formatTokens(num(b.buffer))} safety buffer, outside the ${formatTokens(limit)}`,
     markers: { compact: num(b.markers.compact), block: num(b.markers.block) },
     confirmed: b.confirmed,
     accuracy: accuracyText(b),
-    cacheLabel: cache === null || !Number.isFinite(cache) ? null : `cache ${formatPercent(cache)} of input`,
+    cacheLabel: cache === null || !Number.isFinite(cache) ? null : `${formatPercent(cache)} of the last request read from cache`,
     deferredLabel:
       b.deferred.count > 0
         ? `${b.deferred.count} ${b.deferred.count === 1 ? 'tool' : 'tools'} deferred (${formatTokens(b.deferred.savedTokens)} tokens saved)`
@@ -83,40 +86,44 @@ export function meterFromBudget(b: BudgetViewModel, extras: MeterExtras = {}): M
 
 /**
  * What the meter's details view lists (hover, the keyboard-reachable Details view and Headroom: Show
- * Context Breakdown): each component with tokens and share of the window, the reservation, what is
- * free, the thresholds, where the window comes from and how sure the figure is.
+ * Context Breakdown): each component with tokens and share of the effective window, the reservation
+ * outside it, what is free, the thresholds, where the window comes from and how sure the figure is.
  */
 export function meterDetails(b: BudgetViewModel): Array<{ label: string; value: string }> {
   const window = num(b.window);
-  const share = (tokens: number) => (window > 0 ? tokens / window : 0);
-  const rows = b.components.map((c) => ({
-    label: SEGMENT_LABELS[c.name],
-    value: `${formatTokens(num(c.tokens))} tokens (${formatPercent(share(num(c.tokens)))})`,
-  }));
-  const reserved = num(b.maxOutput) + num(b.buffer);
-  const free = window - num(b.used) - reserved;
   const eff = num(b.effectiveWindow);
-  const at = (marker: number) => {
-    const tokens = marker * window;
-    return `${formatPercent(eff > 0 ? tokens / eff : 0)} (${formatTokens(tokens)})`;
-  };
+  const share = (tokens: number) => formatPercent(contextShare(tokens, eff));
+  const rows = [{ label: 'Used', value: `${formatTokens(num(b.used))} tokens, ${share(num(b.used))} ${ofLimit(eff)}` }];
+  rows.push(
+    ...b.components.map((c) => ({
+      label: SEGMENT_LABELS[c.name],
+      value: `${formatTokens(num(c.tokens))} tokens (${share(num(c.tokens))})`,
+    })),
+  );
+  const free = Math.max(0, eff - num(b.used));
+  const at = (threshold: number) => `${formatPercent(threshold)} (${formatTokens(threshold * eff)})`;
   rows.push(
     {
       label: 'Reserved for output',
-      value: `${formatTokens(num(b.maxOutput))} + ${formatTokens(num(b.buffer))} buffer (${formatPercent(share(reserved))})`,
+      value: `${formatTokens(num(b.maxOutput))} + ${formatTokens(num(b.buffer))} buffer for the answer, outside the ${formatTokens(eff)}`,
     },
-    { label: 'Free', value: `${formatTokens(Math.max(0, free))} tokens (${formatPercent(share(Math.max(0, free)))})` },
+    { label: 'Free', value: `${formatTokens(free)} tokens (${share(free)})` },
     {
       label: 'Thresholds',
-      value: `note ${at(b.markers.note)} · summary prepared ${at(b.markers.background)} · compact ${at(b.markers.compact)} · block ${at(b.markers.block)} of the ${formatTokens(eff)}-token effective window`,
+      value: `note ${at(b.markers.note)} · summary prepared ${at(b.markers.background)} · compact ${at(b.markers.compact)} · block ${at(b.markers.block)} ${ofLimit(eff)}`,
     },
     {
       label: 'Window',
-      value: `${formatTokens(window)} tokens for ${b.model || 'this model'}: ${windowSource(b) ?? 'window of unknown origin'}`,
+      value: `${formatTokens(window)} tokens for ${b.model || 'this model'}, ${formatTokens(eff)} of them for the context: ${windowSource(b) ?? 'window of unknown origin'}`,
     },
     { label: 'Estimate', value: estimateText(b) },
   );
   return rows;
+}
+
+/** How every percentage names its denominator: "of the 23.4k this model can take". */
+export function ofLimit(limit: number): string {
+  return `of the ${formatTokens(limit)} this model can take`;
 }
 
 function estimateText(b: BudgetViewModel): string {
@@ -136,14 +143,16 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
   const withStatus = { ...extras, status: extras.status ?? u.status };
   if (u.budget) return meterFromBudget(u.budget, withStatus);
   const window = num(u.contextWindow);
-  const outputTokens = Math.max(0, window - num(u.effectiveWindow));
+  const limit = num(u.effectiveWindow);
+  const outputTokens = Math.max(0, window - limit);
   return finish({
     model: '',
     window,
+    limit,
     used: num(u.used),
-    segments: [segment('context', num(u.used), window)],
+    segments: [segment('context', num(u.used), limit)],
     outputTokens,
-    outputTitle: `Reserved for output: ${formatTokens(outputTokens)} tokens`,
+    outputTitle: `Reserved for the answer: ${formatTokens(outputTokens)} tokens, outside the ${formatTokens(limit)}`,
     markers: { compact: 0, block: 0 },
     confirmed: false,
     accuracy: 'estimated',
@@ -157,17 +166,20 @@ export function meterFromUsage(u: ContextUsage, extras: MeterExtras = {}): Meter
   });
 }
 
-/** "31.2k confirmed + 1.4k est. (±0.3k)", "confirmed", or "estimated ±12 %". */
+/**
+ * How sure the figure is, in a user's words: "from the server" (the provider counted the last request and
+ * nothing was added since), "31.2k from the server + 1.4k estimated (±0.3k)", or "estimated ±12 %".
+ */
 export function accuracyText(
   b: Pick<BudgetViewModel, 'confirmed' | 'confirmedTokens' | 'estimatedTokens' | 'bandTokens' | 'accuracy'>,
 ): string {
-  if (!b.confirmed || b.confirmedTokens === null || b.confirmedTokens === undefined) return b.accuracy;
-  if (b.estimatedTokens <= 0) return 'confirmed';
-  return `${formatTokens(b.confirmedTokens)} confirmed + ${formatTokens(b.estimatedTokens)} est. (±${formatTokens(Math.max(1, b.bandTokens))})`;
+  if (!b.confirmed) return b.accuracy;
+  if (b.confirmedTokens === null || b.confirmedTokens === undefined || b.estimatedTokens <= 0) return 'from the server';
+  return `${formatTokens(b.confirmedTokens)} from the server + ${formatTokens(b.estimatedTokens)} estimated (±${formatTokens(Math.max(1, b.bandTokens))})`;
 }
 
-function segment(key: MeterSegment['key'], tokens: number, window: number): MeterSegment {
-  const fraction = window > 0 ? tokens / window : 0;
+function segment(key: MeterSegment['key'], tokens: number, limit: number): MeterSegment {
+  const fraction = contextShare(tokens, limit);
   return {
     key,
     label: SEGMENT_LABELS[key],
@@ -180,6 +192,8 @@ function segment(key: MeterSegment['key'], tokens: number, window: number): Mete
 interface Parts {
   model: string;
   window: number;
+  /** The effective window: the bar's whole width and every percent's denominator. */
+  limit: number;
   used: number;
   segments: MeterSegment[];
   outputTokens: number;
@@ -198,29 +212,33 @@ interface Parts {
 }
 
 function finish(p: Parts): MeterView {
-  const { window, used } = p;
-  const outputFraction = window > 0 ? p.outputTokens / window : 0;
-  const freeTokens = window - used - p.outputTokens;
-  const freeFraction = window > 0 ? Math.max(0, freeTokens) / window : 0;
-  const fraction = window > 0 ? used / window : 0;
+  const { window, limit, used } = p;
+  const freeTokens = limit - used;
+  const fraction = contextShare(used, limit);
   const at = p.extras.lastCompaction?.at;
   return {
     model: p.model,
     window,
+    effectiveWindow: limit,
     used,
-    percent: Math.round(fraction * 100),
+    percent: contextPercent(used, limit),
     segments: p.segments,
-    output: { tokens: p.outputTokens, fraction: outputFraction, title: p.outputTitle },
-    free: { tokens: freeTokens, fraction: freeFraction, title: `Free: ${formatTokens(Math.max(0, freeTokens))} tokens` },
+    output: { tokens: p.outputTokens, title: p.outputTitle },
+    free: {
+      tokens: freeTokens,
+      fraction: contextShare(Math.max(0, freeTokens), limit),
+      title: `Free: ${formatTokens(Math.max(0, freeTokens))} tokens`,
+    },
     markers: p.markers,
-    usedLabel: `${formatTokens(used)} / ${formatTokens(window)} (${formatPercent(fraction)})`,
+    usedLabel: `${formatTokens(used)} / ${formatTokens(limit)} (${formatPercent(fraction)})`,
+    shareLabel: `${formatPercent(fraction)} ${ofLimit(limit)}`,
     confirmed: p.confirmed,
     accuracy: p.accuracy,
     cacheLabel: p.cacheLabel,
     deferredLabel: p.deferredLabel,
     windowLabel: p.windowLabel,
     freed: p.freedTokens > 0 && at !== undefined ? { label: `freed ${formatTokens(p.freedTokens)}`, at } : null,
-    // Without a status from the gate: from the markers (fractions of the window; 0 = no marker).
+    // Without a status from the gate: from the markers (the thresholds; 0 = no marker) by the one rule.
     status: p.extras.status ?? statusAt(fraction, { compact: p.markers.compact || undefined, block: p.markers.block || undefined }),
     pausedReason: p.extras.pausedReason ?? null,
     untilCompactLabel: untilCompactLabel(p.untilCompact, p.extras.pausedReason ?? null),
@@ -229,15 +247,15 @@ function finish(p: Parts): MeterView {
   };
 }
 
-/** "31k until auto-compact", or that it compacts before the next request; null while paused or unknown. */
+/** "31k to compact" (before it compacts by itself), or that it compacts before the next request; null while paused or unknown. */
 export function untilCompactLabel(until: number | null, pausedReason: string | null): string | null {
   if (until === null || pausedReason) return null;
-  return until > 0 ? `${formatTokens(until)} until auto-compact` : 'auto-compacts before the next request';
+  return until > 0 ? `${formatTokens(until)} to compact` : 'compacts before the next request';
 }
 
 /**
  * What the status bar item says, from the meter's own view model (same figure, same percent, same
- * formatting): "42 %", and "83.2k / 200k (42 %) · 31k until auto-compact · estimated ±2 %".
+ * formatting): "42 %", and "55.4k tokens, 42 % of the 132k this model can take · 31k to compact · estimated ±2 %".
  */
 export function statusBarText(usage: ContextUsage): {
   percent: string;
@@ -246,8 +264,10 @@ export function statusBarText(usage: ContextUsage): {
   level: 'none' | 'warning' | 'error';
 } {
   const meter = meterFromUsage(usage);
-  const percent = formatPercent(meter.window > 0 ? meter.used / meter.window : 0);
-  const tooltip = [meter.usedLabel, meter.untilCompactLabel, meter.accuracy].filter(Boolean).join(' · ');
+  const percent = formatPercent(contextShare(meter.used, meter.effectiveWindow));
+  const tooltip = [`${formatTokens(meter.used)} tokens, ${meter.shareLabel}`, meter.untilCompactLabel, meter.accuracy]
+    .filter(Boolean)
+    .join(' · ');
   const level = meter.status === 'note' ? 'warning' : meter.status === 'ok' ? 'none' : 'error';
   return { percent, wholePercent: meter.percent, tooltip, level };
 }

@@ -62,7 +62,7 @@ export const MeterSegment = z.object({
   key: MeterSegmentKey,
   label: z.string(),
   tokens: z.number().nonnegative(),
-  /** Share of the whole window, for the bar width. */
+  /** Share of the effective window (the bar's whole width). */
   fraction: z.number().nonnegative(),
   /** "Messages: 41.2k tokens (21 %)" — tooltip and aria-label. */
   title: z.string(),
@@ -71,18 +71,25 @@ export type MeterSegment = z.infer<typeof MeterSegment>;
 
 export const MeterView = z.object({
   model: z.string(),
+  /** The model's whole context window. */
   window: z.number().nonnegative(),
+  /** What the model can take as input (window − output reservation − buffer): the bar's width, every percent's denominator. */
+  effectiveWindow: z.number().nonnegative(),
   used: z.number().nonnegative(),
-  /** used / window as a whole percent (aria-valuenow). */
+  /** used / effectiveWindow as a whole percent (aria-valuenow). */
   percent: z.number().nonnegative(),
   segments: z.array(MeterSegment),
-  output: z.object({ tokens: z.number().nonnegative(), fraction: z.number().nonnegative(), title: z.string() }),
+  /** The reservation for the answer and the buffer: outside the effective window, so not on the bar. */
+  output: z.object({ tokens: z.number().nonnegative(), title: z.string() }),
   free: z.object({ tokens: z.number(), fraction: z.number().nonnegative(), title: z.string() }),
+  /** The compact and block thresholds (fractions of the effective window; 0: none). */
   markers: z.object({ compact: z.number().nonnegative(), block: z.number().nonnegative() }),
-  /** "83.2k / 200k (42 %)" */
+  /** "2.4k / 23.4k (10 %)": used of the effective window. */
   usedLabel: z.string(),
+  /** "10 % of the 23.4k this model can take": the percent with its denominator named. */
+  shareLabel: z.string(),
   confirmed: z.boolean(),
-  /** "confirmed" or "estimated ±x %" */
+  /** "from the server", "31.2k from the server + 1.4k estimated (±0.3k)" or "estimated ±x %" */
   accuracy: z.string(),
   cacheLabel: z.string().nullable(),
   deferredLabel: z.string().nullable(),
@@ -93,7 +100,7 @@ export const MeterView = z.object({
   status: z.enum(['ok', 'note', 'compact', 'block', 'final']),
   /** Why auto-compaction is paused (the loop breaker), when it is. */
   pausedReason: z.string().nullable(),
-  /** "31k until auto-compact" (the distance to the compact threshold); null while paused or unknown. */
+  /** "31k to compact" (the distance to the compact threshold); null while paused or unknown. */
   untilCompactLabel: z.string().nullable().optional(),
   /** "$0.042 this turn · $1.27 session · cache saved $0.31"; null before any priced request. */
   costLabel: z.string().nullable().optional(),

@@ -128,8 +128,14 @@ describe('model picker in the panel header', function () {
       await choose(page, 'medium', 'Effort medium');
       const header = frame.getByRole('button', { name: /^Model: claude-petite-5, 32k window, thinking medium\. Select another model$/ });
       await header.waitFor({ timeout: 30_000 });
-      await frame.locator('[data-testid=meter-window-source]', { hasText: 'window reported by the provider' }).waitFor({ timeout: 30_000 });
+      // Where the window comes from is in the meter's Details.
+      await frame
+        .locator('[data-testid=meter-window-source]', { hasText: 'window reported by the provider' })
+        .waitFor({ state: 'attached', timeout: 30_000 });
+      await frame.locator('[data-testid=meter-details] summary').click();
+      await frame.locator('[data-testid=meter-window-source]').waitFor();
       await page.screenshot({ path: screenshotPath('panel-model-provider-window') });
+      await frame.locator('[data-testid=meter-details] summary').click();
       assert.deepEqual(webviewProblems, []);
       await runPaletteCommand(page, 'Headroom: New Session');
       // The suites after this one expect no stored Anthropic key: an empty key removes it.

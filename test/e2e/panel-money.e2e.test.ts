@@ -3,7 +3,7 @@
  * In a real VS Code with the fake provider streaming slowly: the
  * meter's used figure, sampled every few milliseconds while a turn runs, never drops below the idle
  * figure shown before the turn (the system prompt and tools stay counted during the first answer and
- * while it streams); the meter says how far auto-compaction is ("…k until auto-compact"); the history
+ * while it streams); the meter says how far auto-compaction is ("…k to compact"); the history
  * lists the session's total cost, which survives a reload of the window. In Dark Modern, Light Modern,
  * High Contrast and a 320 px sidebar. Screenshots: test-results/e2e/money-<state>-<variant>.png.
  */
@@ -103,7 +103,7 @@ const variants: Array<{ name: string; theme: Theme; sidebar?: number }> = [
   { name: '320', theme: 'Default Dark Modern', sidebar: 320 },
 ];
 
-describe('meter and session cost in a real VS Code: never drops, until auto-compact, cost in the history', function () {
+describe('meter and session cost in a real VS Code: never drops, to compact, cost in the history', function () {
   this.timeout(300_000);
   let fake: FakeProvider;
   /** The spec's own session (started in the first window) and its total as the last window's history showed it. */
@@ -117,7 +117,7 @@ describe('meter and session cost in a real VS Code: never drops, until auto-comp
   });
 
   for (const v of variants) {
-    it(`samples the meter through a slow turn, shows "until auto-compact" and the session's cost (${v.name})`, async () => {
+    it(`samples the meter through a slow turn, shows "to compact" and the session's cost (${v.name})`, async () => {
       const { page, webviewProblems } = await openWorkbench(v.theme, SETTINGS(fake));
       try {
         const frame = await openHeadroomView(page);
@@ -132,6 +132,7 @@ describe('meter and session cost in a real VS Code: never drops, until auto-comp
         await runTurn(page, frame, v.name);
         await checkUntil(frame);
         await shot(page, frame, 'meter', v.name);
+        await checkDetails(page, frame, v.name);
         await checkHistory(page, frame, v.name, (id, cost, rows) => {
           // The same session in every window: a reload resumes it, and its total (stored, then this
           // window's priced turn added) only grows.
@@ -206,7 +207,7 @@ describe('meter and session cost in a real VS Code: never drops, until auto-comp
     assert.equal(fake.requests.length, requests + 1);
     const sent = fake.requests[requests].inputTokens;
     assert.ok(samples.length >= 50, `sampled the meter ${samples.length} times during the turn`);
-    const confirmedAt = samples.findIndex((s) => / \| .*confirmed/.test(s));
+    const confirmedAt = samples.findIndex((s) => / \| .*from the server/.test(s));
     assert.ok(confirmedAt > 0, `the answer's report made the figure confirmed: ${[...new Set(samples)].join(' || ')}`);
     const streaming = samples.slice(0, confirmedAt);
     assert.ok(streaming.length >= 20, `${streaming.length} samples while the first answer streamed`);
@@ -221,16 +222,50 @@ describe('meter and session cost in a real VS Code: never drops, until auto-comp
     const until = frame.locator('[data-testid=meter-until-compact]');
     await until.waitFor({ timeout: 20_000 });
     const text = (await until.textContent()) ?? '';
-    const m = /^([\d.]+)(k)? until auto-compact$/.exec(text);
+    const m = /^([\d.]+)(k)? to compact$/.exec(text);
     assert.ok(m, `"${text}"`);
     const tokens = Number(m[1]) * (m[2] ? 1_000 : 1);
     const used = usedOf((await frame.locator('[data-testid=meter-label]').textContent()) ?? '') ?? 0;
     // 95 % of the 32k window less the 4k output and the buffer: used + until lands at that threshold.
     assert.ok(used + tokens > 20_000 && used + tokens < 28_000, `${used} used + ${tokens} until`);
     assert.ok((await textContrast(frame, '[data-testid=meter-until-compact]')) >= 4.5, 'readable');
-    // Every fact line under the figure is text to read, "confirmed" included (it was theme green, ~2:1 on Light).
-    for (const sel of ['[data-testid=meter-accuracy]', '[data-testid=meter-cost]'])
-      if (await frame.locator(sel).count()) assert.ok((await textContrast(frame, sel)) >= 4.5, `${sel} is readable`);
+  }
+
+  /**
+   * The header is one line (two in a narrow sidebar) and the chat keeps its room; Details opens over the
+   * chat, its facts in words a user reads, each readable ("from the server" included: it was theme
+   * green, ~2:1 on Light).
+   */
+  async function checkDetails(page: Page, frame: Frame, name: string): Promise<void> {
+    const heights = () =>
+      frame.evaluate(() => ({
+        panel: window.innerHeight,
+        top: document.querySelector('.hr-top')!.getBoundingClientRect().height,
+        chat: document.querySelector('.hr-chat')!.getBoundingClientRect().height,
+      }));
+    const closed = await heights();
+    // The workbench is 800 px high, so the view is less; the header and the prompt box are what the chat is not.
+    console.log(`      header ${closed.top} px, chat ${closed.chat} of ${closed.panel} px (${name})`);
+    assert.ok(closed.chat / closed.panel >= 0.7, `the chat keeps ${closed.chat} of ${closed.panel} px (${name})`);
+    const summary = frame.locator('[data-testid=meter-details] summary');
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    const accuracy = frame.locator('[data-testid=meter-accuracy]');
+    await accuracy.waitFor();
+    assert.match((await accuracy.textContent()) ?? '', /from the server/);
+    assert.match((await frame.locator('[data-testid=meter-share]').textContent()) ?? '', /^\d+ % of the [\d.]+k this model can take$/);
+    assert.equal((await heights()).chat, closed.chat, 'the card lies over the chat');
+    for (const sel of [
+      '[data-testid=meter-share]',
+      '[data-testid=meter-accuracy]',
+      '[data-testid=meter-cost]',
+      '.hr-meter-details dt',
+      '.hr-meter-details dd',
+    ])
+      if (await frame.locator(sel).count()) assert.ok((await textContrast(frame, sel)) >= 4.5, `${sel} is readable (${name})`);
+    await shot(page, frame, 'meter-details', name);
+    await page.keyboard.press('Escape');
+    await accuracy.waitFor({ state: 'hidden' });
   }
 
   async function checkHistory(

@@ -28,8 +28,8 @@ async function post(page: Page, ...messages: HostToWebview[]): Promise<void> {
 const sent = (page: Page) => page.evaluate(() => (window as unknown as Win).__sent);
 const lastSent = async (page: Page) => (await sent(page)).at(-1);
 
-async function freshPanel(messages = 6): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 420, height: 800 } });
+async function freshPanel(messages = 6, width = 420): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 800 } });
   page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
   await loadPanel(page);
   await post(page, sessionFixture(messages).snapshot);
@@ -361,17 +361,22 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     const page = await freshPanel(6);
     try {
       const bar = page.getByRole('meter', { name: 'Context window' });
-      assert.equal(await bar.getAttribute('aria-valuenow'), '42');
-      assert.match((await bar.getAttribute('aria-valuetext')) ?? '', /^83\.2k \/ 200k \(42 %\), estimated ±5 %$/);
+      assert.equal(await bar.getAttribute('aria-valuenow'), '63');
+      assert.match((await bar.getAttribute('aria-valuetext')) ?? '', /^83\.2k \/ 132k \(63 %\), estimated ±5 %$/);
       const breakdown = page.locator('[data-testid=breakdown]');
       assert.equal(await breakdown.isVisible(), false);
       await bar.focus();
       await breakdown.waitFor();
-      assert.match(await breakdown.innerText(), /Messages: 41k[\s\S]*Tool results: 27\.8k[\s\S]*Reserved for output/);
-      assert.equal(await page.locator('[data-testid=meter-deferred]').innerText(), '4 tools deferred (5.2k tokens saved)');
+      assert.match(await breakdown.innerText(), /Messages: 41k[\s\S]*Tool results: 27\.8k[\s\S]*Reserved for the answer/);
+      assert.equal(await page.locator('[data-testid=meter-deferred]').textContent(), '4 tools deferred (5.2k tokens saved)');
       assert.equal(await page.locator('.hr-marker').count(), 2);
+      // The compact marker says the threshold Details names (both of what the model can take).
+      assert.equal(await page.locator('.hr-marker-compact').getAttribute('title'), 'Compacts at 95 %');
       await page.getByRole('button', { name: 'Compact the context now' }).click();
       assert.deepEqual(await lastSent(page), { type: 'context/compact' });
+      // Clear is behind Details (it asks first anyway): Tab to Details, Enter, then Clear.
+      await page.locator('[data-testid=meter-details] summary').focus();
+      await page.keyboard.press('Enter');
       await page.getByRole('button', { name: /^Clear the context/ }).click();
       assert.deepEqual(await lastSent(page), { type: 'context/clear' });
       await page.screenshot({ path: screenshotPath('panel-harness-meter-focus') });
@@ -379,6 +384,55 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       await page.close();
     }
   });
+
+  for (const width of [600, 420, 320]) {
+    it(`keeps the chat at least 75 % of an 800 px panel, the meter on one line; Details opens over the chat (${width} px)`, async () => {
+      const page = await freshPanel(6, width);
+      try {
+        const heights = () =>
+          page.evaluate(() => ({
+            panel: window.innerHeight,
+            chat: document.querySelector('.hr-chat')!.getBoundingClientRect().height,
+            meter: document.querySelector('[data-testid=meter]')!.getBoundingClientRect().height,
+          }));
+        const closed = await heights();
+        assert.equal(closed.panel, 800);
+        assert.ok(closed.chat / closed.panel >= 0.75, `the chat keeps ${closed.chat} of ${closed.panel} px`);
+        // The figure, the bar and the buttons: one line, two in a sidebar narrower than ~520 px (a line is ~22 px).
+        assert.ok(closed.meter <= (width >= 520 ? 30 : 56), `the meter is ${closed.meter} px high at ${width} px`);
+        assert.match(await page.locator('[data-testid=meter-label]').innerText(), /^83\.2k \/ 132k \(63 %\)$/);
+        assert.match(await page.locator('[data-testid=meter-until-compact]').innerText(), /^[\d.]+k to compact$/);
+        // The rest in plain words behind Details, reached from the keyboard.
+        const accuracy = page.locator('[data-testid=meter-accuracy]');
+        assert.equal(await accuracy.isVisible(), false, 'how sure the figure is waits behind Details');
+        await page.screenshot({ path: screenshotPath(`panel-harness-header-${width}`) });
+        const summary = page.locator('[data-testid=meter-details] summary');
+        await summary.focus();
+        await page.keyboard.press('Enter');
+        await accuracy.waitFor();
+        assert.equal(await accuracy.innerText(), 'estimated ±5 %');
+        assert.equal(await page.locator('[data-testid=meter-share]').innerText(), '63 % of the 132k this model can take');
+        assert.match(await page.locator('[data-testid=meter-cache]').innerText(), /^87 % of the last request read from cache$/);
+        assert.match(
+          await page.locator('[data-testid=meter-details] dl').innerText(),
+          /Thresholds\s+note 80 % .*compact 95 % .*of the 132k this model can take/,
+        );
+        const open = await heights();
+        assert.equal(open.chat, closed.chat, 'the card lies over the chat: the chat keeps its height');
+        await page.screenshot({ path: screenshotPath(`panel-harness-details-${width}`) });
+        // Escape closes the card (and does not stop anything), back on Details.
+        await page.keyboard.press('Escape');
+        await accuracy.waitFor({ state: 'hidden' });
+        assert.equal(await summary.evaluate((el) => el === document.activeElement), true);
+        assert.equal(
+          (await sent(page)).some((m) => m.type === 'prompt/stop'),
+          false,
+        );
+      } finally {
+        await page.close();
+      }
+    });
+  }
 
   it('shows "freed" after a compaction for a while, and the loop breaker reason', async () => {
     const page = await freshPanel(0);

@@ -88,7 +88,8 @@ describe("today's models, as the provider describes them: a session through the 
     const usage = service.turns.measure();
     assert.equal(usage.contextWindow, 1_000_000);
     // The compact marker sits at 95 % of the real effective window, not of a 200k table row's.
-    assert.ok(Math.abs(usage.budget!.markers.compact - (0.95 * 852_000) / 1_000_000) < 1e-9, String(usage.budget!.markers.compact));
+    assert.equal(usage.budget!.effectiveWindow, 852_000);
+    assert.equal(usage.budget!.markers.compact, 0.95);
     assert.ok(usage.budget!.confirmed, 'the figure rests on what the provider counted');
   });
 

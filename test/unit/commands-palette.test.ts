@@ -282,8 +282,8 @@ describe('palette commands call the actions directly', () => {
     const usage: ContextUsage = { used: 12_345, effectiveWindow: 160_000, contextWindow: 200_000, ratio: 12_345 / 160_000, status: 'ok' };
     const ui = new ScriptedUi();
     await createPaletteCommands(fakeActions([], { 'context.measure': () => usage }), ui).showContextBreakdown();
-    // The meter's own label: the same figure and percent of the window (it once said 7.7 % of the effective window beside the meter's 6 %).
-    assert.match(ui.markdown[0] ?? '', /^Used \*\*12\.3k \/ 200k \(6 %\)\*\* \(estimated\)\.$/m);
+    // The meter's own label: the same figure and percent, of the effective window like every percent (it once said 7.7 % beside the meter's 6 %).
+    assert.match(ui.markdown[0] ?? '', /^Used \*\*12\.3k \/ 160k \(8 %\)\*\* \(estimated\)\.$/m);
   });
 
   it("Show Context Breakdown lists the same rows as the meter's details", async () => {

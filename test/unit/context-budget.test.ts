@@ -18,8 +18,8 @@ describe('context budget: components and view model', () => {
     assert.equal(b.effectiveWindow, 132_000);
     assert.equal(b.used, 82_000);
     assert.equal(b.remaining, 50_000);
-    assert.equal(b.percent, 82_000 / 200_000);
-    assert.equal(b.percentOfEffective, 82_000 / 132_000);
+    // Of the effective window, what the thresholds are shares of (never of the whole 200k).
+    assert.equal(b.percent, 82_000 / 132_000);
   });
 
   it('treats missing, negative and non-finite components as zero', () => {
@@ -43,9 +43,12 @@ describe('context budget: components and view model', () => {
     );
     const vm = b.toViewModel();
     assert.deepEqual(JSON.parse(JSON.stringify(vm)), vm);
-    assert.equal(vm.markers.compact, (0.95 * 132_000) / 200_000);
-    assert.equal(vm.markers.block, (0.98 * 132_000) / 200_000);
-    assert.equal(vm.reserved.outputFraction, 64_000 / 200_000);
+    // The markers are the thresholds themselves: the bar is the effective window.
+    assert.equal(vm.markers.compact, 0.95);
+    assert.equal(vm.markers.block, 0.98);
+    assert.equal(vm.percent, 66_000 / 132_000);
+    assert.equal(vm.components.find((c) => c.name === 'messages')?.fraction, 0.5);
+    assert.deepEqual(vm.reserved, { output: 64_000, buffer: 4_000 });
     assert.equal(vm.accuracy, 'estimated ±7 %');
     assert.equal(vm.confirmed, false);
     assert.equal(vm.cacheReadShare, 0.9);

@@ -39,7 +39,7 @@ describe('meter: the provider-confirmed base and an honest error band', function
       b.used,
       'the breakdown adds up to the figure shown',
     );
-    assert.match(meterFromUsage(usage).accuracy, /^[\d.]+k? confirmed \+ [\d.]+k? est\. \(±[\d.]+k?\)$/);
+    assert.match(meterFromUsage(usage).accuracy, /^[\d.]+k? from the server \+ [\d.]+k? estimated \(±[\d.]+k?\)$/);
 
     // Before any report (or once the view no longer holds the reported request) the figure is an estimate.
     h.view = [...h.view.map((m) => ({ ...m }))] as typeof h.view;

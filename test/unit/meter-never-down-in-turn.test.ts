@@ -92,8 +92,7 @@ describe('meter floor: the figures of one turn, in order', () => {
         effectiveWindow: 10_000,
         used,
         remaining: 10_000 - used,
-        percent: used / 12_000,
-        percentOfEffective: used / 10_000,
+        percent: used / 10_000,
         components: [
           { name: 'tools', tokens: used - toolResults - 400, fraction: 0 },
           { name: 'messages', tokens: 400, fraction: 0 },

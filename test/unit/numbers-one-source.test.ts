@@ -53,7 +53,7 @@ describe('numbers: one source for the figures shown', function () {
     assert.ok(md.includes(`Used **${meter.usedLabel}**`), md.split('\n')[2]);
     const bar = statusBarText(usage);
     assert.ok(meter.usedLabel.endsWith(`(${bar.percent})`), `${meter.usedLabel} vs status bar ${bar.percent}`);
-    assert.ok(bar.tooltip.startsWith(meter.usedLabel));
+    assert.ok(bar.tooltip.includes(meter.shareLabel), `${bar.tooltip} names ${meter.shareLabel}`);
     assert.ok(meter.untilCompactLabel && md.includes(meter.untilCompactLabel), 'the distance to auto-compaction');
     assert.ok(bar.tooltip.includes(meter.untilCompactLabel));
   });
@@ -65,12 +65,13 @@ describe('numbers: one source for the figures shown', function () {
       rows.map(([l]) => l),
       ['Context', 'Estimate'],
     );
-    assert.equal(rows[0][1], '41.2k tokens (21 %)');
-    assert.equal(statusBarText(usage).percent, '21 %');
+    // Of the 190k this model can take, as every percent.
+    assert.equal(rows[0][1], '41.2k tokens (22 %)');
+    assert.equal(statusBarText(usage).percent, '22 %');
   });
 });
 
-describe('numbers: "until auto-compact" is the threshold rule\'s own distance', () => {
+describe('numbers: "to compact" is the threshold rule\'s own distance', () => {
   it('adding exactly the distance reaches the compact status, one token less does not', () => {
     for (const [used, limit] of [
       [0, 190_000],

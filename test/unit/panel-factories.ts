@@ -53,7 +53,7 @@ export function usageEvent(components: Partial<BudgetComponents>, meta: BudgetMe
       used: b.used,
       effectiveWindow: b.effectiveWindow,
       contextWindow: b.window,
-      ratio: b.percentOfEffective,
+      ratio: b.percent,
       status: 'ok',
       budget: b,
     },

@@ -8,25 +8,26 @@ describe('panel: the meter view model from the context budget', () => {
     { errorBand: 0.05, cacheReadShare: 0.87, deferredCount: 4, deferredSavedTokens: 5_200 },
   );
 
-  it('shows "used / window (percent)" and each component in bar order', () => {
+  it('shows "used / effective window (percent)" and each component in bar order', () => {
     const m = meterFromBudget(b);
     assert.equal(m.used, 83_200);
-    assert.equal(m.usedLabel, '83.2k / 200k (42 %)');
-    assert.equal(m.percent, 42);
+    assert.equal(m.usedLabel, '83.2k / 132k (63 %)');
+    assert.equal(m.shareLabel, '63 % of the 132k this model can take');
+    assert.equal(m.percent, 63);
     assert.deepEqual(
       m.segments.map((s) => s.key),
       ['system', 'rules', 'tools', 'deferredTools', 'summary', 'messages', 'toolResults'],
     );
-    assert.equal(m.segments[5].title, 'Messages: 41k tokens (21 %)');
+    assert.equal(m.segments[5].title, 'Messages: 41k tokens (31 %)');
     assert.equal(m.segments[3].label, 'Deferred tool stubs');
   });
 
-  it('reserves output (with the safety buffer) and leaves the rest free; fractions add up to the window', () => {
+  it('reserves output (with the safety buffer) outside the bar and leaves the rest free; fractions add up to the effective window', () => {
     const m = meterFromBudget(b);
     assert.equal(m.output.tokens, b.maxOutput + b.buffer);
-    assert.match(m.output.title, /Reserved for output: 64k tokens \+ 4k safety buffer/);
+    assert.match(m.output.title, /Reserved for the answer: 64k tokens \+ 4k safety buffer, outside the 132k/);
     assert.equal(m.free.tokens, 200_000 - 83_200 - 68_000);
-    const total = m.segments.reduce((s, x) => s + x.fraction, 0) + m.output.fraction + m.free.fraction;
+    const total = m.segments.reduce((s, x) => s + x.fraction, 0) + m.free.fraction;
     assert.ok(Math.abs(total - 1) < 1e-9);
   });
 
@@ -47,13 +48,13 @@ describe('panel: the meter view model from the context budget', () => {
     const m = meterFromBudget(b);
     assert.equal(m.confirmed, false);
     assert.equal(m.accuracy, 'estimated ±5 %');
-    assert.equal(m.cacheLabel, 'cache 87 % of input');
+    assert.equal(m.cacheLabel, '87 % of the last request read from cache');
     assert.equal(m.deferredLabel, '4 tools deferred (5.2k tokens saved)');
   });
 
-  it('says confirmed when the provider confirmed the figure, and hides what is unknown', () => {
+  it('says "from the server" when the provider counted the figure, and hides what is unknown', () => {
     const m = meterFromBudget(budget({ messages: 1_000 }, { confirmed: true }));
-    assert.equal(m.accuracy, 'confirmed');
+    assert.equal(m.accuracy, 'from the server');
     assert.equal(m.cacheLabel, null);
     assert.equal(m.deferredLabel, null);
     assert.equal(m.freed, null);
@@ -69,7 +70,7 @@ describe('panel: the meter view model from the context budget', () => {
   });
 
   it('derives the status from the markers when the guard did not say', () => {
-    const over = budget({ messages: 0.7 * 200_000 });
+    const over = budget({ messages: 0.99 * 132_000 });
     assert.equal(meterFromBudget(over).status, 'block');
     assert.equal(meterFromBudget(over, { status: 'compact' }).status, 'compact');
     assert.equal(meterFromBudget(b).status, 'ok');
@@ -77,7 +78,7 @@ describe('panel: the meter view model from the context budget', () => {
 
   it('without a breakdown still shows the real used figure as one segment', () => {
     const m = meterFromUsage({ used: 50_000, effectiveWindow: 132_000, contextWindow: 200_000, ratio: 50_000 / 132_000, status: 'note' });
-    assert.equal(m.usedLabel, '50k / 200k (25 %)');
+    assert.equal(m.usedLabel, '50k / 132k (38 %)');
     assert.deepEqual(
       m.segments.map((s) => s.key),
       ['context'],

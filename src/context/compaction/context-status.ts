@@ -24,7 +24,7 @@ function reached(ratio: number, threshold: number | undefined): boolean {
 
 /**
  * Tokens that can still be added before `statusAt` reports `threshold` (0 once it does): the distance
- * the meter shows as "31k until auto-compact". `limit` is what the thresholds are shares of (the
+ * the meter shows as "31k to compact". `limit` is what the thresholds are shares of (the
  * effective window). Never negative, never NaN; undefined when the threshold is not set.
  */
 export function tokensUntil(
