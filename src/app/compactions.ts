@@ -58,7 +58,7 @@ export class Compactions extends Disposable {
   /** Compaction records are written in order, one after another. */
   private persisting: Promise<void> = Promise.resolve();
   /** The pass the chain reported last, until its report is known and it is recorded (`recordReport`). */
-  private pending: { result: ChainResult; input: CompactInput; model: string; family: TokenizerFamily } | undefined;
+  private pending: { result: ChainResult; view: Message[]; input: CompactInput; model: string; family: TokenizerFamily } | undefined;
   /** Runs every compaction pass (manual and the gate's) so it is reported and can be cancelled. */
   private readonly runner: CompactionRunner;
   private readonly pauseChanges = this._register(new Emitter<string | null>());
@@ -253,7 +253,7 @@ export class Compactions extends Disposable {
     // The tokenizer of the model the pass ran for: the snapshot's counts are in it.
     // The compacted view as it is now: the session goes on appending to the array it was given (a
     // turn's compaction is followed by the rest of the turn before the report is persisted).
-    this.pending = { result: { ...r, messages: [...r.messages] }, input, model, family: this.deps.models.limits().family };
+    this.pending = { result: r, view: [...r.messages], input, model, family: this.deps.models.limits().family };
   }
 
   /**
@@ -269,7 +269,8 @@ export class Compactions extends Disposable {
     const store = storage.store;
     const id = sessions.id;
     if (!pending || !store || !id || store.readOnly || this.runner.aborting) return;
-    const { result: r, input, model, family } = pending;
+    const { result, view, input, model, family } = pending;
+    const r = { ...result, messages: view };
     this.persisting = this.persisting.then(async () => {
       try {
         // The worker's counts of the compacted view (memoized: mostly lookups), kept with the snapshot.

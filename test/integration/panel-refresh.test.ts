@@ -96,7 +96,10 @@ describe('the panel after compact, undo and restore, against the host', () => {
       if (Date.now() > deadline) {
         const { host } = await activateHeadroom();
         const u = host.session.turns.measure();
-        const dbg = JSON.stringify({ host: { used: u.used, c: u.budget?.confirmedTokens, e: u.budget?.estimatedTokens, acc: u.budget?.accuracy }, panel: { used: mirror.meter?.used, acc: mirror.meter?.accuracy } });
+        const dbg = JSON.stringify({
+          host: { used: u.used, c: u.budget?.confirmedTokens, e: u.budget?.estimatedTokens, acc: u.budget?.accuracy },
+          panel: { used: mirror.meter?.used, acc: mirror.meter?.accuracy },
+        });
         assert.deepEqual(got, want, `after ${after}, the panel shows the host's state ${dbg}`);
       }
       await new Promise((r) => setTimeout(r, 200));
@@ -112,7 +115,8 @@ describe('the panel after compact, undo and restore, against the host', () => {
   it('compact, undo and restore each leave the panel equal to the host', async function () {
     this.timeout(240_000);
     const api = await activateHeadroom();
-    for (let i = 0; i < 4; i++) await turn(`Question ${i}: ${'context '.repeat(300)}`, [{ text: `Answer ${i}: ${'details '.repeat(300)}` }]);
+    for (let i = 0; i < 4; i++)
+      await turn(`Question ${i}: ${'context '.repeat(300)}`, [{ text: `Answer ${i}: ${'details '.repeat(300)}` }]);
     await panelEqualsHost('four turns');
 
     server.script.push({ text: 'Summary: four questions about the context were answered.' });

@@ -22,7 +22,14 @@ describe('session service: per-turn checkpoints', function () {
       { text: 'Done.' },
     );
     await service.turns.prompt('second, edits two files');
-    assert.deepEqual(service.records.ledger().files.map((f) => f.path).sort(), ['made/new.txt', 'notes.txt'], 'the ledger lists both files');
+    assert.deepEqual(
+      service.records
+        .ledger()
+        .files.map((f) => f.path)
+        .sort(),
+      ['made/new.txt', 'notes.txt'],
+      'the ledger lists both files',
+    );
     return opened;
   }
 
