@@ -89,7 +89,7 @@ export class LoopBreaker {
     if (o.produced && o.freedShare < this.minFreed) {
       this.state = {
         reason:
-          `Automatic compaction is paused: the last pass freed only ${pct(Math.max(0, o.freedShare))} of the context window ` +
+          `Automatic compaction is paused: the last pass freed only ${pct(Math.max(0, o.freedShare))} of what the model can take ` +
           '(what is left is mostly recent work, pins, system prompt and tools). Compact manually, clear the context or start a new session.',
         at: this.now(),
         window: o.effectiveWindow,
