@@ -247,7 +247,7 @@ const STATUS_TEXT: Record<ChatItemOf<'tool'>['status'], string> = {
 const STATUS_ICON: Record<ChatItemOf<'tool'>['status'], string> = {
   preparing: '…',
   running: '⟳',
-  waiting: '⏸',
+  waiting: '‖',
   done: '✓',
   error: '✕',
   rejected: '⊘',

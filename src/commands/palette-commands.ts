@@ -32,7 +32,7 @@ export function createPaletteCommands(actions: HostActions, ui: PaletteUi): Host
     },
     approvePending: () => answerOldest(actions, ui, { approved: true }),
     rejectPending: () => answerOldest(actions, ui, { approved: false, reason: 'The user rejected it.' }),
-    showContextBreakdown: () => ui.openMarkdown(breakdownMarkdown(actions.context.measure())),
+    showContextBreakdown: () => ui.openMarkdown(breakdownMarkdown(actions.context.measure()), 'Context breakdown'),
     openSession: async () => {
       const { sessions } = await actions.sessions.list();
       const picked = await ui.pick(

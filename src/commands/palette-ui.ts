@@ -35,6 +35,6 @@ export interface PaletteUi {
   input(options: InputOptions): Promise<string | undefined>;
   /** An information notification; not awaited. */
   info(message: string): void;
-  /** Shows markdown in a preview editor tab. */
-  openMarkdown(content: string): Promise<void>;
+  /** Shows markdown in a read-only preview editor tab named `title`. */
+  openMarkdown(content: string, title?: string): Promise<void>;
 }

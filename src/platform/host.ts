@@ -11,7 +11,7 @@ import { sizeWarning } from '../agent/session-gate';
 import type { ContextUsage } from '../agent/events';
 import type { HostCommands } from '../commands/command-handlers';
 import { createPaletteCommands } from '../commands/palette-commands';
-import { vscodePaletteUi } from '../commands/vscode-palette-ui';
+import { createVscodePaletteUi } from '../commands/vscode-palette-ui';
 import { ChatViewProvider } from '../panel/chat-view-provider';
 import { toConfigView } from '../panel/config-view';
 import { modelInfoView } from '../panel/model-view';
@@ -150,7 +150,9 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   // Restricted Mode ends without a reload: the panel drops its read-only banner at once.
   disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void panel.postSnapshot()));
 
-  const commands = createPaletteCommands(actions, vscodePaletteUi);
+  const paletteUi = createVscodePaletteUi();
+  disposables.push(paletteUi);
+  const commands = createPaletteCommands(actions, paletteUi);
   log.info('Headroom host loaded');
   return {
     panel,

@@ -27,4 +27,18 @@ describe('commands in a real extension host', () => {
     await vscode.commands.executeCommand('headroom.focusPanel');
     assert.ok(await posted, 'the focused panel received a message from the host');
   });
+
+  it('Show Context Breakdown opens a read-only view that never asks to be saved', async () => {
+    await activateHeadroom();
+    await vscode.commands.executeCommand('headroom.showContextBreakdown');
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.ok(doc, 'an editor shows the breakdown');
+    assert.equal(doc.uri.scheme, 'headroom-view', 'a view document, not an untitled one');
+    assert.equal(doc.isUntitled, false);
+    assert.equal(doc.isDirty, false, 'closing it asks nothing');
+    assert.equal(doc.languageId, 'markdown');
+    assert.match(doc.uri.path, /Context breakdown\.md$/, 'the tab says what it is');
+    assert.match(doc.getText(), /\|/, 'the breakdown table');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
 });
