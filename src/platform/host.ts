@@ -53,7 +53,8 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   const session = new SessionHost({ context, log, secrets, approvals });
   const results = new ResultDocuments((refId) => session.search.readResult(refId));
   const diffs = new CheckpointDocuments((turn, file) => session.checkpoints.diff(turn, file));
-  disposables.push(session, results, diffs);
+  const paletteUi = createVscodePaletteUi();
+  disposables.push(session, results, diffs, paletteUi);
 
   const statusBar = new ContextStatusBar();
   disposables.push(statusBar);
@@ -150,8 +151,6 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   // Restricted Mode ends without a reload: the panel drops its read-only banner at once.
   disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void panel.postSnapshot()));
 
-  const paletteUi = createVscodePaletteUi();
-  disposables.push(paletteUi);
   const commands = createPaletteCommands(actions, paletteUi);
   log.info('Headroom host loaded');
   return {
