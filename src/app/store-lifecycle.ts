@@ -15,6 +15,14 @@ import type { ResultPort } from '../tools';
 import { createMemoryResultPort } from '../tools/memory-results';
 import type { HostEnvironment } from './host-environment';
 
+/**
+ * How long a window waits for another extension host on this machine to release the store before it
+ * works read-only: a reload starts the new host while the old one is still shutting down (it flushes
+ * and releases within a second or two). A second window that really shares the workspace waits this
+ * long once, at its first use of sessions.
+ */
+const LOCK_WAIT_MS = 6_000;
+
 /** What is stored with a session besides its messages. */
 export interface SessionRecord {
   ledger: LedgerState | undefined;
@@ -61,7 +69,11 @@ export class SessionStorage extends Disposable {
       return;
     }
     try {
-      const store = (this.opened = await openStore({ root: path.join(storageRoot, 'headroom'), wasmPath: this.env.assets.wasmPath }));
+      const store = (this.opened = await openStore({
+        root: path.join(storageRoot, 'headroom'),
+        wasmPath: this.env.assets.wasmPath,
+        waitMs: LOCK_WAIT_MS,
+      }));
       for (const p of store.problems) this.env.warn(p.message);
       this._register({ dispose: () => void store.close() });
       this._register(store.onDidReportProblem((p) => this.env.warn(p.message)));

@@ -4,6 +4,7 @@
  * approval broker and the Language Model API. Everything the session does is in `app/`; this file
  * only answers the service's questions with `vscode`.
  */
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostEnvironment } from '../app/host-environment';
@@ -16,6 +17,7 @@ import type { ApprovalBroker } from './approvals';
 import { editorSources } from './editor-mentions';
 import { askToSendKey } from './key-prompt';
 import { createLmToolPort } from './lm-tools';
+import { sharedStorageRoot } from './storage-root';
 import { createVscodeWorkspace } from './vscode-workspace';
 import { createVscodeLmPort, pickChatModel } from './vscode-lm';
 
@@ -33,7 +35,7 @@ export function vscodeEnvironment(deps: SessionHostDeps): HostEnvironment {
   const { context, log } = deps;
   const dist = path.join(context.extensionUri.fsPath, 'dist');
   return {
-    storageRoot: context.storageUri?.fsPath,
+    storageRoot: context.storageUri && sharedStorageRoot(context.storageUri.fsPath, existsSync),
     assets: { wasmPath: path.join(dist, 'sql-wasm.wasm'), tokenWorkerPath: path.join(dist, 'token-worker.js') },
     folder: () => {
       const folder = vscode.workspace.workspaceFolders?.[0];

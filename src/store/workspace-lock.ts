@@ -17,6 +17,11 @@ export interface LockOptions {
   heartbeatMs?: number;
   /** Where the lock file is written; tests inject a read-only folder here. Default: node's fs. */
   fs?: StoreFs;
+  /**
+   * How long to wait for a live holder on this host to let go before working read-only. Default 0. A
+   * window reload overlaps the old extension host's shutdown, which releases the lock a moment later.
+   */
+  waitMs?: number;
 }
 
 /** Who holds the workspace lock, as the non-owner sees it. */
@@ -69,6 +74,7 @@ export class WorkspaceLock {
   static async acquire(path: string, opts: LockOptions = {}): Promise<WorkspaceLock> {
     const staleMs = opts.staleMs ?? 30_000;
     const heartbeatMs = opts.heartbeatMs ?? 10_000;
+    const waitUntil = Date.now() + (opts.waitMs ?? 0);
     const id = randomBytes(8).toString('hex');
     const mine: LockFile = { pid: process.pid, host: hostname(), id, heartbeat: Date.now() };
     const tmp = tempNameFor(path);
@@ -101,6 +107,10 @@ export class WorkspaceLock {
           current = parseLock(seen);
         }
         if (current !== 'invalid' && !isStale(current, staleMs)) {
+          if (current.host === hostname() && Date.now() < waitUntil) {
+            await new Promise((r) => setTimeout(r, 250));
+            continue;
+          }
           await handle.close();
           return new WorkspaceLock(path, id, false, { pid: current.pid, host: current.host, heartbeat: current.heartbeat }, undefined);
         }
