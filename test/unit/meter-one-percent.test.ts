@@ -8,6 +8,18 @@ import { resolveModelLimits } from '../../src/context/models';
 import { DEFAULT_THRESHOLDS } from '../../src/context/settings';
 import { meterDetails, meterFromUsage, statusBarText } from '../../src/panel/meter-view';
 
+/** The usage the gate would publish for a budget (its own figures, status ok). */
+function usageOf(budget: ReturnType<ContextBudget['toViewModel']>): ContextUsage {
+  return {
+    used: budget.used,
+    effectiveWindow: budget.effectiveWindow,
+    contextWindow: budget.window,
+    ratio: budget.percent,
+    status: 'ok',
+    budget,
+  };
+}
+
 /** The whole percents written in a text ("97 %" → 97). */
 const percents = (text: string): number[] => [...text.matchAll(/(\d+) %/g)].map((m) => Number(m[1]));
 
@@ -23,14 +35,7 @@ describe('meter: one denominator for every percent', () => {
     it(`at ${share} of the effective window every view says the same percent`, () => {
       const used = Math.round(share * limits.effectiveWindow);
       const budget = new ContextBudget(limits, { system: 2_000, messages: used - 2_000 }).toViewModel();
-      const usage: ContextUsage = {
-        used: budget.used,
-        effectiveWindow: budget.effectiveWindow,
-        contextWindow: budget.window,
-        ratio: budget.percent,
-        status: 'ok',
-        budget,
-      };
+      const usage = usageOf(budget);
       const expected = Math.round((used / limits.effectiveWindow) * 100);
       const meter = meterFromUsage(usage);
       assert.equal(meter.percent, expected, 'the bar (aria-valuenow)');
@@ -50,14 +55,7 @@ describe('meter: one denominator for every percent', () => {
 
   it("the bar's compact marker is the threshold Details names, and the denominator is named", () => {
     const budget = new ContextBudget(limits, { messages: 40_000 }).toViewModel();
-    const usage: ContextUsage = {
-      used: budget.used,
-      effectiveWindow: 132_000,
-      contextWindow: 200_000,
-      ratio: budget.percent,
-      status: 'ok',
-      budget,
-    };
+    const usage = usageOf(budget);
     const meter = meterFromUsage(usage);
     const thresholds = meterDetails(budget).find((r) => r.label === 'Thresholds')!.value;
     const compact = /compact (\d+) %/.exec(thresholds);
@@ -71,14 +69,7 @@ describe('meter: one denominator for every percent', () => {
 
   it('a figure held during a turn (the meter floor) keeps the one denominator', () => {
     const budget = new ContextBudget(limits, { system: 2_000, messages: 60_000 }).toViewModel();
-    const usage: ContextUsage = {
-      used: budget.used,
-      effectiveWindow: 132_000,
-      contextWindow: 200_000,
-      ratio: budget.percent,
-      status: 'ok',
-      budget,
-    };
+    const usage = usageOf(budget);
     const held = heldUsage(usage, 99_000);
     assert.equal(held.ratio, 99_000 / 132_000);
     assert.equal(held.budget!.percent, held.ratio, 'the breakdown and the total say the same share');
