@@ -6,6 +6,7 @@
  */
 import { errorMessage } from '../common/errors';
 import { cacheFigures, cacheMiss, type CacheFigures, type CacheMiss, type RequestShape } from '../context/cache-truth';
+import type { CacheLifetime, CacheRequestRecord } from '../context/cache-lifetime';
 import { CostTally, type Prices, type SessionSpend } from '../context/cost';
 import type { Usage } from '../providers/types';
 import { pricesFor } from '../context/models';
@@ -16,14 +17,16 @@ import type { AgentEvent } from './events';
 export interface SpendState {
   turn: number;
   spend: SessionSpend;
-  /** The last request's cache read / write / uncached input. */
-  lastCache?: CacheFigures;
+  /** The last request's cache read / write / uncached input, and the lifetime it asked for (absent: the provider's default). */
+  lastCache?: CacheFigures & { lifetime?: CacheLifetime };
   /** The caches this session's requests missed (since it was opened), oldest first, each with its reason and cost. */
   misses?: readonly CacheMiss[];
 }
 
 /** Misses kept for the details view (the newest). */
 const MAX_MISSES = 50;
+/** Requests whose times and cache figures the lifetime choice looks back on. */
+const MAX_HISTORY = 100;
 
 export interface SpendRecorderOptions {
   /** The stored spend of a resumed session (undefined: nothing recorded yet). */
@@ -51,8 +54,14 @@ export class SpendRecorder {
 
   /** The previous request, to tell whether the next one read what it left in the cache. */
   private previous: { shape: RequestShape; usage: Usage } | undefined;
-  private lastCache: CacheFigures | undefined;
+  private lastCache: SpendState['lastCache'];
   private misses: CacheMiss[] = [];
+  private history: CacheRequestRecord[] = [];
+
+  /** The session's recent requests as the cache saw them (since it was opened), oldest first. */
+  cacheHistory(): readonly CacheRequestRecord[] {
+    return this.history;
+  }
 
   get state(): SpendState {
     return { turn: this.tally.turn, spend: this.tally.spend, lastCache: this.lastCache, misses: this.misses };
@@ -85,8 +94,10 @@ export class SpendRecorder {
   }
 
   private observeCache(usage: Usage, shape: RequestShape | undefined, prices: Prices | undefined): void {
-    this.lastCache = cacheFigures(usage);
+    const figures = cacheFigures(usage);
+    this.lastCache = shape?.lifetime ? { ...figures, lifetime: shape.lifetime } : figures;
     if (!shape) return;
+    if (!usage.estimated) this.history = [...this.history, { at: shape.at, read: figures.read, write: figures.write }].slice(-MAX_HISTORY);
     const miss = cacheMiss(this.previous, { shape, usage }, prices);
     if (miss) this.misses = [...this.misses, miss].slice(-MAX_MISSES);
     this.previous = { shape, usage };

@@ -129,7 +129,7 @@ export interface TurnConfig {
   /** Tool results over this many UTF-8 bytes are stored, not inlined (default 4096). */
   offloadThresholdBytes?: number;
   /** Passed through to every request. */
-  request?: Pick<ProviderRequest, 'cacheTail' | 'promptCacheKey' | 'thinking' | 'temperature'>;
+  request?: Pick<ProviderRequest, 'cacheTail' | 'promptCacheKey' | 'thinking' | 'temperature' | 'cacheLifetime'>;
   /** Turn id for events; a fresh one when omitted. */
   turnId?: string;
 }

@@ -13,6 +13,7 @@ import {
   type WorkWatch,
   type WorkWatchOptions,
 } from '../agent/ledger';
+import type { CacheRequestRecord } from '../context/cache-lifetime';
 import { SpendRecorder, type SpendState } from '../agent/spend-recorder';
 import { Disposable } from '../common/disposable';
 import { Emitter, type Event } from '../common/emitter';
@@ -81,6 +82,11 @@ export class SessionRecords extends Disposable {
    */
   clearLedger(): Promise<void> {
     return this.recorder.reset();
+  }
+
+  /** The current session's recent requests as the cache saw them: what the cache lifetime is chosen from. */
+  cacheHistory(): readonly CacheRequestRecord[] {
+    return this.spending.cacheHistory();
   }
 
   /** The current session's work ledger ("Work so far"). */

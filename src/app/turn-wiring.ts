@@ -9,7 +9,9 @@ import type { WorkWatch } from '../agent/ledger';
 import type { Calibration } from '../context/calibration';
 import type { EstimateState } from '../context/confirmed-base';
 import type { InputCountPolicy } from '../agent/input-confirmation';
-import type { ModelLimits } from '../context/models';
+import { chooseCacheLifetime, lifetimesOffered, type CacheLifetime, type CacheRequestRecord } from '../context/cache-lifetime';
+import { pricesFor, type ModelLimits } from '../context/models';
+import type { ProviderId } from '../providers/types';
 import { isSmallWindow } from '../context/small-window';
 import type { TokenLedger } from '../context/token-ledger';
 import type { UsageEvidence } from '../context/usage-evidence';
@@ -104,8 +106,17 @@ export interface TurnParts extends ToolParts {
   /** The workspace the turn's tools write through (checkpointed by the caller). */
   readonly workspace: WorkspacePort;
   readonly sessionId: string | undefined;
+  /** The session's recent requests as the cache saw them (the cache lifetime is chosen from their gaps). */
+  readonly cacheHistory: () => readonly CacheRequestRecord[];
   /** The work ledger's watch over the turn's tool calls; `watchesFiles`: walk the workspace around this tool. */
   readonly watch: (workspace: WorkspacePort, options: { watchesFiles: (name: string) => boolean }) => WorkWatch;
+}
+
+/** The cache lifetime the turn's requests ask for (`headroom.cacheLifetime`; `auto` from the session's idle gaps). */
+function lifetimeOf(parts: TurnParts, provider: ProviderId, model: string): { cacheLifetime?: CacheLifetime } {
+  const setting = parts.models.contextSettings().cacheLifetime;
+  const lifetime = chooseCacheLifetime(setting, lifetimesOffered(provider, model), parts.cacheHistory(), provider, pricesFor(model));
+  return lifetime ? { cacheLifetime: lifetime } : {};
 }
 
 export function turnConfig(parts: TurnParts) {
@@ -129,6 +140,11 @@ export function turnConfig(parts: TurnParts) {
     watch: parts.watch(parts.workspace, { watchesFiles: (name) => !tools.isBuiltin(name) }),
     maxIterations: env.settings.maxIterations(),
     offloadThresholdBytes: models.contextSettings().offloadThresholdBytes,
-    request: { cacheTail: true, promptCacheKey: parts.sessionId, ...(limits.thinking ? { thinking: limits.thinking } : {}) },
+    request: {
+      cacheTail: true,
+      promptCacheKey: parts.sessionId,
+      ...(limits.thinking ? { thinking: limits.thinking } : {}),
+      ...lifetimeOf(parts, provider, model),
+    },
   };
 }

@@ -39,7 +39,7 @@ export interface TurnsDeps {
   readonly env: HostEnvironment;
   readonly storage: SessionStorage;
   readonly sessions: Sessions;
-  readonly records: Pick<SessionRecords, 'save' | 'watch'>;
+  readonly records: Pick<SessionRecords, 'save' | 'watch' | 'cacheHistory'>;
   readonly models: ModelAccess;
   readonly compactions: Pick<Compactions, 'gateHooks' | 'discardPrepared' | 'running' | 'liftResolvedPause'>;
   readonly checkpoints: Pick<Checkpoints, 'beginTurn' | 'sealTurn'>;
@@ -285,6 +285,7 @@ export class Turns {
       workspace,
       sessionId: sessions.id,
       watch: (ws, options) => this.deps.records.watch(ws, options),
+      cacheHistory: () => this.deps.records.cacheHistory(),
     });
   }
 

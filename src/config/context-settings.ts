@@ -3,7 +3,7 @@ import { parseContextSettings, type ContextSettings } from '../context/settings'
 
 /**
  * Reads the context engine's settings (`headroom.thresholds`, `headroom.offloadThresholdBytes`,
- * `headroom.bufferFraction`, `headroom.rollingWindowMinutes`, `headroom.models`, `headroom.debug`) and
+ * `headroom.bufferFraction`, `headroom.rollingWindowMinutes`, `headroom.models`, `headroom.debug`, `headroom.cacheLifetime`) and
  * validates them. Bad values keep their defaults; the errors come back for the caller to show.
  */
 export function readContextSettings(): { settings: ContextSettings; errors: string[] } {
@@ -21,6 +21,7 @@ export function readContextSettings(): { settings: ContextSettings; errors: stri
   copy('bufferFraction');
   copy('models');
   copy('debug');
+  copy('cacheLifetime');
   const minutes = cfg.get<unknown>('rollingWindowMinutes');
   if (typeof minutes === 'number' && minutes > 0) raw.rollingWindowMs = minutes * 60_000;
   else if (minutes !== undefined && minutes !== 0 && typeof minutes !== 'number') raw.rollingWindowMs = minutes;

@@ -8,6 +8,7 @@
  * https://developers.openai.com/api/docs/guides/prompt-caching). Pure; never throws.
  */
 import type { Message, ProviderRequest, Usage } from '../providers/types';
+import { LIFETIME_MS, type CacheLifetime } from './cache-lifetime';
 import { costOf, type Prices } from './cost';
 
 /** Why a cache was missed. */
@@ -24,6 +25,8 @@ export interface RequestShape {
   messages: readonly string[];
   /** When it was sent (epoch ms). */
   at: number;
+  /** The lifetime it asked its cache writes to live (absent: the provider's default). */
+  lifetime?: CacheLifetime;
 }
 
 /** One request's cache figures, in tokens. */
@@ -76,6 +79,7 @@ export function requestShape(req: ProviderRequest, at = Date.now()): RequestShap
     toolChoice: req.toolChoice ?? 'auto',
     messages: req.messages.map((m: Message) => fingerprint(m)),
     at,
+    ...(req.cacheLifetime ? { lifetime: req.cacheLifetime } : {}),
   };
 }
 
@@ -95,8 +99,13 @@ function expectedRead(prev: Pick<Usage, 'input' | 'cacheRead' | 'cacheWrite'>): 
   return f.read > 0 ? f.read + f.uncached : 0;
 }
 
+/** How long what `shape`'s request wrote lives: the lifetime it asked for, else the 5-minute default. */
+export function shapeTtlMs(shape: RequestShape): number {
+  return shape.lifetime ? LIFETIME_MS[shape.lifetime] : DEFAULT_CACHE_TTL_MS;
+}
+
 /** What changed from `prev` to `now`, in the invalidation order; undefined when nothing did. */
-export function whatChanged(prev: RequestShape, now: RequestShape, ttlMs = DEFAULT_CACHE_TTL_MS): CacheMissReason | undefined {
+export function whatChanged(prev: RequestShape, now: RequestShape, ttlMs = shapeTtlMs(prev)): CacheMissReason | undefined {
   if (now.at - prev.at > ttlMs) return 'expired';
   if (now.model !== prev.model) return 'model';
   if (now.tools !== prev.tools) return 'tools';
@@ -117,7 +126,7 @@ export function cacheMiss(
   prev: { shape: RequestShape; usage: Usage } | undefined,
   now: { shape: RequestShape; usage: Usage },
   prices: Prices | undefined,
-  ttlMs = DEFAULT_CACHE_TTL_MS,
+  ttlMs = prev ? shapeTtlMs(prev.shape) : DEFAULT_CACHE_TTL_MS,
 ): CacheMiss | undefined {
   if (!prev || now.usage.estimated || prev.usage.estimated) return undefined;
   const expected = expectedRead(prev.usage);

@@ -4,24 +4,34 @@
  * throws; never NaN.
  */
 import type { Usage } from '../providers/types';
+import { writePriceFor } from './cache-lifetime';
 import type { ModelPrice } from './models';
 
 /** US dollars per million tokens (the model table's `price`; `cacheWrite` 0: writing costs nothing extra). */
 export type Prices = ModelPrice;
 
-type Billed = Pick<Usage, 'input' | 'output' | 'cacheRead' | 'cacheWrite'>;
+type Billed = Pick<Usage, 'input' | 'output' | 'cacheRead' | 'cacheWrite'> & Pick<Usage, 'cacheWrite1h'>;
 
 const n = (v: number | undefined) => (v !== undefined && Number.isFinite(v) && v > 0 ? v : 0);
 /** Tokens written to the cache are billed at least as input. */
 const writePrice = (p: Prices) => Math.max(n(p.cacheWrite), n(p.input));
 
+/** Tokens written to live 1 hour: only Anthropic reports them, billed at its 1-hour multiple of input. */
+const longWrites = (usage: Pick<Billed, 'cacheWrite' | 'cacheWrite1h'>) => Math.min(n(usage.cacheWrite1h), n(usage.cacheWrite));
+
+/** Dollars of all cache writes of `usage`: the 1-hour ones at 2× input (`cache-lifetime.ts`), the rest at the write price. */
+function writeDollars(usage: Pick<Billed, 'cacheWrite' | 'cacheWrite1h'>, prices: Prices): number {
+  const long = longWrites(usage);
+  return ((n(usage.cacheWrite) - long) * writePrice(prices) + long * writePriceFor('1h', 'anthropic', prices)) / 1e6;
+}
+
 /** Dollars of one request, by kind of token. */
-function dollarsOf(usage: Billed, prices: Prices): Billed {
+function dollarsOf(usage: Billed, prices: Prices): Omit<Billed, 'cacheWrite1h'> {
   return {
     input: (n(usage.input) * n(prices.input)) / 1e6,
     output: (n(usage.output) * n(prices.output)) / 1e6,
     cacheRead: (n(usage.cacheRead) * n(prices.cacheRead)) / 1e6,
-    cacheWrite: (n(usage.cacheWrite) * writePrice(prices)) / 1e6,
+    cacheWrite: writeDollars(usage, prices),
   };
 }
 
@@ -35,9 +45,10 @@ export function costOf(usage: Billed, prices: Prices): number {
  * Dollars caching saved on one request: cache reads at the input price minus what they cost, less
  * the premium paid for cache writes. Negative when a request only wrote the cache.
  */
-export function cacheSavings(usage: Pick<Usage, 'cacheRead' | 'cacheWrite'>, prices: Prices): number {
+export function cacheSavings(usage: Pick<Usage, 'cacheRead' | 'cacheWrite' | 'cacheWrite1h'>, prices: Prices): number {
   return (
-    (n(usage.cacheRead) * (n(prices.input) - n(prices.cacheRead)) - n(usage.cacheWrite) * (writePrice(prices) - n(prices.input))) / 1e6
+    (n(usage.cacheRead) * (n(prices.input) - n(prices.cacheRead))) / 1e6 -
+    (writeDollars(usage, prices) - (n(usage.cacheWrite) * n(prices.input)) / 1e6)
   );
 }
 

@@ -2,6 +2,7 @@
  * The context engine's settings, validated with zod. Bad values never break anything: each invalid
  * field is reported with a clear message and its default is kept.
  */
+import { CACHE_LIFETIME_SETTINGS, type CacheLifetimeSetting } from './cache-lifetime';
 import { z } from 'zod';
 
 /** Guard thresholds as fractions of the effective window. Must satisfy note ≤ background ≤ compact ≤ block. */
@@ -38,6 +39,8 @@ export interface ContextSettings {
   models: Record<string, ModelLimitOverride>;
   /** Overrides keyed by provider id. */
   providers: Record<string, ModelLimitOverride>;
+  /** How long the prompt cache keeps a request's prefix (`context/cache-lifetime.ts`). */
+  cacheLifetime: CacheLifetimeSetting;
 }
 
 export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({ note: 0.8, background: 0.85, compact: 0.95, block: 0.98 });
@@ -51,6 +54,7 @@ export function defaultContextSettings(): ContextSettings {
     debug: false,
     models: {},
     providers: {},
+    cacheLifetime: 'auto',
   };
 }
 
@@ -70,6 +74,7 @@ const FIELDS = {
   debug: z.boolean(),
   models: z.record(z.string(), override),
   providers: z.record(z.string(), override),
+  cacheLifetime: z.enum(CACHE_LIFETIME_SETTINGS as [CacheLifetimeSetting, ...CacheLifetimeSetting[]]),
 } as const;
 
 const describe = (v: unknown): string => {

@@ -4,6 +4,7 @@
  * from `context/cache-truth.ts` through the spend recorder.
  */
 import type { SpendState } from '../agent/spend-recorder';
+import { lifetimeText } from '../context/cache-lifetime';
 import type { CacheMissReason } from '../context/cache-truth';
 import { formatCount, formatRelativeDate, formatTokens, formatUsd } from '../protocol/format';
 
@@ -27,7 +28,7 @@ export function cacheDetails(cost: SpendState | undefined): Array<{ label: strin
   const rows = [
     {
       label: 'Cache (last request)',
-      value: `${formatTokens(c.read)} read · ${formatTokens(c.write)} written · ${formatTokens(c.uncached)} uncached input tokens`,
+      value: `${formatTokens(c.read)} read · ${formatTokens(c.write)} written · ${formatTokens(c.uncached)} uncached input tokens${c.read + c.write > 0 ? ` · ${lifetimeText(c.lifetime)}` : ''}`,
     },
   ];
   const misses = cost.misses ?? [];

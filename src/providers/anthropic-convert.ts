@@ -18,6 +18,11 @@ type ImageMediaType = Anthropic.Base64ImageSource['media_type'];
 /** Anthropic accepts at most this many `cache_control` breakpoints per request. */
 export const MAX_CACHE_BREAKPOINTS = 4;
 const EPHEMERAL: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
+/**
+ * Every breakpoint of a request asks for the same lifetime, so 1-hour entries never follow 5-minute
+ * ones (https://platform.claude.com/docs/en/build-with-claude/prompt-caching#mixing-different-ttls).
+ */
+const ONE_HOUR: Anthropic.CacheControlEphemeral = { type: 'ephemeral', ttl: '1h' };
 
 function imageBlock(p: ImagePart): Anthropic.ImageBlockParam {
   return { type: 'image', source: { type: 'base64', media_type: p.mediaType as ImageMediaType, data: p.data } };
@@ -71,7 +76,7 @@ export function toAnthropicMessages(messages: Message[]): WireMessage[] {
   return out;
 }
 
-function markLastCacheable(messages: WireMessage[]): boolean {
+function markLastCacheable(messages: WireMessage[], marker: Anthropic.CacheControlEphemeral): boolean {
   const last = messages[messages.length - 1];
   if (!last || !Array.isArray(last.content)) return false;
   const blocks = last.content as WireBlock[];
@@ -79,7 +84,7 @@ function markLastCacheable(messages: WireMessage[]): boolean {
     const b = blocks[i];
     // Thinking blocks cannot carry cache_control.
     if (b.type === 'text' || b.type === 'image' || b.type === 'tool_result' || b.type === 'tool_use') {
-      (b as { cache_control?: Anthropic.CacheControlEphemeral }).cache_control = EPHEMERAL;
+      (b as { cache_control?: Anthropic.CacheControlEphemeral }).cache_control = marker;
       return true;
     }
   }
@@ -101,7 +106,8 @@ function appendTrailingNote(messages: WireMessage[], note: string): void {
  */
 export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreateParamsStreaming {
   const messages = toAnthropicMessages(req.messages);
-  const tailMarked = req.cacheTail ? markLastCacheable(messages) : false;
+  const marker = req.cacheLifetime === '1h' ? ONE_HOUR : EPHEMERAL;
+  const tailMarked = req.cacheTail ? markLastCacheable(messages, marker) : false;
   if (req.trailingNote) appendTrailingNote(messages, req.trailingNote);
   const system: Anthropic.TextBlockParam[] = req.system.filter((s) => s.text).map((s) => ({ type: 'text', text: s.text }));
   const wanted = req.system
@@ -109,7 +115,7 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
     .map((s, i) => (s.cacheBreakpoint ? i : -1))
     .filter((i) => i >= 0);
   const budget = MAX_CACHE_BREAKPOINTS - (tailMarked ? 1 : 0);
-  for (const i of wanted.slice(Math.max(0, wanted.length - budget))) system[i].cache_control = EPHEMERAL;
+  for (const i of wanted.slice(Math.max(0, wanted.length - budget))) system[i].cache_control = marker;
 
   const params: Anthropic.MessageCreateParamsStreaming = {
     model: req.model,

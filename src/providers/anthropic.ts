@@ -93,6 +93,9 @@ export class AnthropicProvider implements Provider {
               cacheRead: tokenCount(u.cache_read_input_tokens),
               cacheWrite: tokenCount(u.cache_creation_input_tokens),
             };
+            // Writes asked to live 1 hour are billed higher: https://platform.claude.com/docs/en/build-with-claude/prompt-caching#1-hour-cache-duration
+            const longWrites = tokenCount(u.cache_creation?.ephemeral_1h_input_tokens);
+            if (longWrites > 0) b.usage.cacheWrite1h = longWrites;
             break;
           }
           case 'content_block_start': {

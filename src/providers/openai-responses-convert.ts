@@ -151,6 +151,10 @@ export function toResponsesParams(req: ProviderRequest, reasons: boolean): Param
     if (req.toolChoice === 'none') params.tool_choice = 'none';
   }
   if (req.promptCacheKey) params.prompt_cache_key = req.promptCacheKey;
+  // Extended retention keeps the prefix up to 24 hours at the same price; `5m` is the in-memory cache
+  // (https://developers.openai.com/api/docs/guides/prompt-caching#prompt-cache-retention).
+  if (req.cacheLifetime === '24h') params.prompt_cache_retention = '24h';
+  else if (req.cacheLifetime === '5m') params.prompt_cache_retention = 'in_memory';
   const effort = reasons ? wireEffort(req.thinking) : undefined;
   if (reasons) {
     params.include = ['reasoning.encrypted_content'];

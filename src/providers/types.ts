@@ -109,6 +109,8 @@ export interface Usage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Of `cacheWrite`, tokens written to live 1 hour (Anthropic bills them at 2× input, not 1.25×). */
+  cacheWrite1h?: number;
   /** Of `output`, tokens the model spent reasoning (when the provider reports it). */
   reasoning?: number;
   estimated?: boolean;
@@ -187,6 +189,12 @@ export interface SystemSection {
   cacheBreakpoint?: boolean;
 }
 
+/**
+ * How long a prompt cache keeps what a request writes: Anthropic's 5-minute default or 1 hour, OpenAI's
+ * in-memory retention or 24 hours (chosen in `context/cache-lifetime.ts`).
+ */
+export type CacheLifetime = '5m' | '1h' | '24h';
+
 /** Everything an adapter needs for one model request. */
 export interface ProviderRequest {
   model: string;
@@ -201,6 +209,8 @@ export interface ProviderRequest {
   toolChoice?: 'none';
   /** OpenAI `prompt_cache_key`; a stable id per session. */
   promptCacheKey?: string;
+  /** How long the cache should keep what this request writes (one the model offers); absent: the provider's default. */
+  cacheLifetime?: CacheLifetime;
   /**
    * A note that changes from request to request (the context status). Sent after the last cache
    * breakpoint, as trailing text of the final user turn, so it never invalidates the cached prefix.

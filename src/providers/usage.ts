@@ -35,6 +35,8 @@ export function normalizeUsage(usage: Usage): Usage {
   };
   const reasoning = tokenCount(usage.reasoning);
   if (reasoning > 0) out.reasoning = Math.min(reasoning, out.output);
+  const longWrites = tokenCount(usage.cacheWrite1h);
+  if (longWrites > 0) out.cacheWrite1h = Math.min(longWrites, out.cacheWrite);
   if (usage.estimated === true) out.estimated = true;
   return out;
 }

@@ -8,7 +8,7 @@
  * so the request keeps the agent's own tool choice (none set) and thinking, and asks for an answer in
  * text in the message itself. Pure; never throws.
  */
-import type { Message, ProviderRequest, RequestThinking, SystemSection, ToolDefinition } from '../../providers/types';
+import type { CacheLifetime, Message, ProviderRequest, RequestThinking, SystemSection, ToolDefinition } from '../../providers/types';
 import { SUMMARY_SECTIONS } from './summary-request';
 
 /** What the agent's last request started with. */
@@ -22,12 +22,22 @@ export interface AgentPrefix {
   thinking?: RequestThinking;
   /** The agent's `max_tokens`: within the model's output limit, which a summary with thinking room must not exceed. */
   maxOutput?: number;
+  /** The cache lifetime the agent's requests asked for: the summary writes its cache for as long. */
+  cacheLifetime?: CacheLifetime;
 }
 
 /** The prefix of an agent request (the model's window with it), for a later cache-preserving summary. */
 export function agentPrefix(request: ProviderRequest, contextWindow: number): AgentPrefix {
-  const { model, system, tools, thinking, maxOutputTokens } = request;
-  return { model, contextWindow, system, tools, maxOutput: maxOutputTokens, ...(thinking ? { thinking } : {}) };
+  const { model, system, tools, thinking, maxOutputTokens, cacheLifetime } = request;
+  return {
+    model,
+    contextWindow,
+    system,
+    tools,
+    maxOutput: maxOutputTokens,
+    ...(thinking ? { thinking } : {}),
+    ...(cacheLifetime ? { cacheLifetime } : {}),
+  };
 }
 
 /** Output room for an adaptive model's thinking on top of the summary (its thinking is inside `max_tokens`). */
@@ -77,6 +87,7 @@ export function buildCachedSummaryRequest(
     messages: [...view, { role: 'user', content: [{ type: 'text', text: out.join('\n') }], timestamp: Date.now() }],
     tools: [...prefix.tools],
     ...(prefix.thinking ? { thinking: prefix.thinking } : {}),
+    ...(prefix.cacheLifetime ? { cacheLifetime: prefix.cacheLifetime } : {}),
     cacheTail: true,
     maxOutputTokens: Math.min(outputWithThinking(options.maxOutputTokens ?? 2000, prefix.thinking), prefix.maxOutput ?? Infinity),
   };
