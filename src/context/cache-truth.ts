@@ -4,7 +4,8 @@
  * Headroom's own record of what changed between the two requests, in the order of the providers'
  * invalidation rules (https://platform.claude.com/docs/en/build-with-claude/prompt-caching#what-invalidates-the-cache:
  * tools, then system, then the message level, which `tool_choice` and the thinking parameters also
- * invalidate; an entry lives 5 minutes unless written for longer; OpenAI caches by exact prefix,
+ * invalidate; an entry lives 5 minutes unless written for longer; a breakpoint finds an earlier entry
+ * only within the 20 blocks before it; OpenAI caches by exact prefix,
  * https://developers.openai.com/api/docs/guides/prompt-caching). Pure; never throws.
  */
 import type { Message, ProviderRequest, Usage } from '../providers/types';
@@ -12,7 +13,7 @@ import { LIFETIME_MS, type CacheLifetime } from './cache-lifetime';
 import { costOf, type Prices } from './cost';
 
 /** Why a cache was missed. */
-export type CacheMissReason = 'expired' | 'model' | 'tools' | 'system' | 'thinking' | 'tool_choice' | 'prefix' | 'unexplained';
+export type CacheMissReason = 'expired' | 'model' | 'tools' | 'system' | 'thinking' | 'tool_choice' | 'prefix' | 'lookback' | 'unexplained';
 
 /** What a request was made of, as fingerprints (never the content itself). */
 export interface RequestShape {
@@ -23,6 +24,10 @@ export interface RequestShape {
   thinking: string;
   toolChoice: string;
   messages: readonly string[];
+  /** Content blocks of the messages (a provider with a lookback limit finds an entry only that many blocks back). */
+  blocks: number;
+  /** How many blocks before a breakpoint the provider looks for an earlier entry (undefined: no such limit). */
+  lookback?: number;
   /** When it was sent (epoch ms). */
   at: number;
   /** The lifetime it asked its cache writes to live (absent: the provider's default). */
@@ -68,6 +73,15 @@ function fingerprint(v: unknown): string {
   return out;
 }
 
+/**
+ * Anthropic looks for an earlier cache entry at most this many blocks before a breakpoint: a request
+ * that adds more blocks at once than this after the last one reads nothing of it
+ * (https://platform.claude.com/docs/en/build-with-claude/prompt-caching#cache-limitations).
+ */
+export const ANTHROPIC_LOOKBACK_BLOCKS = 20;
+
+const blocksOf = (m: Message) => (Array.isArray(m.content) ? m.content.length : 1);
+
 /** The shape of a request as sent at `at`. */
 export function requestShape(req: ProviderRequest, at = Date.now()): RequestShape {
   const last = req.system.map((s) => s.cacheBreakpoint === true).lastIndexOf(true);
@@ -78,6 +92,8 @@ export function requestShape(req: ProviderRequest, at = Date.now()): RequestShap
     thinking: JSON.stringify(req.thinking ?? null),
     toolChoice: req.toolChoice ?? 'auto',
     messages: req.messages.map((m: Message) => fingerprint(m)),
+    blocks: req.messages.reduce((sum, m) => sum + blocksOf(m), 0),
+    ...(/claude/i.test(req.model) ? { lookback: ANTHROPIC_LOOKBACK_BLOCKS } : {}),
     at,
     ...(req.cacheLifetime ? { lifetime: req.cacheLifetime } : {}),
   };
@@ -115,6 +131,8 @@ export function whatChanged(prev: RequestShape, now: RequestShape, ttlMs = shape
   // The previous request's messages, but its last (the tail breakpoint moves on), must start this one.
   const kept = prev.messages.slice(0, Math.max(0, prev.messages.length - 1));
   if (kept.some((h, i) => now.messages[i] !== h)) return 'prefix';
+  // The tail breakpoint moved on by more blocks than the provider looks back from it.
+  if (now.lookback !== undefined && now.blocks - prev.blocks >= now.lookback) return 'lookback';
   return undefined;
 }
 

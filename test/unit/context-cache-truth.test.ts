@@ -89,4 +89,33 @@ describe('cache truth: every missed cache has a reason and a price', () => {
       await server.close();
     }
   });
+
+  it('against the fake: more blocks than the lookback added at once is a "lookback" miss, never an unexplained one', async () => {
+    const server = await startFakeProvider();
+    try {
+      const provider = new AnthropicProvider({ apiKey: 'k', baseUrl: server.baseUrl });
+      const recorder = new SpendRecorder({ model: () => MODEL });
+      let messages: Message[] = [user(`first question, with the file: ${'const x = compute(y);\n'.repeat(600)}`)];
+      const send = async (at: number) => {
+        const req = request(messages, { model: MODEL, system: longSystem(3000), tools: [readFileTool], cacheTail: true });
+        const { message } = await run(provider, req);
+        recorder.handle({ type: 'usage', model: MODEL, usage: message.usage, shape: requestShape(req, at) });
+        return message;
+      };
+      messages = [...messages, await send(1000), user('second')];
+      // A refill after a compaction: 24 messages of one block each, appended in one step.
+      const refill = Array.from({ length: 24 }, (_, i) => user(`earlier note ${i}: ${'context '.repeat(40)}`));
+      messages = [...messages, await send(2000), ...refill];
+      await send(3000);
+      const misses = recorder.state.misses ?? [];
+      assert.deepEqual(
+        misses.map((m) => m.reason),
+        ['lookback'],
+        'the provider read nothing of the earlier entry, and the panel says why',
+      );
+      assert.ok(cacheDetails(recorder.state).some((r) => r.value.startsWith('more than 20 blocks were added at once')));
+    } finally {
+      await server.close();
+    }
+  });
 });
