@@ -95,3 +95,35 @@ export async function listServerModels(baseUrl: string, fetch: ModelsFetch, time
     return []; // not such a server, or not reachable
   }
 }
+
+/**
+ * Whether a server's list names `model`: as listed, or by Ollama's rule that a name without a tag means
+ * its `:latest` (https://github.com/ollama/ollama/blob/main/docs/api.md#model-names), which `/v1/models`
+ * lists with the tag. An empty list says nothing (the caller decides what unknown means).
+ */
+export function listsModel(ids: readonly string[], model: string): boolean {
+  const m = model.trim();
+  if (!m) return false;
+  const tagged = m.includes(':') ? m : `${m}:latest`;
+  return ids.some((id) => id === m || id === tagged || (!id.includes(':') && `${id}:latest` === tagged));
+}
+
+/**
+ * What setting up a server does with its list: keep a configured model the server has, take the one
+ * model it serves, ask which of several (none preselected: a catalogue default is no one's choice), or
+ * say the list is unknown (the server did not answer `/v1/models`).
+ */
+export type ServerModelSetup =
+  { kind: 'keep'; model: string } | { kind: 'use'; model: string } | { kind: 'ask'; models: readonly string[] } | { kind: 'unknown' };
+
+export function serverModelSetup(ids: readonly string[], current: string): ServerModelSetup {
+  if (!ids.length) return { kind: 'unknown' };
+  if (listsModel(ids, current)) return { kind: 'keep', model: current };
+  return ids.length === 1 ? { kind: 'use', model: ids[0] } : { kind: 'ask', models: ids };
+}
+
+/** "qwen2.5-coder:7b, llama3.2:3b, … (12 in all)": a server's list in one line of bounded length. */
+export function modelListWords(ids: readonly string[], shown = 6): string {
+  const head = ids.slice(0, shown).join(', ');
+  return ids.length > shown ? `${head}, … (${ids.length} in all)` : head;
+}
