@@ -23,7 +23,7 @@ import { keyForTarget, type ReleasedKey } from '../providers/key-release';
 import type { Provider } from '../providers/provider';
 import type { ProviderModelInfo } from '../providers/model-info';
 import { ServerWindowCache, type ServerWindow } from '../providers/server-discovery';
-import { listServerModels, type ModelsFetch } from '../providers/server-models';
+import { listServerModels, listWithWindows, type ModelsFetch, type ServerModels } from '../providers/server-models';
 import type { ServerTraits } from '../context/usage-evidence';
 import { formatTokens } from '../protocol/format';
 import type { ProviderId } from '../providers/types';
@@ -299,6 +299,13 @@ export class ModelAccess {
       return thinkingOffers(resolveModelLimits(model, provider, undefined, undefined, described).capabilities);
     };
     return { vendorModels, thinkingFor };
+  }
+
+  /** For the model picker: the configured server's models and what it says of their windows (none for other providers). */
+  async serverModels(): Promise<ServerModels> {
+    const { provider, baseUrl } = this.target();
+    if (endpointOf(provider) !== 'server' || !baseUrl) return { ids: [], windows: new Map() };
+    return listWithWindows(baseUrl, fetchModels, (id) => this.serverWindows.get(baseUrl, id));
   }
 
   /**

@@ -10,7 +10,6 @@ import { restrictedActions } from '../app/restricted-actions';
 import { pickModel } from '../commands/model-picker';
 import { saveDefaultModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { readProviderSettings } from '../config/settings';
-import { listServerModels } from '../providers/server-models';
 import { providerEntry } from '../common/provider-catalogue';
 import { errorMessage } from '../common/errors';
 import type { ChatViewProvider } from '../panel/chat-view-provider';
@@ -187,11 +186,12 @@ async function selectModel(deps: HostActionDeps): Promise<void> {
   // A local server lists what it can serve; a vendor's list is read with its key, under the key's origin rules.
   const serverUrl = providerEntry(provider).endpoint === 'server' ? readProviderSettings().baseUrl : undefined;
   await session.init();
-  const { vendorModels, thinkingFor } = await session.models.pickerModels();
+  const [{ vendorModels, thinkingFor }, server] = await Promise.all([session.models.pickerModels(), session.models.serverModels()]);
   const choice = await pickModel({
     current: session.models.choice(),
     serverUrl,
-    serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
+    serverModels: server.ids,
+    serverWindows: server.windows,
     serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
     vendorModels,
     thinkingFor,

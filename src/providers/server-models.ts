@@ -7,6 +7,7 @@
  */
 import { singleLine } from '../common/single-line';
 import { serverRoot } from './server-discovery';
+import type { ServerWindow } from './server-window';
 
 /** Ids kept from one list (a picker of more is unusable; "Other model id…" takes any). */
 export const MAX_SERVER_MODELS = 500;
@@ -94,6 +95,26 @@ export async function listServerModels(baseUrl: string, fetch: ModelsFetch, time
   } catch {
     return []; // not such a server, or not reachable
   }
+}
+
+/** Models of a server whose windows the picker asks about (Ollama answers one `/api/show` per model). */
+export const PROBED_MODELS = 16;
+
+/** A server's models in its order, with the window it reported for those it was asked about. */
+export interface ServerModels {
+  ids: string[];
+  windows: Map<string, ServerWindow>;
+}
+
+/** The server's list, and the windows of its first `PROBED_MODELS` models asked in parallel (`windowOf` bounds each). */
+export async function listWithWindows(
+  baseUrl: string,
+  fetch: ModelsFetch,
+  windowOf: (model: string) => Promise<ServerWindow | undefined>,
+): Promise<ServerModels> {
+  const ids = await listServerModels(baseUrl, fetch);
+  const found = await Promise.all(ids.slice(0, PROBED_MODELS).map(async (id) => [id, await windowOf(id)] as const));
+  return { ids, windows: new Map(found.flatMap(([id, w]) => (w ? [[id, w] as const] : []))) };
 }
 
 /**
