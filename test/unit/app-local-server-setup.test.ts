@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { listsModel, serverModelSetup } from '../../src/providers/server-models';
+import { setUpServerModel } from '../../src/commands/server-setup';
+import type { PickItem, PickOptions } from '../../src/commands/palette-ui';
+import { providerEntry } from '../../src/common/provider-catalogue';
+import { listServerModels, listsModel, serverModelSetup } from '../../src/providers/server-models';
 import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environment';
 
 const SERVED = 'qwen2.5-coder:7b';
@@ -46,5 +49,54 @@ describe('local server setup: the model is one the server has', function () {
     assert.deepEqual(serverModelSetup([SERVED], 'llama3.1'), { kind: 'use', model: SERVED });
     assert.deepEqual(serverModelSetup([SERVED, 'a'], 'llama3.1'), { kind: 'ask', models: [SERVED, 'a'] });
     assert.deepEqual(serverModelSetup([], 'llama3.1'), { kind: 'unknown' });
+  });
+
+  /** Setup against the fake server's real `/v1/models`, with a UI that records what it showed and picks `choose`. */
+  async function setUp(current: string, choose: (items: readonly PickItem[]) => PickItem | undefined) {
+    const picks: Array<{ items: readonly PickItem[]; options: PickOptions }> = [];
+    const said: string[] = [];
+    const used: string[] = [];
+    const url = world!.server.openaiBaseUrl;
+    const chosen = await setUpServerModel(url, current, {
+      ui: {
+        t: (m, ...args) => m.replace(/\{(\d)\}/g, (_, i: string) => String(args[Number(i)])),
+        pick: <T extends PickItem>(items: readonly T[], options: PickOptions) => {
+          picks.push({ items, options });
+          return Promise.resolve(choose(items) as T | undefined);
+        },
+        info: (m) => void said.push(m),
+      },
+      list: (u) => listServerModels(u, (x, init) => fetch(x, init)),
+      use: (m) => Promise.resolve(void used.push(m)),
+    });
+    return { chosen, picks, said, used, url };
+  }
+
+  it("setup asks which of the server's models to use, in its order, never the catalogue's default", async () => {
+    world = await createFakeWorld({}, { server: { flavour: 'llamacpp', windows: { [SERVED]: 32_768, 'llama3.2:3b': 8192 } } });
+    const catalogue = providerEntry('openai-compatible').defaultModel;
+    const s = await setUp(catalogue, (items) => items.find((i) => i.label === SERVED));
+    assert.equal(s.picks.length, 1, 'asked once');
+    assert.deepEqual(
+      s.picks[0].items.map((i) => i.label),
+      ['fake-model', SERVED, 'llama3.2:3b'],
+    );
+    assert.ok(!s.picks[0].items.some((i) => i.label === catalogue), 'the catalogue default is not offered');
+    assert.match(s.picks[0].options.title, new RegExp(`which model of ${s.url.replace(/[.]/g, '\\.')}`));
+    assert.deepEqual([s.chosen, s.used], [SERVED, [SERVED]]);
+  });
+
+  it('setup keeps a model the server has, takes the only one it serves, and says when it cannot read the list', async () => {
+    world = await createFakeWorld({}, { server: { flavour: 'vllm' } });
+    const none = () => assert.fail('not asked');
+    const kept = await setUp('fake-model', none);
+    assert.deepEqual([kept.chosen, kept.used, kept.said], ['fake-model', [], []]);
+    const taken = await setUp('llama3.1', none);
+    assert.deepEqual([taken.chosen, taken.used], ['fake-model', ['fake-model']]);
+    assert.match(taken.said[0], /uses fake-model, the model .* serves/);
+    await world.server.close();
+    const gone = await setUp('llama3.1', none);
+    assert.deepEqual([gone.chosen, gone.used], [undefined, []]);
+    assert.match(gone.said[0], /could not read the models of .*Start the server/);
   });
 });
