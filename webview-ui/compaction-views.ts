@@ -121,9 +121,11 @@ function detailsView(d: CompactionDetails): HTMLElement {
             'ul',
             { class: 'hr-lines' },
             ...d.stored.map((s) => {
-              const open = h('button', { class: 'hr-link', 'aria-label': `Open stored result ${s.refId}` }, 'Open');
+              // What the result was (its tool and what the call acted on); the ref id only as a hint.
+              const what = [s.toolName, s.target].filter(Boolean).join(' ') || 'Tool result';
+              const open = h('button', { class: 'hr-link', 'aria-label': `Open the stored result of ${what}` }, 'Open');
               open.addEventListener('click', () => send({ type: 'result/open', refId: s.refId }));
-              return h('li', {}, h('code', {}, s.refId), s.toolName ? ` ${s.toolName} ` : ' ', open);
+              return h('li', { title: `Stored as ${s.refId}` }, h('span', { class: 'hr-stored-what' }, what), ' ', open);
             }),
           ),
         )
