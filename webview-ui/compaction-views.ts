@@ -121,11 +121,13 @@ function detailsView(d: CompactionDetails): HTMLElement {
             'ul',
             { class: 'hr-lines' },
             ...d.stored.map((s) => {
-              // What the result was (its tool and what the call acted on); the ref id only as a hint.
-              const what = [s.toolName, s.target].filter(Boolean).join(' ') || 'Tool result';
-              const open = h('button', { class: 'hr-link', 'aria-label': `Open the stored result of ${what}` }, 'Open');
+              // What the result was (its tool and what the call acted on); the ref id only when nothing else is known.
+              const what = [s.toolName, s.target].filter(Boolean).join(' ');
+              const label = what ? `Open the stored result of ${what}` : `Open stored result ${s.refId}`;
+              const open = h('button', { class: 'hr-link', 'aria-label': label }, 'Open');
               open.addEventListener('click', () => send({ type: 'result/open', refId: s.refId }));
-              return h('li', { title: `Stored as ${s.refId}` }, h('span', { class: 'hr-stored-what' }, what), ' ', open);
+              const name = what ? h('span', { class: 'hr-stored-what' }, what) : h('code', {}, s.refId);
+              return h('li', { title: `Stored as ${s.refId}` }, name, ' ', open);
             }),
           ),
         )

@@ -296,7 +296,7 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
       await card.locator('summary', { hasText: 'What left the context' }).click();
       const details = card.locator('[data-testid=compaction-details]');
       await details.getByText('Summarized (6)').waitFor();
-      await details.getByRole('button', { name: /^Open the stored result of / }).click();
+      await details.getByRole('button', { name: 'Open stored result res_0a1b2c3d4e5f6a7b' }).click();
       assert.deepEqual(await lastSent(page), { type: 'result/open', refId: 'res_0a1b2c3d4e5f6a7b' });
       const work = page.locator('[data-testid=work-so-far]');
       await work.locator('summary').first().click();

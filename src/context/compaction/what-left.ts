@@ -96,7 +96,7 @@ function storedResults(messages: readonly Message[]): Map<string, { toolName: st
   return out;
 }
 
-/** One message as one line: "You: fix the tests", "Headroom: …", "read_file result (stored as r12)". */
+/** One message as one line: "You: fix the tests", "Headroom: …", "read_file result (stored)" (the stored list opens it). */
 export function contextLine(m: Message): ContextLine {
   if (m.role === 'user') {
     if (isHistoryMessage(m)) return { role: 'summary', text: clip(parseHistoryMessage(m)?.summary ?? 'Earlier history') };
@@ -108,7 +108,7 @@ export function contextLine(m: Message): ContextLine {
     const called = calls.length ? `${text ? ' ' : ''}[calls ${calls.join(', ')}]` : '';
     return { role: 'assistant', text: clip(`${text}${called}`) || '(empty answer)' };
   }
-  return { role: 'tool', text: clip(`${m.toolName} result${m.refId ? ` (stored as ${m.refId})` : ''}${m.isError ? ', failed' : ''}`) };
+  return { role: 'tool', text: clip(`${m.toolName} result${m.refId ? ' (stored)' : ''}${m.isError ? ', failed' : ''}`) };
 }
 
 function clip(s: string): string {
