@@ -121,9 +121,13 @@ function detailsView(d: CompactionDetails): HTMLElement {
             'ul',
             { class: 'hr-lines' },
             ...d.stored.map((s) => {
-              const open = h('button', { class: 'hr-link', 'aria-label': `Open stored result ${s.refId}` }, 'Open');
+              // What the result was (its tool and what the call acted on); the ref id only when nothing else is known.
+              const what = [s.toolName, s.target].filter(Boolean).join(' ');
+              const label = what ? `Open the stored result of ${what}` : `Open stored result ${s.refId}`;
+              const open = h('button', { class: 'hr-link', 'aria-label': label }, 'Open');
               open.addEventListener('click', () => send({ type: 'result/open', refId: s.refId }));
-              return h('li', {}, h('code', {}, s.refId), s.toolName ? ` ${s.toolName} ` : ' ', open);
+              const name = what ? h('span', { class: 'hr-stored-what' }, what) : h('code', {}, s.refId);
+              return h('li', { title: `Stored as ${s.refId}` }, name, ' ', open);
             }),
           ),
         )

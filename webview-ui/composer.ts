@@ -33,6 +33,14 @@ export class Composer {
   private selected = 0;
   private enabled = true;
   private blocked = false;
+  /** Enter was pressed while a compaction ran: the message in the box sends when it ends. */
+  private waiting = false;
+  private readonly waitNote = h(
+    'p',
+    { class: 'hr-wait-note', role: 'status', 'data-testid': 'waiting', hidden: true },
+    h('span', { class: 'hr-badge' }, 'waiting'),
+    ' Sends when the compaction finishes (editing the message cancels this).',
+  );
 
   constructor(private readonly o: ComposerOptions) {
     this.input = h('textarea', {
@@ -51,11 +59,13 @@ export class Composer {
       'footer',
       { class: 'hr-composer' },
       this.queueList,
+      this.waitNote,
       this.list,
       this.input,
       h('div', { class: 'hr-composer-actions' }, this.stop, this.send),
     );
     this.input.addEventListener('input', () => {
+      this.setWaiting(false);
       this.o.onDraft(this.input.value);
       this.refreshCompletions();
     });
@@ -116,10 +126,21 @@ export class Composer {
     this.input.placeholder = enabled ? 'Ask Headroom…  (Enter to send, Shift+Enter for a new line, / for commands)' : reason;
   }
 
-  /** A compaction runs: Send waits for it (typing goes on; Enter keeps the draft). */
+  /**
+   * A compaction runs: Send waits for it (typing goes on). Enter then marks the message as waiting,
+   * visibly, and it sends once the compaction ends (finished, failed or cancelled).
+   */
   setBlocked(blocked: boolean): void {
     this.blocked = blocked;
     this.syncSend();
+    if (blocked || !this.waiting) return;
+    this.setWaiting(false);
+    this.submit();
+  }
+
+  private setWaiting(waiting: boolean): void {
+    this.waiting = waiting;
+    this.waitNote.hidden = !waiting;
   }
 
   private syncSend(): void {
@@ -165,8 +186,10 @@ export class Composer {
   }
 
   private submit(): void {
-    if (this.send.disabled) return;
     const intent = parseComposer(this.input.value);
+    if (this.enabled && this.blocked && intent.kind === 'prompt') return this.setWaiting(true);
+    // Other intents during a compaction go on to the panel, which says why it refuses the ones that must wait.
+    if (this.send.disabled && !(this.enabled && this.blocked)) return;
     if (intent.kind === 'empty') return;
     if (!this.o.onIntent(intent)) return;
     this.input.value = '';

@@ -12,7 +12,7 @@ import { EmptyStateExtras } from './example-prompts';
 import { Composer } from './composer';
 import { h } from './dom';
 import { errorBanner, sessionLines } from './top-bar';
-import { renderFirstRun } from './first-run';
+import { renderFirstRun, setupHint } from './first-run';
 import { renderHistory } from './history-view';
 import { renderWorkSoFar } from './work-so-far';
 import { FREED_VISIBLE_MS, renderMeter } from './meter';
@@ -180,7 +180,7 @@ function renderMain(): void {
   const s = state.snapshot;
   if (s && s.config.hasApiKey === false) {
     main.replaceChildren(renderFirstRun(s.config));
-    composer.setEnabled(false, 'Set an API key above to start chatting.');
+    composer.setEnabled(false, setupHint(s.config));
     return;
   }
   if (s) attachments.setModel(s.config.model, s.config.modelInfo?.images);

@@ -23,6 +23,7 @@ import { keyForTarget, type ReleasedKey } from '../providers/key-release';
 import type { Provider } from '../providers/provider';
 import type { ProviderModelInfo } from '../providers/model-info';
 import { ServerWindowCache, type ServerWindow } from '../providers/server-discovery';
+import { listServerModels, listWithWindows, type ModelsFetch, type ServerModels } from '../providers/server-models';
 import type { ServerTraits } from '../context/usage-evidence';
 import { formatTokens } from '../protocol/format';
 import type { ProviderId } from '../providers/types';
@@ -34,6 +35,8 @@ const endpointOf = (provider: ProviderId) => providerEntry(provider).endpoint;
 
 /** The thinking levels the picker offers for a model, each with what a request at it sends. */
 export type ModelThinking = (provider: ProviderId, model: string) => readonly ThinkingOffer[];
+
+const fetchModels: ModelsFetch = (url, init) => fetch(url, init);
 
 /** The settings' model: the default a new session starts with. */
 function settingsModel(env: HostEnvironment): ModelChoice {
@@ -211,7 +214,9 @@ export class ModelAccess {
       reasons: supportsReasoning,
       lm: endpointOf(provider) === 'vscode' ? this.env.languageModel(model) : undefined,
     });
-    return testConnection(client, { provider, model, baseUrl, apiKey: key.apiKey });
+    // A server's own list says whether it has the model: a lenient one would answer any name.
+    const serverModels = endpointOf(provider) === 'server' && baseUrl ? await listServerModels(baseUrl, fetchModels) : [];
+    return testConnection(client, { provider, model, baseUrl, apiKey: key.apiKey, serverModels });
   }
 
   /**
@@ -294,6 +299,13 @@ export class ModelAccess {
       return thinkingOffers(resolveModelLimits(model, provider, undefined, undefined, described).capabilities);
     };
     return { vendorModels, thinkingFor };
+  }
+
+  /** For the model picker: the configured server's models and what it says of their windows (none for other providers). */
+  async serverModels(): Promise<ServerModels> {
+    const { provider, baseUrl } = this.target();
+    if (endpointOf(provider) !== 'server' || !baseUrl) return { ids: [], windows: new Map() };
+    return listWithWindows(baseUrl, fetchModels, (id) => this.serverWindows.get(baseUrl, id));
   }
 
   /**

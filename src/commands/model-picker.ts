@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { modelOptions, type LanguageModelInfo, type ModelChoice, type ModelOption } from '../context/model-choice';
+import { modelOptions, type LanguageModelInfo, type ServerModelWindow, type ModelChoice, type ModelOption } from '../context/model-choice';
 import type { ThinkingLevel, ThinkingOffer } from '../context/thinking';
 import type { ProviderModelInfo } from '../providers/model-info';
 import { providerEntry, type ProviderId } from '../common/provider-catalogue';
@@ -17,6 +17,8 @@ export interface ModelPickerInput {
   serverModels: readonly string[];
   /** The window the server reported for the current model, if known. */
   serverWindow?: number;
+  /** What the server said of each listed model's window. */
+  serverWindows?: ReadonlyMap<string, ServerModelWindow>;
   /** What each vendor API listed for its key (others come from the model table). */
   vendorModels?: Partial<Record<ProviderId, readonly ProviderModelInfo[]>>;
   /** The thinking levels a model offers and what each sends (by what its provider said, else the table). */

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { formatTokens, formatUsdRate } from '../protocol/format';
 import { PROVIDER_IDS, providerEntry, type ProviderId, type ProviderEndpoint } from '../common/provider-catalogue';
 import type { ModelCapabilities, ProviderModelInfo } from '../providers/model-info';
+import { listsModel } from '../providers/server-models';
+import type { ServerWindow } from '../providers/server-window';
 import { capabilitiesOf } from './model-capabilities';
 import { findModel, MODEL_TABLE, type ModelPrice } from './models';
 import { THINKING_LEVELS, thinkingLevels, type ThinkingLevel } from './thinking';
@@ -117,12 +119,15 @@ export function modelOptions(input: {
   serverModels?: readonly string[];
   /** The window the server reported for the current model, if known. */
   serverWindow?: number;
+  /** What the server said of each listed model's window (those it was asked about). */
+  serverWindows?: ReadonlyMap<string, ServerModelWindow>;
   /** What each vendor API listed for the key; a vendor absent here is listed from the model table. */
   vendorModels?: Partial<Record<ProviderId, readonly ProviderModelInfo[]>>;
 }): ModelOption[] {
   const { current } = input;
   const isCurrent = (provider: ProviderId, model: string) => current.provider === provider && current.model === model;
-  const out: ModelOption[] = [];
+  // A local server's own models come first: they are the ones it can answer with.
+  const out: ModelOption[] = serverOptions(input);
   for (const provider of PROVIDER_IDS.filter((id) => providerEntry(id).endpoint === 'vendor')) {
     const listed = input.vendorModels?.[provider] ?? tableModels(provider);
     for (const m of listed) {
@@ -131,7 +136,6 @@ export function modelOptions(input: {
     }
   }
   const vscodeModels = providerOf('vscode');
-  const server = providerOf('server');
   for (const m of input.languageModels) {
     out.push({
       provider: vscodeModels,
@@ -140,15 +144,6 @@ export function modelOptions(input: {
       description: `${formatTokens(m.maxInputTokens)} window · ${m.vendor} · no key`,
       current: isCurrent(vscodeModels, m.id) || (current.provider === vscodeModels && !current.model && m === input.languageModels[0]),
     });
-  }
-  if (input.serverUrl) {
-    const ids = [...(input.serverModels ?? [])];
-    if (current.provider === server && current.model && !ids.includes(current.model)) ids.unshift(current.model);
-    for (const id of ids) {
-      const mine = isCurrent(server, id);
-      const window = mine && input.serverWindow ? `${formatTokens(input.serverWindow)} window (server)` : 'window read from the server';
-      out.push({ provider: server, model: id, label: id, description: `${window} · ${input.serverUrl}`, current: mine });
-    }
   }
   if (!out.some((o) => o.current)) {
     const row = findModel(current.model);
@@ -160,6 +155,44 @@ export function modelOptions(input: {
       description: (row ? `${formatTokens(row.contextWindow)} window · ${formatPrice(row.price)}` : 'not in the model table') + retired,
       current: true,
     });
+  }
+  return out;
+}
+
+/** What a local server said of one model's window (`providers/server-window.ts` `ServerWindow`). */
+export type ServerModelWindow = Pick<ServerWindow, 'contextWindow' | 'loaded' | 'modelMax'>;
+
+/** "32.8k window (server)", or for a model not loaded yet "4.1k until loaded (up to 131k)". */
+function serverWindowWords(w: ServerModelWindow | undefined): string {
+  if (!w) return 'window read when chosen';
+  if (w.loaded) return `${formatTokens(w.contextWindow)} window (server)`;
+  return `not loaded: ${formatTokens(w.contextWindow)} until loaded${w.modelMax ? ` (up to ${formatTokens(w.modelMax)})` : ''}`;
+}
+
+/**
+ * The configured server's models, in its order, each with the window it reported; the current model
+ * (matched by the server's naming, `listsModel`) marked. A current model the server does not list is
+ * shown too, said to be missing, so the picker never hides what the session uses.
+ */
+function serverOptions(input: Parameters<typeof modelOptions>[0]): ModelOption[] {
+  const { current, serverUrl } = input;
+  const server = providerOf('server');
+  if (!serverUrl) return [];
+  const ids = input.serverModels ?? [];
+  const mine = current.provider === server && current.model ? current.model : undefined;
+  const currentId = mine ? ids.find((id) => listsModel([id], mine)) : undefined;
+  const out = ids.map((id) => {
+    const isMine = id === currentId;
+    const window = isMine && input.serverWindow ? { contextWindow: input.serverWindow, loaded: true } : input.serverWindows?.get(id);
+    return { provider: server, model: id, label: id, description: `${serverWindowWords(window)} · ${serverUrl}`, current: isMine };
+  });
+  if (mine && !currentId) {
+    const window = ids.length
+      ? 'not on this server'
+      : input.serverWindow
+        ? serverWindowWords({ contextWindow: input.serverWindow, loaded: true })
+        : 'window read when chosen';
+    out.unshift({ provider: server, model: mine, label: mine, description: `${window} · ${serverUrl}`, current: true });
   }
   return out;
 }

@@ -5,13 +5,14 @@
 import type { AssistantMessage, Message, ToolCallPart, ToolResultMessage, UserMessage } from '../providers/types';
 import { parseHistoryMessage, type HistoryParts } from '../context/compaction';
 import { ImageSrc, type ChatItem, type ChatItemOf } from '../protocol/view-models';
-import { assistantText, userText } from '../providers/message-text';
+import { assistantText, toolSummary, userText } from '../providers/message-text';
 import { resultText } from '../providers/tool-result-text';
 import { repeatNote } from '../agent/ledger/repeat-guard';
+import { stubPreview } from '../tools/admission';
 import { userDecision } from '../tools/builtin/approval';
 import { storedApprovalItem } from './approvals';
 
-export { assistantText, userText };
+export { assistantText, toolSummary, userText };
 
 /** How much of a tool result the card shows (the whole result is a click away when offloaded). */
 export const PREVIEW_CHARS = 2_000;
@@ -40,17 +41,6 @@ export function stopNote(m: AssistantMessage): string | undefined {
   }
   if (m.stopReason === 'maxTokens') return 'The answer reached the output limit.';
   return undefined;
-}
-
-/** One-line summary of a call's arguments: the path, command or query when there is one. */
-export function toolSummary(call: Pick<ToolCallPart, 'arguments' | 'rawArguments'>): string {
-  const a = call.arguments ?? {};
-  for (const key of ['path', 'command', 'query', 'pattern', 'refId', 'url']) {
-    const v = a[key];
-    if (typeof v === 'string' && v) return oneLine(v, 120);
-  }
-  const first = Object.values(a).find((v) => typeof v === 'string');
-  return typeof first === 'string' ? oneLine(first, 120) : '';
 }
 
 export function toolArgs(call: Pick<ToolCallPart, 'arguments' | 'rawArguments'>): string {
@@ -83,7 +73,9 @@ export function withResult(
 ): ChatItemOf<'tool'> {
   const decided = userDecision(r);
   const status = decided ?? (r.errorKind === 'aborted' ? 'cancelled' : r.isError ? 'error' : 'done');
-  const next: ChatItemOf<'tool'> = { ...item, status, output: resultPreview(r) };
+  // A stored result's card shows its first lines (and Open), not the stub the model reads.
+  const stored = r.refId ? stubPreview(resultText(r)) : undefined;
+  const next: ChatItemOf<'tool'> = { ...item, status, output: stored ?? resultPreview(r) };
   if (r.refId) next.refId = r.refId;
   if (r.refId && r.stored) next.stored = { bytes: r.stored.bytes, lines: r.stored.lines };
   if (durationMs !== undefined) next.durationMs = Math.max(0, durationMs);
@@ -145,9 +137,4 @@ export function messagesToItems(messages: readonly Message[], prefix = '', offse
     }
   });
   return items;
-}
-
-function oneLine(s: string, max: number): string {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

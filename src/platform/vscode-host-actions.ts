@@ -10,6 +10,7 @@ import { restrictedActions } from '../app/restricted-actions';
 import { pickModel } from '../commands/model-picker';
 import { saveDefaultModel, setApiKey, validateBaseUrl } from '../commands/provider-commands';
 import { readProviderSettings } from '../config/settings';
+import { setUpServerModel } from '../commands/server-setup';
 import { listServerModels } from '../providers/server-models';
 import { providerEntry } from '../common/provider-catalogue';
 import { errorMessage } from '../common/errors';
@@ -152,9 +153,15 @@ export function createHostActions(deps: HostActionDeps): HostActions {
         },
       },
       config: {
-        update: updateConfig,
+        update: async (change) => {
+          await updateConfig(change);
+          await setUpServer();
+        },
         testConnection: () => session.turns.testConnection(),
-        setApiKey: () => setApiKey(deps.secrets, deps.log),
+        setApiKey: async () => {
+          await setApiKey(deps.secrets, deps.log);
+          await setUpServer();
+        },
         selectModel: () => selectModel(deps),
         runCommand: async (name) => {
           await vscode.commands.executeCommand(
@@ -179,6 +186,24 @@ async function updateConfig(change: Parameters<HostActions['config']['update']>[
   if (change.provider) await cfg.update('provider', change.provider, vscode.ConfigurationTarget.Global);
 }
 
+/**
+ * After a local server's base URL or provider is set: its model comes from its own list (kept, taken,
+ * or asked for); nothing for other providers.
+ */
+async function setUpServer(): Promise<void> {
+  const { provider, baseUrl, model } = readProviderSettings();
+  if (providerEntry(provider).endpoint !== 'server' || !baseUrl) return;
+  await setUpServerModel(baseUrl, model, {
+    ui: {
+      t: (message, ...args) => vscode.l10n.t(message, ...args),
+      pick: async (items, options) => vscode.window.showQuickPick([...items], { ...options, ignoreFocusOut: true }),
+      info: (message) => void vscode.window.showInformationMessage(message),
+    },
+    list: (url) => listServerModels(url, (u, init) => fetch(u, init)),
+    use: async (chosen) => void (await saveDefaultModel({ provider, model: chosen, thinking: 'off' })),
+  });
+}
+
 /** Select Model: the quick pick, then the session's model; the meter shows the new window at once. */
 async function selectModel(deps: HostActionDeps): Promise<void> {
   const { session } = deps;
@@ -187,11 +212,12 @@ async function selectModel(deps: HostActionDeps): Promise<void> {
   // A local server lists what it can serve; a vendor's list is read with its key, under the key's origin rules.
   const serverUrl = providerEntry(provider).endpoint === 'server' ? readProviderSettings().baseUrl : undefined;
   await session.init();
-  const { vendorModels, thinkingFor } = await session.models.pickerModels();
+  const [{ vendorModels, thinkingFor }, server] = await Promise.all([session.models.pickerModels(), session.models.serverModels()]);
   const choice = await pickModel({
     current: session.models.choice(),
     serverUrl,
-    serverModels: serverUrl ? await listServerModels(serverUrl, (url, init) => fetch(url, init)) : [],
+    serverModels: server.ids,
+    serverWindows: server.windows,
     serverWindow: limits.source === 'server' ? limits.contextWindow : undefined,
     vendorModels,
     thinkingFor,

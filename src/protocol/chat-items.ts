@@ -110,8 +110,17 @@ export const CompactionDetails = z.object({
   summarizedCount: z.number().int().nonnegative(),
   /** The summary the context now starts with, when a model wrote one. */
   summary: z.string().optional(),
-  /** Tool results taken out of the context and stored: each opens with its ref id. */
-  stored: z.array(z.object({ refId: z.string(), toolName: z.string().optional() })).max(200),
+  /** Tool results taken out of the context and stored: each opens by its ref id, listed by its tool and target. */
+  stored: z
+    .array(
+      z.object({
+        refId: z.string(),
+        toolName: z.string().optional(),
+        /** What the call acted on (its path, command or query), so the list says what each result was. */
+        target: z.string().max(200).optional(),
+      }),
+    )
+    .max(200),
   /** Messages dropped without a summary (their user instructions are carried in the history message). */
   dropped: z.array(ContextLine).max(50),
   droppedCount: z.number().int().nonnegative(),

@@ -7,6 +7,7 @@
 import { providerEntry } from '../common/provider-catalogue';
 import { redactSecrets } from './errors';
 import { complete, type Provider } from './provider';
+import { listsModel, modelListWords } from './server-models';
 import type { ProviderError, ProviderId } from './types';
 
 /** What the panel shows: ✓ and who answered, or the failure, its URL and the next step. */
@@ -23,6 +24,12 @@ export interface ConnectionTarget {
   baseUrl: string | undefined;
   /** The key the request carries, only so it can be cut out of any error text; never shown or logged. */
   apiKey?: string;
+  /**
+   * The models a server at a base URL lists (`/v1/models`); empty or absent when it did not say. Many
+   * servers answer any model name (llama.cpp's serves its one model whatever the request names), so a
+   * reply proves nothing about the name: the list does.
+   */
+  serverModels?: readonly string[];
 }
 
 /** How long Test connection waits for the answer's first token before it says the server did not answer. */
@@ -81,6 +88,13 @@ export async function testConnection(
 ): Promise<ConnectionResult> {
   const url = endpointUrl(target);
   const where = url ? ` at ${url}` : '';
+  const listed = target.serverModels ?? [];
+  if (listed.length && !listsModel(listed, target.model))
+    return {
+      ok: false,
+      message: `${target.model || 'The configured model'} is not on this server; it has: ${modelListWords(listed)}. Pick one with Select Model.`,
+      url,
+    };
   const abort = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

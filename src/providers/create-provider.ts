@@ -1,4 +1,6 @@
 import { errorMessage } from '../common/errors';
+import { providerEntry } from '../common/provider-catalogue';
+import { serverAuthError } from './server-auth';
 import type { IdleTimeouts } from './idle-watchdog';
 import type { LmChatPort } from './lm-chat';
 import { withParameterFallback, type RefusedParameters } from './parameter-fallback';
@@ -102,7 +104,17 @@ export function createProvider(config: ProviderConfig): Provider {
         };
         return;
       }
-      yield* (config.refused ? withParameterFallback(adapter, config.refused) : adapter).stream(req, signal);
+      const events = (config.refused ? withParameterFallback(adapter, config.refused) : adapter).stream(req, signal);
+      const server = providerEntry(config.provider).endpoint === 'server' ? config.baseUrl : undefined;
+      if (!server) {
+        yield* events;
+        return;
+      }
+      // A server's refusal of the key is worded for that server (`server-auth.ts`).
+      for await (const e of events)
+        yield e.type === 'done' && e.message.error
+          ? { ...e, message: { ...e.message, error: serverAuthError(e.message.error, server) } }
+          : e;
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import { singleLine } from '../common/single-line';
 import { serverRoot } from './server-discovery';
+import type { ServerWindow } from './server-window';
 
 /** Ids kept from one list (a picker of more is unusable; "Other model id…" takes any). */
 export const MAX_SERVER_MODELS = 500;
@@ -94,4 +95,56 @@ export async function listServerModels(baseUrl: string, fetch: ModelsFetch, time
   } catch {
     return []; // not such a server, or not reachable
   }
+}
+
+/** Models of a server whose windows the picker asks about (Ollama answers one `/api/show` per model). */
+export const PROBED_MODELS = 16;
+
+/** A server's models in its order, with the window it reported for those it was asked about. */
+export interface ServerModels {
+  ids: string[];
+  windows: Map<string, ServerWindow>;
+}
+
+/** The server's list, and the windows of its first `PROBED_MODELS` models asked in parallel (`windowOf` bounds each). */
+export async function listWithWindows(
+  baseUrl: string,
+  fetch: ModelsFetch,
+  windowOf: (model: string) => Promise<ServerWindow | undefined>,
+): Promise<ServerModels> {
+  const ids = await listServerModels(baseUrl, fetch);
+  const found = await Promise.all(ids.slice(0, PROBED_MODELS).map(async (id) => [id, await windowOf(id)] as const));
+  return { ids, windows: new Map(found.flatMap(([id, w]) => (w ? [[id, w] as const] : []))) };
+}
+
+/**
+ * Whether a server's list names `model`: as listed, or by Ollama's rule that a name without a tag means
+ * its `:latest` (https://github.com/ollama/ollama/blob/main/docs/api.md#model-names), which `/v1/models`
+ * lists with the tag. An empty list says nothing (the caller decides what unknown means).
+ */
+export function listsModel(ids: readonly string[], model: string): boolean {
+  const m = model.trim();
+  if (!m) return false;
+  const tagged = m.includes(':') ? m : `${m}:latest`;
+  return ids.some((id) => id === m || id === tagged || (!id.includes(':') && `${id}:latest` === tagged));
+}
+
+/**
+ * What setting up a server does with its list: keep a configured model the server has, take the one
+ * model it serves, ask which of several (none preselected: a catalogue default is no one's choice), or
+ * say the list is unknown (the server did not answer `/v1/models`).
+ */
+export type ServerModelSetup =
+  { kind: 'keep'; model: string } | { kind: 'use'; model: string } | { kind: 'ask'; models: readonly string[] } | { kind: 'unknown' };
+
+export function serverModelSetup(ids: readonly string[], current: string): ServerModelSetup {
+  if (!ids.length) return { kind: 'unknown' };
+  if (listsModel(ids, current)) return { kind: 'keep', model: current };
+  return ids.length === 1 ? { kind: 'use', model: ids[0] } : { kind: 'ask', models: ids };
+}
+
+/** "qwen2.5-coder:7b, llama3.2:3b, … (12 in all)": a server's list in one line of bounded length. */
+export function modelListWords(ids: readonly string[], shown = 6): string {
+  const head = ids.slice(0, shown).join(', ');
+  return ids.length > shown ? `${head}, … (${ids.length} in all)` : head;
 }

@@ -101,6 +101,19 @@ export function buildStub(toolName: string, bytes: number, text: string, refId: 
   );
 }
 
+/**
+ * The first lines a stub shows, for people: the tool card of a stored result shows them and an Open
+ * link, never the model-facing `read_result ref_id=…` instruction. Undefined when `text` is no stub.
+ */
+export function stubPreview(text: string): string | undefined {
+  const head = '[Tool result stored — ';
+  const lines = '. First lines: ';
+  const tail = text.lastIndexOf('] read_result ref_id="');
+  const from = text.indexOf(lines);
+  if (!text.startsWith(head) || from < 0 || tail < from) return undefined;
+  return text.slice(from + lines.length, tail);
+}
+
 function withText(result: ToolResult, text: string, isError: boolean): ToolResult {
   const images = result.content.filter((p) => p.type === 'image');
   return { ...result, content: [{ type: 'text', text }, ...images], isError };

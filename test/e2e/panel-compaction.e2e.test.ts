@@ -27,6 +27,7 @@ after(async () => {
 });
 
 type Win = { __sent: WebviewToHost[] };
+const sent = (page: Page) => page.evaluate(() => (window as unknown as Win).__sent);
 const lastSent = (page: Page) => page.evaluate(() => (window as unknown as Win).__sent.at(-1));
 
 /** A page showing a 12-message session, wired to a real presenter: `run` forwards what it posts. */
@@ -81,12 +82,16 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
       await row.getByText('Compacting… (summarizing 6 messages)').waitFor();
       assert.equal(await page.getByRole('button', { name: 'Send the message' }).isDisabled(), true, 'Send waits');
       assert.equal(await page.getByRole('button', { name: 'Compact the context now' }).isDisabled(), true, 'Compact waits');
-      // Typing goes on; Enter keeps the draft while the compaction runs.
+      // Typing goes on; Enter keeps the draft and says, visibly, that it waits for the compaction.
       const box = page.getByRole('textbox', { name: 'Message to Headroom' });
       await box.focus();
       await page.keyboard.type('next question');
       await page.keyboard.press('Enter');
       assert.equal(await box.inputValue(), 'next question');
+      const waiting = page.locator('[data-testid=waiting]');
+      await waiting.waitFor();
+      assert.match((await waiting.textContent()) ?? '', /Sends when the compaction finishes/);
+      assert.equal(await waiting.getAttribute('role'), 'status', 'read out by screen readers too');
       await page.screenshot({ path: screenshotPath('compaction-running-dark') });
       const cancel = row.getByRole('button', { name: 'Cancel' });
       await cancel.focus();
@@ -118,6 +123,13 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
       );
       await row.waitFor({ state: 'detached' });
       assert.equal(await page.getByRole('button', { name: 'Send the message' }).isDisabled(), false, 'Send is back');
+      // The waiting message went as soon as the compaction ended.
+      assert.ok(
+        (await sent(page)).some((m) => m.type === 'prompt/submit' && m.text === 'next question'),
+        'the waiting message is sent when the compaction ends',
+      );
+      await waiting.waitFor({ state: 'hidden' });
+      assert.equal(await box.inputValue(), '');
       const card = page.locator('[data-testid=compaction]');
       await card.getByText('kept: summary + last 2 turns; 1 tool result stored out of context').waitFor();
       assert.doesNotMatch((await card.textContent()) ?? '', /clear_tool_results|drop_oldest/);
@@ -144,7 +156,10 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
       await details.getByText('Kept verbatim (6)').waitFor();
       await details.getByText('Summarized (6)').waitFor();
       await details.getByText('Stored out of context (1)').waitFor();
-      const open = details.getByRole('button', { name: 'Open stored result res_0' });
+      // Each stored result says what it was: its tool and what the call read, not a bare ref id.
+      await details.getByText('read_file src/m0.ts', { exact: true }).waitFor();
+      assert.doesNotMatch((await details.textContent()) ?? '', /res_0/);
+      const open = details.getByRole('button', { name: 'Open the stored result of read_file src/m0.ts' });
       await open.focus();
       await page.keyboard.press('Enter');
       assert.deepEqual(await lastSent(page), { type: 'result/open', refId: 'res_0' });

@@ -153,7 +153,7 @@ describe('panel gallery: every state in every theme and at 320 px', function () 
         const card = frame.locator('[data-testid=compaction]');
         await card.locator('summary', { hasText: 'View summary' }).click();
         await card.locator('summary', { hasText: 'What left the context' }).click();
-        await card.getByRole('button', { name: 'Open stored result res_0f3a9c2d' }).waitFor();
+        await card.getByRole('button', { name: 'Open the stored result of run_command' }).waitFor();
         assert.equal(await card.locator('[data-action=undo-compaction]').isEnabled(), true, 'Undo is one click');
         assert.equal(await frame.locator('.hr-user, .hr-assistant').count(), shownBefore, 'the transcript above the divider stays');
         await card.scrollIntoViewIfNeeded();

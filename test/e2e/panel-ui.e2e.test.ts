@@ -520,6 +520,39 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     }
   });
 
+  it('sets up a local server by its address, with the key a link for the servers that ask for one (320 px)', async () => {
+    const page = await browser.newPage({ viewport: { width: 320, height: 700 } });
+    page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
+    try {
+      await loadPanel(page);
+      const { snapshot } = sessionFixture(0, false);
+      assert.equal(snapshot.type, 'session/snapshot');
+      const config = { ...snapshot.snapshot.config, provider: 'openai-compatible', model: 'llama3.1' };
+      await post(page, { ...snapshot, snapshot: { ...snapshot.snapshot, config } });
+      const setup = page.locator('[data-testid=first-run][data-endpoint=server]');
+      await setup.waitFor();
+      assert.equal(
+        await page.getByRole('textbox', { name: 'Message to Headroom' }).getAttribute('placeholder'),
+        'Save the server address above to start chatting.',
+      );
+      // The address is the step; Save URL is the primary button, Set API Key… a link after Test connection.
+      const save = page.getByRole('button', { name: 'Save URL: the base URL above' });
+      const key = page.getByRole('button', { name: 'Set API Key…' });
+      assert.equal(await save.getAttribute('class'), null, 'Save URL is the primary button');
+      assert.equal(await key.getAttribute('class'), 'hr-link', 'Set API Key… is a link, not a button');
+      const top = async (l: typeof save) => (await l.boundingBox())!.y;
+      const test = page.getByRole('button', { name: 'Test connection' });
+      assert.ok((await top(save)) < (await top(test)) && (await top(test)) < (await top(key)), 'address, check, then the optional key');
+      assert.ok(await setup.evaluate((e) => e.scrollWidth <= e.clientWidth), 'nothing wider than 320 px');
+      await page.getByRole('textbox', { name: 'Base URL' }).fill('http://localhost:8080/v1');
+      await save.click();
+      assert.deepEqual(await lastSent(page), { type: 'config/update', baseUrl: 'http://localhost:8080/v1' });
+      await page.screenshot({ path: screenshotPath('panel-first-run-server-320') });
+    } finally {
+      await page.close();
+    }
+  });
+
   it('follows the newest message after a long session loads, unless the user scrolled up', async () => {
     const page = await freshPanel(120);
     try {

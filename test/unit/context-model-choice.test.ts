@@ -102,10 +102,45 @@ describe('context model choice: what a session remembers and what the picker off
     assert.deepEqual(
       local.map((o) => [o.model, o.current, o.description]),
       [
-        ['llama3.1:8b', false, 'window read from the server · http://127.0.0.1:11434/v1'],
+        ['llama3.1:8b', false, 'window read when chosen · http://127.0.0.1:11434/v1'],
         ['qwen2.5-coder:7b', true, '32.8k window (server) · http://127.0.0.1:11434/v1'],
       ],
     );
+  });
+
+  it("puts a local server's own models first, each with the window it reported, and says when the current one is not there", () => {
+    const url = 'http://127.0.0.1:11434/v1';
+    const options = modelOptions({
+      current: { provider: 'openai-compatible', model: 'llama3.1', thinking: 'off' },
+      languageModels: [],
+      serverUrl: url,
+      serverModels: ['qwen2.5-coder:7b', 'llama3.2:3b', 'phi4:14b'],
+      serverWindows: new Map([
+        ['qwen2.5-coder:7b', { contextWindow: 32_768, loaded: true }],
+        ['llama3.2:3b', { contextWindow: 4096, loaded: false, modelMax: 131_072 }],
+      ]),
+    });
+    assert.deepEqual(
+      options.slice(0, 4).map((o) => [o.model, o.current, o.description]),
+      [
+        ['llama3.1', true, `not on this server · ${url}`],
+        ['qwen2.5-coder:7b', false, `32.8k window (server) · ${url}`],
+        ['llama3.2:3b', false, `not loaded: 4.1k until loaded (up to 131k) · ${url}`],
+        ['phi4:14b', false, `window read when chosen · ${url}`],
+      ],
+    );
+    assert.ok(
+      options.slice(4).every((o) => o.provider !== 'openai-compatible'),
+      'the cloud catalogue after the server',
+    );
+    // Ollama lists the tag: the current untagged name is that model, marked, not a second entry.
+    const tagged = modelOptions({
+      current: { provider: 'openai-compatible', model: 'llama3.1', thinking: 'off' },
+      languageModels: [],
+      serverUrl: url,
+      serverModels: ['llama3.1:latest'],
+    });
+    assert.deepEqual([tagged[0].model, tagged[0].current, tagged[1].provider], ['llama3.1:latest', true, 'anthropic']);
   });
 
   it('keeps a model typed in by hand in the list, marked current', () => {

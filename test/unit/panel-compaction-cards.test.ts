@@ -237,9 +237,9 @@ describe('panel: the compaction view — what left the context', () => {
     assert.equal(d.summarizedCount, 4);
     assert.deepEqual(d.summarized[0], { role: 'user', text: 'fix the tests' });
     assert.equal(d.summarized[1].text, '[calls read_file]');
-    assert.equal(d.summarized[2].text, 'read_file result (stored as r7)');
+    assert.equal(d.summarized[2].text, 'read_file result (stored)');
     assert.equal(d.summary, 'Fixed tests.');
-    assert.deepEqual(d.stored, [{ refId: 'r7', toolName: 'read_file' }]);
+    assert.deepEqual(d.stored, [{ refId: 'r7', toolName: 'read_file', target: 'src/a.ts' }]);
     assert.equal(d.droppedCount, 0);
   });
 

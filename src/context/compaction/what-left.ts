@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { CompactionDetails, CompactionReceipt, type ContextLine } from '../../protocol/view-models';
-import { assistantText, userText } from '../../providers/message-text';
-import type { Message, ToolResultMessage, Usage } from '../../providers/types';
+import { assistantText, toolSummary, userText } from '../../providers/message-text';
+import type { Message, ToolCallPart, ToolResultMessage, Usage } from '../../providers/types';
 import { isHistoryMessage, parseHistoryMessage } from './history-message';
 import type { CompactionTrigger } from './target';
 
@@ -62,8 +62,7 @@ export function compactionDetails(change: CompactionChange): CompactionDetails {
     (m) => !after.has(m) && !isHistoryMessage(m) && !(m.role === 'toolResult' && afterCalls.has(resultKey(m))),
   );
   const summarized = change.strategies.some((s) => s === 'summary' || s === 'resummarize');
-  const toolOf = new Map<string, string>();
-  for (const m of [...change.before, ...change.after]) if (m.role === 'toolResult' && m.refId) toolOf.set(m.refId, m.toolName);
+  const storedAs = storedResults([...change.before, ...change.after]);
   const details: CompactionDetails = {
     kept: kept.slice(-LISTED).map(contextLine),
     keptCount: kept.length,
@@ -72,10 +71,7 @@ export function compactionDetails(change: CompactionChange): CompactionDetails {
     // Every tool result that left with a ref id: stored by this pass, or stored earlier and now summarized or dropped.
     stored: [...new Set([...change.storedRefIds, ...gone.flatMap((m) => (m.role === 'toolResult' && m.refId ? [m.refId] : []))])]
       .slice(0, 200)
-      .map((refId) => {
-        const toolName = toolOf.get(refId);
-        return toolName ? { refId, toolName } : { refId };
-      }),
+      .map((refId) => ({ refId, ...storedAs.get(refId) })),
     dropped: summarized ? [] : gone.slice(0, LISTED).map(contextLine),
     droppedCount: summarized ? 0 : gone.length,
   };
@@ -83,7 +79,24 @@ export function compactionDetails(change: CompactionChange): CompactionDetails {
   return details;
 }
 
-/** One message as one line: "You: fix the tests", "Headroom: …", "read_file result (stored as r12)". */
+/**
+ * Each stored result's tool and what its call acted on ("read_file", "src/parser.ts"), by ref id: a
+ * result follows its call, the latest call of its id before it (servers may repeat ids).
+ */
+function storedResults(messages: readonly Message[]): Map<string, { toolName: string; target?: string }> {
+  const calls = new Map<string, ToolCallPart>();
+  const out = new Map<string, { toolName: string; target?: string }>();
+  for (const m of messages) {
+    if (m.role === 'assistant') for (const p of m.content) if (p.type === 'toolCall') calls.set(p.id, p);
+    if (m.role !== 'toolResult' || !m.refId || out.has(m.refId)) continue;
+    const call = calls.get(m.toolCallId);
+    const target = call ? toolSummary(call) : '';
+    out.set(m.refId, target ? { toolName: m.toolName, target } : { toolName: m.toolName });
+  }
+  return out;
+}
+
+/** One message as one line: "You: fix the tests", "Headroom: …", "read_file result (stored)" (the stored list opens it). */
 export function contextLine(m: Message): ContextLine {
   if (m.role === 'user') {
     if (isHistoryMessage(m)) return { role: 'summary', text: clip(parseHistoryMessage(m)?.summary ?? 'Earlier history') };
@@ -95,7 +108,7 @@ export function contextLine(m: Message): ContextLine {
     const called = calls.length ? `${text ? ' ' : ''}[calls ${calls.join(', ')}]` : '';
     return { role: 'assistant', text: clip(`${text}${called}`) || '(empty answer)' };
   }
-  return { role: 'tool', text: clip(`${m.toolName} result${m.refId ? ` (stored as ${m.refId})` : ''}${m.isError ? ', failed' : ''}`) };
+  return { role: 'tool', text: clip(`${m.toolName} result${m.refId ? ' (stored)' : ''}${m.isError ? ', failed' : ''}`) };
 }
 
 function clip(s: string): string {
