@@ -37,14 +37,14 @@ export function timelineEntry(p: RewindPoint, index: number, formatDate: (epochM
   const date = formatDate(p.at);
   switch (p.kind) {
     case 'checkpoint': {
-      const files = p.files.length === 1 ? p.files[0] : `these ${p.files.length} files`;
+      const files = p.files.length === 1 ? `${p.files[0]} back as it was` : `these ${p.files.length} files back as they were`;
       return {
         id: `cp${p.turn}`,
         kind: 'checkpoint',
         title: p.prompt ? `Before “${excerpt(p.prompt)}”` : `Before turn ${p.turn}`,
         date,
         detail: `Turn ${p.turn} changed ${formatCount(p.files.length, 'file')}: ${named(p.files)}`,
-        restores: `Restore puts ${files} back as they were before this turn and rewinds the conversation to before it; your prompt comes back to the message box.`,
+        restores: `Restore puts ${files} before this turn and rewinds the conversation to before it; your prompt comes back to the message box.`,
         action: { type: 'checkpoint/restore', turn: p.turn },
       };
     }

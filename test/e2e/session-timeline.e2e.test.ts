@@ -133,7 +133,7 @@ describe('history in a real VS Code: one timeline of rewind points inside the se
         );
         const words = await points.locator('.hr-point-restores').allTextContents();
         assert.equal(words[0], 'Undo gives the model the 14 messages it had before (30.5k tokens).');
-        assert.match(words[1], /^Restore puts src\/parse\.ts back as they were before this turn and rewinds the conversation/);
+        assert.match(words[1], /^Restore puts src\/parse\.ts back as it was before this turn and rewinds the conversation/);
         assert.match(words[2], /^Can no longer be undone: the conversation went on after it\./);
         assert.match(words[5], /^Restore puts these 4 files back/);
         const all = (await frame.locator('[data-testid=history]').textContent()) ?? '';
