@@ -9,12 +9,16 @@
  *   and the band of its estimate is a noticeable share (1 %) of the window.
  * Counting never holds up the UI: it happens in the gate before a request (bounded by a timeout) or
  * in the background while idle; it is rate-limited; offline, refused or slow, the safe estimate
- * stands. Pure (no vscode); never throws.
+ * stands. A count is evidence like a reported usage (`UsageEvidence`): one far from what was sent is
+ * not used, and a low one is the base but calibrates downwards only when a second count agrees. The
+ * counts are judged among themselves (a count is of the whole request, never of a server's uncached
+ * part, and cuts nothing). Pure (no vscode); never throws.
  */
-import { createContextAccounting, sumOf, type ContextAccounting } from './context-accounting';
+import { createContextAccounting, sumOf, type ContextAccounting, type UsageDoubt } from './context-accounting';
 import type { Calibration } from '../context/calibration';
 import type { EstimateState } from '../context/confirmed-base';
 import type { ModelLimits } from '../context/models';
+import { UsageEvidence } from '../context/usage-evidence';
 import type { Thresholds } from '../context/settings';
 import type { TokenLedger } from '../context/token-ledger';
 import type { InputCounter } from '../providers/input-count';
@@ -40,6 +44,8 @@ export interface InputCountOptions {
   /** Counts per minute at most (default 20; Anthropic's lowest tier allows 100). */
   perMinute?: number;
   now?: () => number;
+  /** Told of every count that was not used (far from what was sent); must not throw (guarded). */
+  onDoubt?: (doubt: UsageDoubt) => void;
 }
 
 /** What one gate's counts rest on: the same shared state the gate measures with. */
@@ -62,9 +68,16 @@ export class InputCountPolicy {
   /** The counts of the gate built last (the idle count uses it). */
   current: GateInputCount | undefined;
   /** What was asked and why (the bench reports the call rate from these). */
-  readonly stats = { asked: 0, confirmed: 0, failed: 0, limited: 0, first: 0, threshold: 0, tokenizer: 0 };
+  readonly stats = { asked: 0, confirmed: 0, failed: 0, limited: 0, doubted: 0, first: 0, threshold: 0, tokenizer: 0 };
+  /** The counts' own evidence: whether each count may be used, judged against what was counted. */
+  readonly evidence = new UsageEvidence();
 
   constructor(private readonly options: InputCountOptions) {}
+
+  /** @internal Where a count in doubt is told. */
+  get onDoubt(): InputCountOptions['onDoubt'] {
+    return this.options.onDoubt;
+  }
 
   /** Counts for a gate measuring against `deps` (built with the gate; the idle count then uses it). */
   forGate(deps: GateCountDeps): GateInputCount {
@@ -74,6 +87,7 @@ export class InputCountPolicy {
   /** Another session: its first request is counted again. */
   reset(): void {
     this.countedModel = undefined;
+    this.evidence.reset();
   }
 
   /** @internal Whether `model` was counted in this session. */
@@ -125,7 +139,7 @@ export class GateInputCount {
     private readonly policy: InputCountPolicy,
     private readonly deps: GateCountDeps,
   ) {
-    this.accounting = createContextAccounting(deps);
+    this.accounting = createContextAccounting({ ...deps, reports: { evidence: policy.evidence, onDoubt: policy.onDoubt } });
   }
 
   /** Why `input` should be counted before it is sent; undefined when the estimate will do. */
@@ -172,8 +186,10 @@ export class GateInputCount {
     };
     const n = await this.policy.count(request, why, signal, idle);
     if (n === undefined) return false;
-    // The provider's count of exactly this request: the confirmed base, a calibration sample and a band sample.
-    this.accounting.learn(request, { input: n, output: 0, cacheRead: 0, cacheWrite: 0 });
-    return true;
+    // The provider's count of exactly this request, unless in doubt: the confirmed base, a band sample
+    // and (when not below the estimate, or corroborated) a calibration sample.
+    const verdict = this.accounting.learn(request, { input: n, output: 0, cacheRead: 0, cacheWrite: 0 });
+    if (verdict?.doubt) this.policy.stats.doubted++;
+    return verdict?.confirm === true;
   }
 }

@@ -69,7 +69,7 @@ export class Turns {
 
   constructor(private readonly deps: TurnsDeps) {
     const { env, models, compactions, ledger, storage } = deps;
-    this.inputCounts = new InputCountPolicy({ counter: () => models.inputCounter() });
+    this.inputCounts = new InputCountPolicy({ counter: () => models.inputCounter(), onDoubt: (d) => models.usageDoubted(d) });
     this.gates = new SessionGate((limits) =>
       makeGate(
         {
