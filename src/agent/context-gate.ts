@@ -76,6 +76,8 @@ export interface DefaultContextGate extends ContextGate {
    * system prompt and tools of the last request. Never throws.
    */
   compactionTarget(view: readonly Message[], trigger: CompactionTrigger): number;
+  /** The prefix of the last request the agent sent (model, system, tools), for a summary over its cache. */
+  readonly prefix: AgentPrefix | undefined;
   /** The system prompt and tools the next request will carry: the meter counts them before any request went out. */
   expect(system: readonly SystemSection[], tools: readonly ToolDefinition[]): void;
 }
@@ -241,6 +243,10 @@ class DefaultGate implements DefaultContextGate {
       status: statusAt(ratio, thresholds),
       budget: budget.toViewModel(),
     };
+  }
+
+  get prefix(): AgentPrefix | undefined {
+    return this.lastPrefix;
   }
 
   observe(request: ProviderRequest, reply: AssistantMessage): void {

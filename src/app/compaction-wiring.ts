@@ -9,7 +9,7 @@
 import type { CompactInput } from '../agent/compact-hook';
 import type { CompactionReport } from '../agent/events';
 import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
-import { storedCompactionView, type StoredCompactionView } from '../context/compaction';
+import { nativeCompactionFor, storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
 import { snapshotCounts } from '../agent/store-persistence';
 import type { MessageCount } from '../context/message-tokens';
@@ -53,6 +53,14 @@ export function sessionChain(parts: ChainParts): CompactionChain {
   };
   return createCompactionChain({
     summarizer,
+    // Read at every pass: the model, its capabilities and the setting may all change between passes.
+    nativeCompaction: () =>
+      nativeCompactionFor({
+        provider: models.target().provider,
+        capabilities: models.limits().capabilities,
+        allowed: env.settings.compaction().native,
+        summarizerIsSessionModel: models.summarizer().model === models.target().model,
+      }),
     // Read at every pass: the session's model may change after the chain was built (a model switch).
     get summarizerModel() {
       return models.summarizer().model;

@@ -34,7 +34,7 @@ export interface CompactionHistory {
 }
 
 /** What a manual compaction measures and aims with: the session's gate for its model. */
-export type ManualGate = Pick<DefaultContextGate, 'measure' | 'tokensOf' | 'compactionTarget'>;
+export type ManualGate = Pick<DefaultContextGate, 'measure' | 'tokensOf' | 'compactionTarget' | 'prefix'>;
 
 export interface CompactionsDeps {
   readonly env: HostEnvironment;
@@ -117,6 +117,8 @@ export class Compactions extends Disposable {
       effectiveWindow: limits.effectiveWindow,
       contextWindow: limits.contextWindow,
       targetTokens: gate.compactionTarget(view, 'manual'),
+      // The agent's last prefix: a summary over it reads the prompt cache, and the provider's own compaction needs it.
+      prefix: gate.prefix,
     };
     const chain = this.chain();
     const result = await this.runner.run(input, undefined, (signal) => chain.run(input, signal));

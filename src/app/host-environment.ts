@@ -12,11 +12,13 @@ import type { ReleasedKey } from '../providers/key-release';
 import type { ProviderId } from '../providers/types';
 import type { ApprovalPort, ExternalToolPort, WorkspacePort } from '../tools/ports';
 
-/** `headroom.summarizerModel`, `headroom.compaction.keepTurns`, `headroom.compaction.resummarizeEvery`, validated. */
+/** `headroom.summarizerModel`, `headroom.compaction.keepTurns`, `headroom.compaction.resummarizeEvery`, `headroom.compaction.native`, validated. */
 export interface CompactionSettings {
   summarizerModel: string | undefined;
   keepTurns: number;
   resummarizeEvery: number;
+  /** The provider's own compaction may write the summary where the model declares it (default true). */
+  native: boolean;
 }
 
 /**

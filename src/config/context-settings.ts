@@ -34,8 +34,13 @@ export function readMaxIterations(): number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 500 ? v : 50;
 }
 
-/** Compaction settings: `headroom.summarizerModel`, `headroom.compaction.keepTurns`, `headroom.compaction.resummarizeEvery`. */
-export function readCompactionSettings(): { summarizerModel: string | undefined; keepTurns: number; resummarizeEvery: number } {
+/** Compaction settings: `headroom.summarizerModel`, `headroom.compaction.keepTurns`, `headroom.compaction.resummarizeEvery`, `headroom.compaction.native`. */
+export function readCompactionSettings(): {
+  summarizerModel: string | undefined;
+  keepTurns: number;
+  resummarizeEvery: number;
+  native: boolean;
+} {
   const cfg = vscode.workspace.getConfiguration('headroom');
   const int = (v: unknown, min: number, max: number, dflt: number) =>
     typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : dflt;
@@ -44,5 +49,6 @@ export function readCompactionSettings(): { summarizerModel: string | undefined;
     summarizerModel: typeof model === 'string' && model.trim() && !/\s/.test(model.trim()) ? model.trim() : undefined,
     keepTurns: int(cfg.get('compaction.keepTurns'), 0, 1000, 0),
     resummarizeEvery: int(cfg.get('compaction.resummarizeEvery'), 0, 1000, 10),
+    native: cfg.get<unknown>('compaction.native') !== false,
   };
 }

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { compactionUsage, nativeCompactionParams } from './anthropic-compaction';
 import { toAnthropicParams } from './anthropic-convert';
 import { AssistantBuilder } from './assistant-builder';
 import { defaultIdleTimeouts, type IdleBudget, type IdleTimeouts } from './idle-watchdog';
@@ -7,7 +8,7 @@ import { guardedSseFetch } from './sse-guard';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
 import { tokenCount } from './usage';
-import type { AssistantMessage, ProviderError, ProviderRequest, StopReason, StreamEvent } from './types';
+import type { AssistantMessage, ProviderError, ProviderRequest, StopReason, StreamEvent, Usage } from './types';
 
 /** Options of the Anthropic adapter. Without `apiKey` every request ends with an `auth` error. */
 export interface AnthropicProviderOptions {
@@ -77,9 +78,15 @@ export class AnthropicProvider implements Provider {
     if (signal.aborted) return b.fail({ kind: 'aborted', message: 'Request aborted.' });
     let finished = false;
     let stopError: ProviderError | undefined;
+    // A server-side compaction's summary and cost (`anthropic-compaction.ts`), when the request asked for one.
+    let compacted: string | undefined;
+    let compactionCost: Usage | undefined;
     const watchdog = budget.watch(signal, this.idle);
     try {
-      const stream = await this.client.messages.create(toAnthropicParams(req), { signal: watchdog.signal });
+      const native = nativeCompactionParams(req);
+      const stream = native
+        ? await this.client.beta.messages.create(native, { signal: watchdog.signal })
+        : await this.client.messages.create(toAnthropicParams(req), { signal: watchdog.signal });
       for await (const ev of stream) {
         // The SDK swallows `ping` events and comments, so keep-alives never reach this loop or the watchdog.
         watchdog.touch();
@@ -113,6 +120,8 @@ export class AnthropicProvider implements Provider {
             } else if (block.type === 'tool_use') {
               const e = b.toolStart(key, block.id, block.name);
               if (e) yield e;
+            } else if (block.type === 'compaction') {
+              compacted = (compacted ?? '') + (block.content ?? '');
             }
             break;
           }
@@ -124,6 +133,7 @@ export class AnthropicProvider implements Provider {
             else if (d.type === 'thinking_delta') e = b.reasoning(key, d.thinking);
             else if (d.type === 'signature_delta') b.reasoningSignature(key, d.signature);
             else if (d.type === 'input_json_delta') b.toolArgs(key, d.partial_json);
+            else if (d.type === 'compaction_delta') compacted = (compacted ?? '') + (d.content ?? '');
             if (e) yield e;
             break;
           }
@@ -138,6 +148,7 @@ export class AnthropicProvider implements Provider {
             if (u.input_tokens != null) b.usage.input = tokenCount(u.input_tokens, b.usage.input);
             if (u.cache_read_input_tokens != null) b.usage.cacheRead = tokenCount(u.cache_read_input_tokens, b.usage.cacheRead);
             if (u.cache_creation_input_tokens != null) b.usage.cacheWrite = tokenCount(u.cache_creation_input_tokens, b.usage.cacheWrite);
+            compactionCost = compactionUsage((u as { iterations?: unknown }).iterations) ?? compactionCost;
             const mapped = mapStop(ev.delta.stop_reason);
             b.stopReason = mapped.stop;
             stopError = mapped.error;
@@ -156,6 +167,9 @@ export class AnthropicProvider implements Provider {
     const ended = endOfStream(signal, watchdog, finished);
     if (ended) return b.fail(ended);
     if (stopError) return b.fail(stopError);
-    return b.finish();
+    const message = b.finish();
+    if (compacted?.trim())
+      message.compaction = { summary: compacted.trim(), usage: compactionCost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+    return message;
   }
 }

@@ -127,7 +127,18 @@ export interface AssistantMessage {
   error?: ProviderError;
   /** True when the stream broke off and `content` holds only what arrived before. */
   partial?: boolean;
+  /** The compaction the provider ran itself for a `nativeCompaction` request (absent when it did not compact). */
+  compaction?: ProviderCompaction;
   timestamp: number;
+}
+
+/**
+ * A compaction the provider ran on its server (Anthropic `compact_20260112`): the readable summary it
+ * wrote and what that cost, which the provider reports apart from the message's own usage.
+ */
+export interface ProviderCompaction {
+  summary: string;
+  usage: Usage;
 }
 
 export interface ToolResultMessage {
@@ -220,6 +231,12 @@ export interface ProviderRequest {
   thinking?: RequestThinking;
   /** Sent only to models that take sampling parameters (never to a reasoning model). */
   temperature?: number;
+  /**
+   * Asks the provider to compact the prompt itself and answer with its summary alone, when the prompt
+   * is at least `triggerTokens` long (only for a model that declares it: Anthropic `compact_20260112`).
+   * `instructions` replace the provider's own summary prompt.
+   */
+  nativeCompaction?: { triggerTokens: number; instructions?: string };
 }
 
 /**

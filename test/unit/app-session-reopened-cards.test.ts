@@ -78,7 +78,7 @@ describe('session service: a compaction card’s cost, live and reopened', funct
     const { service } = await world.open({
       provider: { provider: 'anthropic', model: session, baseUrl: world.server.baseUrl, thinking: 'off' },
       models: { [session]: { contextWindow: 200_000, maxOutput: 8_000 }, [summarizer]: { contextWindow: 200_000, maxOutput: 8_000 } },
-      compaction: { summarizerModel: summarizer, keepTurns: 0, resummarizeEvery: 10 },
+      compaction: { summarizerModel: summarizer, keepTurns: 0, resummarizeEvery: 10, native: true },
     });
     const live = new ChatPresenter(() => undefined);
     service.onDidEvent((e: AgentEvent) => live.handle(e));

@@ -22,7 +22,7 @@ describe('session service: re-summary from the originals in chunks', function ()
   it('rebuilds the second summary from every original turn, in chunks, when they do not fit one request', async () => {
     const { service, env } = await world.open({
       models: { [MODEL]: { contextWindow: 12_000, maxOutput: 2_000 } },
-      compaction: { summarizerModel: undefined, keepTurns: 0, resummarizeEvery: 2 },
+      compaction: { summarizerModel: undefined, keepTurns: 0, resummarizeEvery: 2, native: true },
     });
     world.server.setWindow(MODEL, 12_000);
     const reports: CompactionReport[] = [];

@@ -55,7 +55,7 @@ describe('session service: the summary follows the session’s model', function 
   it('a configured summarizer with a smaller window gets requests sized for its window', async () => {
     const { service } = await world.open({
       models: { [MODEL]: { contextWindow: 200_000, maxOutput: 8_000 }, 'small-sum': { contextWindow: 6_000, maxOutput: 1_000 } },
-      compaction: { summarizerModel: 'small-sum', keepTurns: 0, resummarizeEvery: 10 },
+      compaction: { summarizerModel: 'small-sum', keepTurns: 0, resummarizeEvery: 10, native: true },
     });
     world.server.setWindow('small-sum', 6_000);
     await talk(world, service, 8);

@@ -12,6 +12,8 @@ export interface SummaryOutcome {
   cost: Usage;
   /** Ref ids of results stored so the summarized turns stay retrievable. */
   refs: string[];
+  /** Written by the provider's own compaction. */
+  native?: boolean;
 }
 
 export interface PreparedSummary extends SummaryOutcome {

@@ -3,6 +3,7 @@
  * the chain object a session keeps. The chain itself is `compaction-chain.ts`; one pass is
  * `compaction-pass.ts`.
  */
+import type { NativeCompaction } from '../../context/compaction';
 import type { CompactionReceipt } from '../../protocol/view-models';
 import type { Provider } from '../../providers/provider';
 import type { Message, Usage } from '../../providers/types';
@@ -16,6 +17,11 @@ import type { Summarizer } from './summarizer';
 export interface CompactionChainOptions {
   /** The summarizer (step b). Without one the chain goes from step a to step c. */
   summarizer?: Provider;
+  /**
+   * The provider's own compaction for the summary step, read at every pass (`nativeCompactionFor`):
+   * undefined when the model does not declare it or the user turned it off.
+   */
+  nativeCompaction?: () => NativeCompaction | undefined;
   /** Model for the summary (`headroom.summarizerModel`, else the session's model). */
   summarizerModel?: string;
   /** Where never-offloaded results are stored before they are cleared (the session's result store). */
@@ -76,7 +82,7 @@ export interface CompactionChainOptions {
 /** What one pass did. Token figures are of the messages only (system and tools are the gate's). */
 export interface ChainResult {
   messages: Message[];
-  /** In order: `clear_tool_results`, `summary` | `resummarize`, `drop_oldest_turns`. */
+  /** In order: `clear_tool_results`, `summary` | `resummarize` | `native_summary`, `drop_oldest_turns`. */
   strategies: string[];
   /** The model summary now at the front of the view (absent when no summary was made in this pass). */
   summary?: string;

@@ -6,7 +6,7 @@
  * results already stored and the summary count. A loop breaker pauses automatic passes (manual ones
  * always run). Never throws; never modifies its input.
  */
-import { planSummary, summaryBudget } from '../../context/compaction';
+import { nativeSummaryRequest, planSummary, summaryBudget } from '../../context/compaction';
 import type { Message } from '../../providers/types';
 import type { CompactHook, CompactInput, CompactOutput } from '../compact-hook';
 import { BackgroundSummary } from './background-summary';
@@ -138,10 +138,22 @@ class SessionCompactionChain implements CompactionChain, ChainServices {
           fallbackLimit: summarizer.inputLimit,
           tokensOf,
         });
-        const answer = cached ? await summarizer.ask(cached, signal) : undefined;
+        // The provider's own compaction where the model declares it, as a pass would ask for it.
+        const native = this.options.nativeCompaction?.();
+        const nativeRequest =
+          cached && native
+            ? nativeSummaryRequest(
+                cached,
+                native,
+                view.reduce((s, m) => s + tokensOf(m), 0),
+              )
+            : undefined;
+        const nativeAnswer = nativeRequest ? await summarizer.ask(nativeRequest, signal) : undefined;
+        const byNative = nativeAnswer !== undefined && !('failure' in nativeAnswer);
+        const answer = byNative ? nativeAnswer : cached ? await summarizer.ask(cached, signal) : undefined;
         if (answer && !('failure' in answer)) {
           const stored = await this.archive.storeAll(head);
-          return { summary: answer.text, cost: answer.usage, refs: stored.refIds };
+          return { summary: answer.text, cost: answer.usage, refs: stored.refIds, ...(byNative ? { native: true } : {}) };
         }
         const requestTokensOf = nonNegative(input.estimateOf ?? input.tokensOf);
         return (await summarizer.summarizeHead({ head, previousSummary, pins, requestTokensOf }, signal)).outcome;

@@ -8,7 +8,7 @@ import { buildMergeRequest, buildSummaryRequest, serializeHistory } from '../../
 import { timeSlicer, yieldToEventLoop } from '../../common/yield';
 import { byteEstimate } from '../../context/utf8';
 import { complete, type Provider } from '../../providers/provider';
-import type { Message, ProviderRequest, Usage } from '../../providers/types';
+import type { AssistantMessage, Message, ProviderRequest, Usage } from '../../providers/types';
 import type { SummaryOutcome } from './background-summary';
 import { summarizeInChunks } from './chunked-summary';
 import type { ResultArchive } from './result-archive';
@@ -72,6 +72,7 @@ export class Summarizer {
   /** Asks the summarizer; a failure when it fails or returns nothing. Never rejects. */
   async ask(request: ProviderRequest, signal: AbortSignal): Promise<SummarizerAnswer> {
     const reply = await complete(this.options.provider, request, signal);
+    if (request.nativeCompaction) return nativeAnswer(reply);
     const text = reply.content
       .map((p) => (p.type === 'text' ? p.text : ''))
       .join('')
@@ -214,4 +215,25 @@ export async function requestTokensInSlices(request: ProviderRequest, tokensOf: 
 
 function systemTokens(request: ProviderRequest): number {
   return byteEstimate(Buffer.byteLength(request.system.map((x) => x.text).join('\n'), 'utf8'));
+}
+
+/**
+ * The answer of a request that asked the provider to compact: its summary, at the cost of the
+ * compaction plus whatever the request itself was billed (a reply the model wrote instead is paid too).
+ */
+function nativeAnswer(reply: AssistantMessage): SummarizerAnswer {
+  if (reply.compaction) return { text: reply.compaction.summary, usage: addUsage(reply.compaction.usage, reply.usage) };
+  const why = reply.error ? `${reply.error.kind}: ${reply.error.message}` : 'the provider answered without compacting';
+  const failure = `The provider's own compaction failed (${why}); Headroom summarized instead.`;
+  return reply.error?.kind === 'context_overflow' ? { failure, overflow: true } : { failure };
+}
+
+/** The sum of two usages. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
 }

@@ -10,6 +10,7 @@ import {
   historyMessage,
   historyPartsFor,
   isHistoryMessage,
+  nativeSummaryRequest,
   planSummary,
   type SummaryPlan,
 } from '../../context/compaction';
@@ -20,12 +21,12 @@ import type { SummaryOutcome } from './background-summary';
 import { fittingCachedSummary } from './cached-summary';
 import { DEFAULT_INSTRUCTIONS_SHARE, type ChainServices, type PassScope } from './chain-types';
 import { errorText } from './result-archive';
-import { requestTokensInSlices, type Summarizer } from './summarizer';
+import { addUsage, requestTokensInSlices, type Summarizer } from './summarizer';
 
 /** What step b did. */
 export interface SummaryStepResult {
   /** The view behind a new history message; absent when no summary was applied. */
-  applied?: { messages: Message[]; summary: string; strategy: 'summary' | 'resummarize' };
+  applied?: { messages: Message[]; summary: string; strategy: SummaryStrategy };
   /** Summarizer usage of the applied summary (zeros when none). */
   cost: Usage;
   /** Ref ids of the results stored so the summarized turns stay retrievable. */
@@ -33,6 +34,9 @@ export interface SummaryStepResult {
   /** Why a part was skipped or failed. */
   notes: string[];
 }
+
+/** How the summary was made: Headroom's summary, its rebuild from the originals, or the provider's own compaction. */
+type SummaryStrategy = 'summary' | 'resummarize' | 'native_summary';
 
 const ZERO: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
@@ -65,9 +69,13 @@ export class SummaryStep {
       return this.result(afterPrepared?.applied);
     }
     await yieldToEventLoop();
-    let strategy: 'summary' | 'resummarize' = 'summary';
+    let strategy: SummaryStrategy = 'summary';
     let outcome = await this.resummarize(current, plan);
     if (outcome) strategy = 'resummarize';
+    if (!outcome) {
+      outcome = await this.nativeSummary(plan);
+      if (outcome) strategy = 'native_summary';
+    }
     outcome ??= await this.cachedSummary(plan);
     outcome ??= await this.headSummary(plan);
     if (!outcome) return this.result(afterPrepared?.applied);
@@ -94,7 +102,8 @@ export class SummaryStep {
     const messages = this.behindHistory(view.slice(0, prepared.cut), view.slice(prepared.cut), prepared.summary);
     this.notes.push('Used the summary prepared in the background.');
     const total = messages.reduce((s, m) => s + this.scope.tokensOf(m), 0);
-    return { applied: { messages, summary: prepared.summary, strategy: 'summary' }, done: total <= this.scope.target };
+    const strategy = prepared.native ? 'native_summary' : 'summary';
+    return { applied: { messages, summary: prepared.summary, strategy }, done: total <= this.scope.target };
   }
 
   /** Reference 000: every M-th summary is rebuilt from the originals, so summaries of summaries do not drift. */
@@ -141,8 +150,14 @@ export class SummaryStep {
    * instruction, so the provider's prompt cache serves most of the input. Only with the agent's model.
    */
   private async cachedSummary(plan: SummaryPlan): Promise<SummaryOutcome | undefined> {
+    const request = await this.cachedRequest(plan);
+    return request ? this.askAndStore(request, plan) : undefined;
+  }
+
+  /** The cache-preserving summary request for the plan, when it fits. */
+  private cachedRequest(plan: SummaryPlan): ReturnType<typeof fittingCachedSummary> {
     const { input } = this.scope;
-    const request = await fittingCachedSummary({
+    return fittingCachedSummary({
       view: input.messages,
       prefix: input.prefix,
       keptFrom: plan.tail[0],
@@ -154,7 +169,20 @@ export class SummaryStep {
       fallbackLimit: this.limit(),
       tokensOf: this.scope.tokensOf,
     });
-    return request ? this.askAndStore(request, plan) : undefined;
+  }
+
+  /**
+   * The provider's own compaction over the agent's prefix, where the model declares it and the user
+   * allows it (`nativeCompactionFor`); its failure leaves the pass to Headroom's summary.
+   */
+  private async nativeSummary(plan: SummaryPlan): Promise<SummaryOutcome | undefined> {
+    const native = this.chain.options.nativeCompaction?.();
+    if (!native) return undefined;
+    const cached = await this.cachedRequest(plan);
+    const viewTokens = this.scope.input.messages.reduce((s, m) => s + this.scope.tokensOf(m), 0);
+    const request = cached ? nativeSummaryRequest(cached, native, viewTokens) : undefined;
+    if (!request) return undefined;
+    return this.askAndStore(request, plan);
   }
 
   /** The summarizer's own request over the plan's head (clipped or chunked to fit). */
@@ -214,13 +242,4 @@ export function summaryReserve(
   const ledgerTokens = ledger ? byteEstimate(Buffer.byteLength(ledger, 'utf8')) + 8 : 0;
   const instructions = Math.floor(target * (options.instructionsShare ?? DEFAULT_INSTRUCTIONS_SHARE));
   return summaryTokens + pinTokens + ledgerTokens + instructions + 100;
-}
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-  };
 }

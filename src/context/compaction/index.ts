@@ -14,3 +14,4 @@ export * from './target';
 export * from './context-status';
 export * from './report';
 export * from './what-left';
+export * from './native-compaction';

@@ -24,6 +24,11 @@ export interface CompactionChange {
   receipt?: CompactionReceipt;
 }
 
+/** Whether a chain step summarized (Headroom's summary, its rebuild from the originals, or the provider's own compaction). */
+export function isSummaryStrategy(strategy: string): boolean {
+  return strategy === 'summary' || strategy === 'resummarize' || strategy === 'native_summary';
+}
+
 /** Lines listed per section of the view (the counts say how many there are in all). */
 const LISTED = 50;
 const LINE_CHARS = 100;
@@ -32,12 +37,14 @@ const LINE_CHARS = 100;
 export function keptWords(change: Pick<CompactionChange, 'after' | 'strategies' | 'storedRefIds'>): string {
   const turns = change.after.filter((m) => m.role === 'user' && !isHistoryMessage(m)).length;
   const last = turns === 0 ? 'no earlier turns' : turns === 1 ? 'the last turn' : `last ${turns} turns`;
-  const summarized = change.strategies.some((s) => s === 'summary' || s === 'resummarize');
+  const summarized = change.strategies.some(isSummaryStrategy);
   const dropped = change.strategies.includes('drop_oldest_turns');
   const stored = change.storedRefIds.length;
   const storedWords = stored ? `; ${stored} tool ${stored === 1 ? 'result' : 'results'} stored out of context` : '';
-  if (summarized && dropped) return `kept: summary + your instructions + ${last}; older turns dropped${storedWords}`;
-  if (summarized) return `kept: summary + ${last}${storedWords}`;
+  // The provider's own compaction wrote the summary: said, since its cost and wording are the provider's.
+  const summary = change.strategies.includes('native_summary') ? 'summary (by the provider’s compaction)' : 'summary';
+  if (summarized && dropped) return `kept: ${summary} + your instructions + ${last}; older turns dropped${storedWords}`;
+  if (summarized) return `kept: ${summary} + ${last}${storedWords}`;
   if (dropped) return `kept: your instructions + ${last}; older turns dropped${storedWords}`;
   return `kept: every message${storedWords}`;
 }
@@ -61,7 +68,7 @@ export function compactionDetails(change: CompactionChange): CompactionDetails {
   const gone = change.before.filter(
     (m) => !after.has(m) && !isHistoryMessage(m) && !(m.role === 'toolResult' && afterCalls.has(resultKey(m))),
   );
-  const summarized = change.strategies.some((s) => s === 'summary' || s === 'resummarize');
+  const summarized = change.strategies.some(isSummaryStrategy);
   const storedAs = storedResults([...change.before, ...change.after]);
   const details: CompactionDetails = {
     kept: kept.slice(-LISTED).map(contextLine),
