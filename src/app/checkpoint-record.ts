@@ -7,7 +7,6 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { diffLines } from 'diff';
 
 /** Bounds of one checkpoint: larger files are noted as not restorable, never silently skipped. */
 export const CHECKPOINT_LIMITS = {
@@ -115,26 +114,4 @@ export function beforeText(before: FileBefore): string {
   const bytes = Buffer.from(before.base64, 'base64');
   if (bytes.includes(0)) return `(binary file, ${bytes.length} bytes)`;
   return bytes.toString('utf8');
-}
-
-/** Past this many changed lines the exact count is not worth the time: every line of both sides counts. */
-const MAX_EDIT_LINES = 10_000;
-
-/** Lines added and removed from `before` to `after` (jsdiff's line diff; a missing final newline is no change). */
-export function lineChanges(before: string, after: string): { added: number; removed: number } {
-  const changes = diffLines(before, after, { ignoreNewlineAtEof: true, maxEditLength: MAX_EDIT_LINES });
-  if (!changes) return { added: lineCount(after), removed: lineCount(before) };
-  let added = 0;
-  let removed = 0;
-  for (const c of changes) {
-    if (c.added) added += c.count;
-    else if (c.removed) removed += c.count;
-  }
-  return { added, removed };
-}
-
-function lineCount(text: string): number {
-  if (text === '') return 0;
-  const newlines = text.split('\n').length - 1;
-  return text.endsWith('\n') ? newlines : newlines + 1;
 }

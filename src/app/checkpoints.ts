@@ -7,7 +7,8 @@
 import { HeadroomError } from '../common/errors';
 import type { WorkspacePort } from '../tools/ports';
 import { captureBefore, currentState, putBack, target, type CheckpointRoot } from './checkpoint-files';
-import { beforeText, CHECKPOINT_LIMITS, lineChanges, type Checkpoint, type CheckpointFile } from './checkpoint-record';
+import { lineChanges } from '../common/line-changes';
+import { beforeText, CHECKPOINT_LIMITS, type Checkpoint, type CheckpointFile } from './checkpoint-record';
 
 /** The checkpoint of the running turn: files are added on their first write. */
 export class TurnCheckpoint {

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { ApprovalRequestView } from '../protocol/chat-items';
 import type { ChatItemOf } from '../protocol/view-models';
 import type { ToolResultMessage } from '../providers/types';
-import { approvalView, lineChanges } from '../tools/approval-record';
+import { lineChanges } from '../common/line-changes';
+import { approvalView } from '../tools/approval-record';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/ports';
 
 export { lineChanges };

@@ -4,31 +4,9 @@
  * agent keeps it with the call's result (`recordingApprovals`), the panel builds both cards from it.
  * Pure; never throws.
  */
+import { lineChanges } from '../common/line-changes';
 import type { ToolApproval } from '../providers/types';
 import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from './ports';
-
-/** Lines added and removed between two texts (a cheap count for the card; the diff editor shows the rest). */
-export function lineChanges(oldText: string | undefined, newText: string): { added: number; removed: number } {
-  const before = lines(oldText ?? '');
-  const after = lines(newText);
-  const counts = new Map<string, number>();
-  for (const l of before) counts.set(l, (counts.get(l) ?? 0) + 1);
-  let kept = 0;
-  for (const l of after) {
-    const c = counts.get(l) ?? 0;
-    if (c > 0) {
-      kept++;
-      counts.set(l, c - 1);
-    }
-  }
-  return { added: after.length - kept, removed: before.length - kept };
-}
-
-/** A trailing newline ends the last line; it does not start another. */
-function lines(text: string): string[] {
-  if (text === '') return [];
-  return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
-}
 
 /** The request as its card shows it. */
 export function approvalView(r: ApprovalRequest): ToolApproval['request'] {

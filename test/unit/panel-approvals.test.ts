@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
 import { approvalItem, lineChanges } from '../../src/panel/approvals';
+import { approvalView } from '../../src/tools/approval-record';
 import type { HostToWebview } from '../../src/protocol/messages';
 import type { ApprovalRequest } from '../../src/tools/ports';
 
@@ -65,6 +66,21 @@ describe('panel: approval cards', () => {
     assert.deepEqual(lineChanges('x\ny', ''), { added: 0, removed: 2 });
     assert.deepEqual(lineChanges(undefined, 'export const a = 1;\n'), { added: 1, removed: 0 });
     assert.deepEqual(lineChanges('a\nb\n', 'a\nc\n'), { added: 1, removed: 1 });
+  });
+
+  it('counts a moved line as a change, as "Changes in this turn" does for the same edit', () => {
+    const request = {
+      kind: 'edit' as const,
+      toolName: 'edit_file',
+      toolCallId: 'c1',
+      path: 'a.ts',
+      oldContent: 'one\ntwo\nthree\n',
+      newContent: 'three\none\ntwo\n',
+    };
+    const card = approvalView(request);
+    assert.ok(card.kind === 'edit');
+    assert.deepEqual({ added: card.added, removed: card.removed }, { added: 1, removed: 1 });
+    assert.deepEqual(lineChanges(request.oldContent, request.newContent), { added: 1, removed: 1 });
   });
 });
 
