@@ -32,9 +32,15 @@ export function isTempName(name: string): boolean {
 /**
  * Replaces `path` with `data` atomically and durably: write a temp sibling, fsync it, rename it over
  * the target, fsync the directory. A crash at any instant leaves either the old or the new file,
- * never a torn one. Rejects on I/O failure (the temp file is removed, the old file untouched).
+ * never a torn one. Rejects on I/O failure (the temp file is removed, the old file untouched). `data`
+ * may be a list of chunks, written one after another (one await each), so a large file made of parts
+ * is never first joined into one string or buffer on the caller's thread.
  */
-export async function writeFileAtomic(path: string, data: Uint8Array | string, fs: StoreFs = nodeFs): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: Uint8Array | string | readonly Uint8Array[],
+  fs: StoreFs = nodeFs,
+): Promise<void> {
   const tmp = tempNameFor(path);
   let h;
   try {
@@ -44,7 +50,9 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string, f
     throw err;
   }
   try {
-    await h.writeFile(data);
+    // A handle's writeFile writes from its current position, so chunks follow one another.
+    if (typeof data === 'string' || data instanceof Uint8Array) await h.writeFile(data);
+    else for (const chunk of data) await h.writeFile(chunk);
     await h.sync();
   } catch (err) {
     await h.close().catch(() => {});

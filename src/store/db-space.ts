@@ -16,8 +16,8 @@ import type { Database } from 'sql.js';
  * grows it (https://www.sqlite.org/pragma.html#pragma_journal_mode).
  */
 
-/** Pages handed back per step (1 MiB at SQLite's default 4 KiB page): the work bound of one step. */
-export const RECLAIM_STEP_PAGES = 256;
+/** Pages handed back per step (512 KiB at SQLite's default 4 KiB page): the work bound of one step. */
+export const RECLAIM_STEP_PAGES = 128;
 /** Below this many pages a database is not worth a step. */
 const MIN_PAGES = 64;
 const INCREMENTAL = 2;

@@ -28,16 +28,20 @@ import type { StoredMessage } from './types';
  * (one message can be larger alone), so a seal never blocks the extension host for long.
  */
 
-/** Default: seal when the live messages exceed this many bytes (`StoreLimits.sealLiveBytes`)… */
-export const SEAL_LIVE_BYTES = 2 * 1024 * 1024;
+/**
+ * Default: seal when the live messages exceed this many bytes (`StoreLimits.sealLiveBytes`)… Every
+ * export copies the whole live database and the first write after an open grows sql.js's in-memory
+ * copy of it, both synchronously and in proportion to its size: 1 MiB keeps each of those a few ms.
+ */
+export const SEAL_LIVE_BYTES = 1024 * 1024;
 /** …keeping at least this many recent messages live (`StoreLimits.keepLiveMessages`), */
 export const KEEP_LIVE_MESSAGES = 200;
-/** …moving at most this much per segment (one synchronous read of the rows stays a few ms). */
-const SEGMENT_MAX_BYTES = 2 * 1024 * 1024;
+/** …moving at most this much per segment (read a batch per event-loop turn, written a batch per write). */
+const SEGMENT_MAX_BYTES = 1024 * 1024;
 const SEGMENT_MAX_MESSAGES = 2000;
 /** Most rows, and about the most bytes, one synchronous step of a seal reads or drops. */
 export const SEAL_BATCH_ROWS = 200;
-export const SEAL_BATCH_BYTES = 256 * 1024;
+export const SEAL_BATCH_BYTES = 128 * 1024;
 
 const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 
@@ -81,26 +85,29 @@ export async function sealOnce(ctx: StoreContext, s: OpenSession): Promise<boole
     ctx.limits.keepLiveMessages - 1,
   ]);
   if (!keepFrom) return false;
-  const lines: string[] = [];
+  // The segment file's text, one chunk per batch: never joined into one string on the host thread.
+  const chunks: Buffer[] = [];
+  let count = 0;
   let bytes = 0;
   let first: Row | undefined;
   let last: Row | undefined;
-  while (lines.length < SEGMENT_MAX_MESSAGES && bytes < SEGMENT_MAX_BYTES) {
+  while (count < SEGMENT_MAX_MESSAGES && bytes < SEGMENT_MAX_BYTES) {
     if (s.db.isClosed) return false;
-    const room = { rows: SEGMENT_MAX_MESSAGES - lines.length, bytes: SEGMENT_MAX_BYTES - bytes };
+    const room = { rows: SEGMENT_MAX_MESSAGES - count, bytes: SEGMENT_MAX_BYTES - bytes };
     const batch = readBatch(s, Number(last?.seq ?? sealed), Number(keepFrom.seq), room);
+    if (batch.length) chunks.push(Buffer.from(batch.map((row) => JSON.stringify(row) + '\n').join('')));
     for (const row of batch) {
       first ??= row;
       last = row;
-      lines.push(JSON.stringify(row));
       bytes += Number(row.bytes);
     }
+    count += batch.length;
     if (batch.length === 0 || bytes >= SEGMENT_MAX_BYTES) break;
     await nextTurn();
   }
   if (!first || !last) return false;
   const file = `${s.id}.seg-${Number(first.seq)}-${Number(last.seq)}.jsonl`;
-  await writeFileAtomic(join(ctx.root, 'sessions', file), lines.join('\n') + '\n', ctx.fs);
+  await writeFileAtomic(join(ctx.root, 'sessions', file), chunks, ctx.fs);
   const op: SealOp = {
     op: 'seal',
     sessionId: s.id,
@@ -108,13 +115,13 @@ export async function sealOnce(ctx: StoreContext, s: OpenSession): Promise<boole
     firstSeq: Number(first.seq),
     lastSeq: Number(last.seq),
     lastTurn: Number(last.turn),
-    count: lines.length,
+    count,
     bytes,
     at: Date.now(),
   };
   await s.db.commit(op, true);
   s.counters.sealedSeq = op.lastSeq;
-  s.counters.liveCount -= lines.length;
+  s.counters.liveCount -= count;
   s.counters.liveBytes -= bytes;
   return true;
 }

@@ -6,6 +6,7 @@ import type { Message } from '../../src/providers/types';
 import { RECLAIM_STEP_PAGES } from '../../src/store/db-space';
 import { SEAL_BATCH_BYTES, SEAL_BATCH_ROWS } from '../../src/store/segments';
 import { loadSqlJs } from '../../src/store/sqljs';
+import { nodeFs, type StoreFs } from '../../src/store/store-fs';
 import { assistant, cleanup, open, tempRoot, texts, user, WASM_PATH } from '../fixtures/store/helpers';
 
 /** A turn of about 1.4 KB. */
@@ -151,6 +152,45 @@ describe('store: a seal in bounded steps', function () {
       all.map((_, i) => i + 1),
     );
     await store.close();
+  });
+
+  it('writes a segment file a batch at a time, never as one string built on the host thread', async () => {
+    const id = await buildUnsealed(root);
+    // Every write into a segment file, by size: the store hands the file to the disk through this seam.
+    const writes: number[] = [];
+    const fs: StoreFs = {
+      async open(path, flags) {
+        const h = await nodeFs.open(path, flags);
+        if (!path.includes('.seg-')) return h;
+        return {
+          write: (...args: Parameters<typeof h.write>) => h.write(...args),
+          read: (...args: Parameters<typeof h.read>) => h.read(...args),
+          writeFile: (data: Uint8Array | string) => {
+            writes.push(Buffer.byteLength(data));
+            return h.writeFile(data);
+          },
+          sync: () => h.sync(),
+          datasync: () => h.datasync(),
+          truncate: (len?: number) => h.truncate(len),
+          stat: () => h.stat(),
+          close: () => h.close(),
+        };
+      },
+    };
+    const store = await open(root, { ...SEAL_LIMITS, fs });
+    await store.sessions.load(id); // opening it starts the seal
+    await store.sessions.settle();
+    await store.close();
+    const segmentBytes = readdirSync(join(root, 'sessions'))
+      .filter((f) => f.includes('.seg-'))
+      .map((f) => statSync(join(root, 'sessions', f)).size);
+    assert.ok(segmentBytes.length > 0 && Math.max(...segmentBytes) > 2 * SEAL_BATCH_BYTES, `segments of ${segmentBytes.join(', ')} bytes`);
+    // A batch is at most SEAL_BATCH_BYTES of messages; its rows' other columns add a little.
+    assert.ok(Math.max(...writes) <= 1.5 * SEAL_BATCH_BYTES, `one write of ${Math.max(...writes)} bytes`);
+    assert.equal(
+      writes.reduce((a, b) => a + b, 0),
+      segmentBytes.reduce((a, b) => a + b, 0),
+    );
   });
 
   it('loses nothing, duplicates nothing and keeps the snapshot counts when a seal is cut short at any step', async () => {
