@@ -49,7 +49,7 @@ async function main(): Promise<void> {
       for await (const e of inner.stream(req, signal)) {
         if (e.type === 'done' && e.message.stopReason !== 'error')
           sent.push({
-            shape: requestShape(req, e.message.timestamp),
+            shape: requestShape(req, e.message.timestamp, inner.id),
             usage: e.message.usage,
             summary: req.tools.length === 0 || isSummary(req),
             turn,

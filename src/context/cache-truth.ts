@@ -8,6 +8,7 @@
  * only within the 20 blocks before it; OpenAI caches by exact prefix,
  * https://developers.openai.com/api/docs/guides/prompt-caching). Pure; never throws.
  */
+import type { ProviderId } from '../common/provider-catalogue';
 import type { Message, ProviderRequest, Usage } from '../providers/types';
 import { LIFETIME_MS, type CacheLifetime } from './cache-lifetime';
 import { costOf, type Prices } from './cost';
@@ -82,8 +83,8 @@ export const ANTHROPIC_LOOKBACK_BLOCKS = 20;
 
 const blocksOf = (m: Message) => (Array.isArray(m.content) ? m.content.length : 1);
 
-/** The shape of a request as sent at `at`. */
-export function requestShape(req: ProviderRequest, at = Date.now()): RequestShape {
+/** The shape of a request as sent at `at` to `provider` (its caching rules: Anthropic's lookback). */
+export function requestShape(req: ProviderRequest, at = Date.now(), provider?: ProviderId): RequestShape {
   const last = req.system.map((s) => s.cacheBreakpoint === true).lastIndexOf(true);
   return {
     model: req.model,
@@ -93,7 +94,7 @@ export function requestShape(req: ProviderRequest, at = Date.now()): RequestShap
     toolChoice: req.toolChoice ?? 'auto',
     messages: req.messages.map((m: Message) => fingerprint(m)),
     blocks: req.messages.reduce((sum, m) => sum + blocksOf(m), 0),
-    ...(/claude/i.test(req.model) ? { lookback: ANTHROPIC_LOOKBACK_BLOCKS } : {}),
+    ...(provider === 'anthropic' ? { lookback: ANTHROPIC_LOOKBACK_BLOCKS } : {}),
     at,
     ...(req.cacheLifetime ? { lifetime: req.cacheLifetime } : {}),
   };

@@ -99,7 +99,7 @@ describe('cache truth: every missed cache has a reason and a price', () => {
       const send = async (at: number) => {
         const req = request(messages, { model: MODEL, system: longSystem(3000), tools: [readFileTool], cacheTail: true });
         const { message } = await run(provider, req);
-        recorder.handle({ type: 'usage', model: MODEL, usage: message.usage, shape: requestShape(req, at) });
+        recorder.handle({ type: 'usage', model: MODEL, usage: message.usage, shape: requestShape(req, at, 'anthropic') });
         return message;
       };
       messages = [...messages, await send(1000), user('second')];
@@ -114,6 +114,10 @@ describe('cache truth: every missed cache has a reason and a price', () => {
         'the provider read nothing of the earlier entry, and the panel says why',
       );
       assert.ok(cacheDetails(recorder.state).some((r) => r.value.startsWith('more than 20 blocks were added at once')));
+      // OpenAI caches by exact prefix: the same append is no reason there.
+      const before = request(messages.slice(0, 3), { model: 'gpt-5.5' });
+      const after = request(messages, { model: 'gpt-5.5' });
+      assert.equal(whatChanged(requestShape(before, 0, 'openai'), requestShape(after, 1000, 'openai')), undefined);
     } finally {
       await server.close();
     }
