@@ -97,8 +97,11 @@ export interface CheckpointActions {
 }
 
 export interface ResultActions {
-  /** Opens a stored (offloaded) tool result in a read-only editor; a ref id not listed opens untitled. */
-  open(refId: string): Promise<void>;
+  /**
+   * Opens a stored (offloaded) tool result in a read-only editor; a ref id not listed opens untitled.
+   * With `find` (a search's words) the editor lands on its first hit, selected.
+   */
+  open(refId: string, find?: string): Promise<void>;
   /** Searches the whole transcript and stored results of this session; each hit's ref opens with `open`. */
   searchHistory(query: string): Promise<HistorySearchResult>;
   /** Stored tool results of this session, newest first (empty without a folder). */

@@ -158,7 +158,7 @@ async function searchHistory(actions: HostActions, ui: PaletteUi): Promise<void>
       matchOnDetail: true,
     },
   );
-  if (picked) await actions.results.open(picked.ref);
+  if (picked) await actions.results.open(picked.ref, query.trim());
 }
 
 /** Open Stored Result…: a pick list of the session's results, or a typed ref id when none is listed. */

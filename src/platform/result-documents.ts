@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
+import { hitRange } from '../tools/history-port';
 
 export const RESULT_SCHEME = 'headroom-result';
 
@@ -27,8 +28,11 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     }
   }
 
-  /** Opens a stored result; `title` (e.g. "run_command output · 35.9 KB") names its editor tab. */
-  async open(refId: string, title?: string): Promise<void> {
+  /**
+   * Opens a stored result; `title` (e.g. "run_command output · 35.9 KB") names its editor tab. With
+   * `find` the editor selects the first hit of those words and scrolls it into the middle.
+   */
+  async open(refId: string, title?: string, find?: string): Promise<void> {
     if (!/^[\w-]{1,80}$/.test(refId)) throw new Error(`"${refId.slice(0, 80)}" is not a stored result id.`);
     const name =
       [...(title ?? refId)]
@@ -37,7 +41,12 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
         .trim()
         .slice(0, 80) || refId;
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${refId}/${name}.txt` }));
-    await vscode.window.showTextDocument(doc, { preview: true });
+    const editor = await vscode.window.showTextDocument(doc, { preview: true });
+    const hit = find ? hitRange(doc.getText(), find) : undefined;
+    if (!hit) return;
+    const range = new vscode.Range(doc.positionAt(hit.start), doc.positionAt(hit.end));
+    editor.selection = new vscode.Selection(range.start, range.end);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
   }
 
   dispose(): void {

@@ -144,7 +144,7 @@ export function createHostActions(deps: HostActionDeps): HostActions {
       pins: session.pins,
       checkpoints: checkpointActions(deps),
       results: {
-        open: (refId) => results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId))),
+        open: (refId, find) => results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId)), find),
         searchHistory: (query) => session.search.searchHistory(query),
         storedResults: () => session.search.storedResults(),
       },

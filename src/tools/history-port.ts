@@ -22,6 +22,27 @@ export const HISTORY_WINDOW_BYTES = 1024 * 1024;
 /** Bytes read around a match for its excerpt. */
 export const EXCERPT_READ_BYTES = 1200;
 
+/**
+ * Where a person should land in a hit's full text: the first place the phrase occurs, else the
+ * earliest of its words (the rule the search itself finds a passage by); undefined when none does.
+ * Offsets are into `text`. Pure.
+ */
+export function hitRange(text: string, query: string): { start: number; end: number } | undefined {
+  const phrase = query.trim().toLowerCase();
+  if (!phrase) return undefined;
+  const lower = text.toLowerCase();
+  // A lowercase form of another length (a few scripts) would shift every offset: no landing then.
+  if (lower.length !== text.length) return undefined;
+  const at = lower.indexOf(phrase);
+  if (at >= 0) return { start: at, end: at + phrase.length };
+  let best: { start: number; end: number } | undefined;
+  for (const w of phrase.split(/\s+/)) {
+    const i = lower.indexOf(w);
+    if (i >= 0 && (!best || i < best.start)) best = { start: i, end: i + w.length };
+  }
+  return best;
+}
+
 export function createHistorySearchPort(source: HistorySource, windowBytes = HISTORY_WINDOW_BYTES): HistorySearchPort {
   return {
     async search(query, signal) {

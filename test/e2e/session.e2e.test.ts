@@ -215,6 +215,22 @@ describe('a scripted session in a real VS Code with the fake provider', function
     await page.locator('.monaco-editor .view-lines', { hasText: 'plain list of numbered lines' }).first().waitFor({ timeout: 20_000 });
   });
 
+  it('Search History… opens a stored result at the hit, selected, not at its first line', async () => {
+    await runPaletteCommand(page, 'Headroom: Search History…');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 20_000 });
+    await input.fill('line 0280 of big.txt');
+    await page.keyboard.press('Enter');
+    const hit = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'read_file' }).first();
+    await hit.waitFor({ timeout: 20_000 });
+    await hit.click();
+    const editor = page.locator('.monaco-editor', { hasText: 'line 0280 of big.txt' }).first();
+    await editor.waitFor({ timeout: 20_000 });
+    // Scrolled to the hit: the first lines are out of the rendered view, and the hit is selected.
+    await editor.locator('.selected-text').first().waitFor({ timeout: 20_000 });
+    assert.equal(await editor.locator('.view-line', { hasText: 'line 0000 of big.txt' }).count(), 0);
+  });
+
   it('asks before writing a file, and approving writes it', async () => {
     const target = join(e2e().workspace, 'created.ts');
     fake.script.push(

@@ -222,7 +222,7 @@ describe('palette commands call the actions directly', () => {
     await createPaletteCommands(fakeActions(calls, { 'results.searchHistory': searchHistory }), ui).searchHistory();
     assert.deepEqual(calls, [
       ['results.searchHistory', 'linter'],
-      ['results.open', 'res_3'],
+      ['results.open', 'res_3', 'linter'],
     ]);
     const list = ui.asked[1];
     assert.ok(list?.kind === 'pick');

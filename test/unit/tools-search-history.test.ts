@@ -3,7 +3,7 @@ import { createCompactionChain } from '../../src/agent/compaction';
 import type { HeadroomStore } from '../../src/store';
 import { createSearchHistoryTool } from '../../src/tools/builtin/search-history';
 import { readResultTool } from '../../src/tools/builtin/read-result';
-import { createHistorySearchPort } from '../../src/tools/history-port';
+import { createHistorySearchPort, hitRange } from '../../src/tools/history-port';
 import { withMessageRefs } from '../../src/tools/message-refs';
 import type { ToolContext } from '../../src/tools/ports';
 import { resultText } from '../../src/tools/tool-result';
@@ -90,5 +90,17 @@ describe('search_history: one search over the whole stored transcript, every hit
       assert.match(await run({ query: `result ${i}: the quick`, role: 'tool', limit: 1 }), /match/, `tool output of turn ${i}`);
       assert.match(await run({ query: `file ${i} is fine`, role: 'assistant', limit: 1 }), /match/, `assistant text of turn ${i}`);
     }
+  });
+});
+
+describe('a picked search hit opens where it is', () => {
+  it('lands on the phrase, else on the earliest of its words, whatever the case', () => {
+    const text = 'line one\nline two\nThe Linter found 0 problems\nrun the linter again\n';
+    assert.deepEqual(hitRange(text, 'linter found'), { start: 22, end: 34 });
+    assert.equal(text.slice(22, 34), 'Linter found');
+    // Not as a phrase: the first of its words in the text.
+    assert.deepEqual(hitRange(text, 'again problems'), { start: text.indexOf('problems'), end: text.indexOf('problems') + 8 });
+    assert.equal(hitRange(text, 'zebra'), undefined);
+    assert.equal(hitRange(text, '   '), undefined);
   });
 });
