@@ -142,35 +142,19 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
-/** What a timeline entry's Restore asks the host for (each an existing intent, carried as data). */
-export const RewindAction = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('checkpoint/restore'), turn: z.number().int().positive() }),
-  z.object({ type: z.literal('compaction/undo') }),
-  z.object({ type: z.literal('clear/undo') }),
-  z.object({ type: z.literal('snapshot/restore'), id: z.string().min(1).max(200) }),
-]);
-export type RewindAction = z.infer<typeof RewindAction>;
-
-/**
- * One rewind point of the current session (a turn's checkpoint, a compaction, a clear, a saved
- * snapshot), in the person's words: what happened (`title`, `detail`) and what Restore does (`restores`).
- * No `action`: it can no longer be restored (`restores` says why).
- */
-export const TimelineEntry = z.object({
+export const SnapshotEntry = z.object({
   id: z.string(),
-  kind: z.enum(['checkpoint', 'compaction', 'clear', 'snapshot']),
-  title: z.string(),
+  kind: z.enum(['compaction', 'named', 'restore']),
+  label: z.string(),
   date: z.string(),
-  detail: z.string(),
-  restores: z.string(),
-  action: RewindAction.optional(),
+  messageCount: z.number().int().nonnegative(),
 });
-export type TimelineEntry = z.infer<typeof TimelineEntry>;
+export type SnapshotEntry = z.infer<typeof SnapshotEntry>;
 
 export const HistoryView = z.object({
   sessions: z.array(HistoryEntry),
-  /** The current session's rewind points, newest first. */
-  timeline: z.array(TimelineEntry),
+  snapshots: z.array(SnapshotEntry),
+  canUndoCompaction: z.boolean(),
 });
 export type HistoryView = z.infer<typeof HistoryView>;
 

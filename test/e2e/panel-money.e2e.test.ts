@@ -92,7 +92,6 @@ function historyFixture(): HostToWebview {
       snapshots: [],
       currentSessionId: 'ses_f1',
       canUndoCompaction: false,
-      timeline: [],
     }),
   };
 }

@@ -19,7 +19,6 @@ function recorder() {
     'prompt/stop': record,
     'context/compact': record,
     'context/clear': record,
-    'clear/undo': record,
     'session/new': record,
     'session/open': record,
     'session/rename': record,
@@ -113,7 +112,6 @@ describe('protocol: the webview dispatcher', () => {
       'ledger/update': record,
       'host/ok': record,
       'mention/add': record,
-      'prompt/fill': record,
     };
     const dispatch = createHostDispatcher(
       handlers,
