@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { startFakeProvider, type FakeProvider, type FakeStep } from '../fixtures/fake-provider';
 import { e2e } from './setup';
 import { fakeProviderSettings, headroomFrame, openHeadroomView, openWorkbench, runPaletteCommand, screenshotPath } from './workbench';
@@ -18,6 +18,18 @@ let frame: Frame;
 let problems: string[];
 
 /** The meter's "used" figure in tokens, parsed from "83.2k / 123k (68 %)"; 0 before any request. */
+/** Runs Search History… for `query`; resolves with the first hit whose row mentions `rowText`. */
+async function searchHistory(query: string, rowText: string): Promise<Locator> {
+  await runPaletteCommand(page, 'Headroom: Search History…');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 20_000 });
+  await input.fill(query);
+  await page.keyboard.press('Enter');
+  const hit = page.locator('.quick-input-widget .monaco-list-row', { hasText: rowText }).first();
+  await hit.waitFor({ timeout: 20_000 });
+  return hit;
+}
+
 async function meterUsed(): Promise<number> {
   const text = await frame.locator('[data-testid=meter-label]').innerText();
   const m = /^([\d.]+)(k|M)? \//.exec(text);
@@ -202,13 +214,7 @@ describe('a scripted session in a real VS Code with the fake provider', function
   });
 
   it('Search History… finds an earlier answer and opens it in an editor (screenshot session-search-history.png)', async () => {
-    await runPaletteCommand(page, 'Headroom: Search History…');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 20_000 });
-    await input.fill('plain list of numbered lines');
-    await page.keyboard.press('Enter');
-    const hit = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Headroom' }).first();
-    await hit.waitFor({ timeout: 20_000 });
+    const hit = await searchHistory('plain list of numbered lines', 'Headroom');
     assert.match((await hit.textContent()) ?? '', /turn \d+/);
     await page.screenshot({ path: screenshotPath('session-search-history') });
     await page.keyboard.press('Enter');
@@ -216,13 +222,7 @@ describe('a scripted session in a real VS Code with the fake provider', function
   });
 
   it('Search History… opens a stored result at the hit, selected, not at its first line', async () => {
-    await runPaletteCommand(page, 'Headroom: Search History…');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 20_000 });
-    await input.fill('line 0280 of big.txt');
-    await page.keyboard.press('Enter');
-    const hit = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'read_file' }).first();
-    await hit.waitFor({ timeout: 20_000 });
+    const hit = await searchHistory('line 0280 of big.txt', 'read_file');
     await hit.click();
     const editor = page.locator('.monaco-editor', { hasText: 'line 0280 of big.txt' }).first();
     await editor.waitFor({ timeout: 20_000 });
