@@ -18,7 +18,7 @@ export function sessionLines(s: SnapshotView | undefined): HTMLElement[] {
     h('span', { class: 'hr-muted', 'data-testid': 'session-counts' }, ` · ${sessionCounts(s.session)}`),
     s.trusted ? null : h('span', { class: 'hr-warn', 'data-testid': 'restricted' }, ` · ${RESTRICTED_BANNER}`),
     s.storageNote
-      ? h('span', { class: 'hr-warn' }, ` · ${s.storageNote}`)
+      ? h('span', { class: 'hr-warn', 'data-testid': 'storage-note' }, ` · ${s.storageNote}`)
       : s.storageAvailable
         ? null
         : h('span', { class: 'hr-warn' }, ' · Open a folder to keep sessions'),

@@ -141,7 +141,9 @@ export class SessionService extends Disposable {
 
   private async open(): Promise<void> {
     this.worker.start();
-    await this.storage.open();
+    // Handed to a newer window only between turns and compactions; the panel then says it is read-only.
+    await this.storage.open(() => !this.sessions.state().running && !this.compactions.running);
+    this._register(this.storage.onDidChangeAccess(() => this.sessions.changed()));
     const latest = this.storage.store?.sessions.list()[0];
     // Resumed at start-up, the latest session takes the settings' model: they are the last model picked,
     // or what someone set while VS Code was closed. Sessions opened later bring their own model back.

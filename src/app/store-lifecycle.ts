@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { parseLedgerState, type LedgerState } from '../agent/ledger';
 import { Disposable } from '../common/disposable';
+import { Emitter } from '../common/emitter';
 import { errorMessage, HeadroomError } from '../common/errors';
 import { Calibration } from '../context/calibration';
 import { MODEL_CHOICE_KEY, parseModelChoice, type ModelChoice } from '../context/model-choice';
@@ -36,6 +37,9 @@ export class SessionStorage extends Disposable {
   private why: string | undefined;
   private factors = new Calibration();
   private memoryResults: ResultPort | undefined;
+  private readonly accessChanges = this._register(new Emitter<void>());
+  /** Fires when this window stops being able to save (it handed the store to a newer window). */
+  readonly onDidChangeAccess = this.accessChanges.event;
 
   constructor(private readonly env: HostEnvironment) {
     super();
@@ -61,8 +65,12 @@ export class SessionStorage extends Disposable {
     return this.opened && !this.opened.readOnly ? this.opened : undefined;
   }
 
-  /** Opens the store under the environment's storage root; a failure keeps sessions in memory (with a warning). */
-  async open(): Promise<void> {
+  /**
+   * Opens the store under the environment's storage root; a failure keeps sessions in memory (with a
+   * warning). While `idle()` holds, a newer window on this machine that asks for the store gets it (a
+   * browser tab closed on code-server keeps its extension host, and the store, for hours).
+   */
+  async open(idle: () => boolean = () => false): Promise<void> {
     const storageRoot = this.env.storageRoot;
     if (!storageRoot) {
       this.why = 'No folder is open, so sessions are kept in memory only.';
@@ -73,10 +81,19 @@ export class SessionStorage extends Disposable {
         root: path.join(storageRoot, 'headroom'),
         wasmPath: this.env.assets.wasmPath,
         waitMs: LOCK_WAIT_MS,
+        canHandOff: idle,
       }));
       for (const p of store.problems) this.env.warn(p.message);
       this._register({ dispose: () => void store.close() });
-      this._register(store.onDidReportProblem((p) => this.env.warn(p.message)));
+      this._register(
+        store.onDidReportProblem((p) => {
+          this.env.warn(p.message);
+          if (store.readOnly && this.why !== store.readOnlyReason) {
+            this.why = store.readOnlyReason;
+            this.accessChanges.fire();
+          }
+        }),
+      );
       if (store.readOnly) this.why = store.readOnlyReason ?? "Another window holds this workspace's sessions: read-only.";
       // Persisted factors (the store keeps no error band; start it at 0 and let new samples widen it).
       this.factors = new Calibration(

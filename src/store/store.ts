@@ -51,11 +51,23 @@ export interface StoreOptions extends Partial<StoreLimits>, LockOptions {
   wasmPath: string;
   /** Where files are opened for writing; tests inject a full disk here. Default: node's fs. */
   fs?: StoreFs;
+  /**
+   * Asked while another window on this machine waits for the store: true lets it go (this store then
+   * saves what it holds and turns read-only). Without it this window keeps the store.
+   */
+  canHandOff?: () => boolean;
 }
+
+/** Why a window that handed the store to another one is read-only. */
+export const HANDED_OFF_REASON =
+  "a newer VS Code window on this workspace took over Headroom's sessions; this window can read them but not save. Reload it to take them back.";
 
 /** The store of one workspace. Obtain with `openStore`; `close()` on deactivate. */
 export interface HeadroomStore {
-  /** True when another window holds the workspace; every write then throws a `storage` HeadroomError. */
+  /**
+   * True when another window holds the workspace; every write then throws a `storage` HeadroomError.
+   * A writable store turns read-only once it hands the workspace to a newer window (`canHandOff`).
+   */
   readonly readOnly: boolean;
   /** Why the store is read-only, for the user; undefined when writable. */
   readonly readOnlyReason: string | undefined;
@@ -195,10 +207,26 @@ export async function openStore(opts: StoreOptions): Promise<HeadroomStore> {
     }
   }
   opened = true;
+  if (lock.owned && opts.canHandOff) {
+    const canHandOff = opts.canHandOff;
+    lock.handOffWhenAsked(async () => {
+      if (ctx.readOnlyReason || !canHandOff()) return false;
+      // Writes are refused from here on; what was written is saved before the lock is let go.
+      ctx.readOnlyReason = HANDED_OFF_REASON;
+      await sessions.flush().catch(() => {});
+      await index.flush().catch(() => {});
+      report({ kind: 'read_only', file: lockPath, message: `Headroom storage is read-only: ${HANDED_OFF_REASON}` });
+      return true;
+    });
+  }
   let closing: Promise<void> | undefined;
   return {
-    readOnly: !!readOnlyReason,
-    readOnlyReason,
+    get readOnly() {
+      return !!ctx.readOnlyReason;
+    },
+    get readOnlyReason() {
+      return ctx.readOnlyReason;
+    },
     problems,
     onDidReportProblem: emitter.event,
     sessions,

@@ -1,4 +1,4 @@
-import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +23,15 @@ export interface LockOptions {
    */
   waitMs?: number;
 }
+
+/**
+ * A waiting window's request that the holder hand the lock over (`<lock>.want`), written when the
+ * holder is a live process on this host. Fresh for `WANT_FRESH_MS`: a request left by a window that
+ * died while waiting is ignored.
+ */
+export const WantFile = z.object({ id: z.string(), pid: z.number().int(), at: z.number() });
+export type WantFile = z.infer<typeof WantFile>;
+const WANT_FRESH_MS = 15_000;
 
 /** Who holds the workspace lock, as the non-owner sees it. */
 export interface LockHolder {
@@ -58,6 +67,7 @@ const BREAK_ABANDONED_MS = 10_000;
  */
 export class WorkspaceLock {
   private timer: NodeJS.Timeout | undefined;
+  private handoffTimer: NodeJS.Timeout | undefined;
   private lost = false;
 
   private constructor(
@@ -76,6 +86,7 @@ export class WorkspaceLock {
     const heartbeatMs = opts.heartbeatMs ?? 10_000;
     const waitUntil = Date.now() + (opts.waitMs ?? 0);
     const id = randomBytes(8).toString('hex');
+    let asked = false;
     const mine: LockFile = { pid: process.pid, host: hostname(), id, heartbeat: Date.now() };
     const tmp = tempNameFor(path);
     // Written and kept open before it is linked: the heartbeat must only ever write to this very file (inode).
@@ -108,6 +119,8 @@ export class WorkspaceLock {
         }
         if (current !== 'invalid' && !isStale(current, staleMs)) {
           if (current.host === hostname() && Date.now() < waitUntil) {
+            // Ask once: a holder that is idle (a browser tab closed on code-server keeps its host for hours) lets go.
+            if (!asked) asked = await writeWant(path, { id, pid: process.pid, at: Date.now() });
             await new Promise((r) => setTimeout(r, 250));
             continue;
           }
@@ -121,6 +134,7 @@ export class WorkspaceLock {
       throw err;
     } finally {
       await unlink(tmp).catch(() => {});
+      if (asked) await removeWant(path, id);
     }
     await handle.close();
     const last = parseLock((await readLockText(path)) ?? '');
@@ -149,10 +163,32 @@ export class WorkspaceLock {
     return this.stillOwned;
   }
 
+  /**
+   * Watches for another window on this host asking for the lock (`<lock>.want`, checked every
+   * `pollMs`). While a fresh request is there, `yieldLock` is asked; once it resolves true (it has
+   * saved what it must), the lock is released and this window no longer owns it. Stops on release.
+   */
+  handOffWhenAsked(yieldLock: () => Promise<boolean>, pollMs = 250): void {
+    if (!this.stillOwned || this.handoffTimer) return;
+    let asking = false;
+    this.handoffTimer = setInterval(() => {
+      if (asking || !this.stillOwned) return;
+      asking = true;
+      void (async () => {
+        const want = await readWant(this.path);
+        if (!want || want.id === this.id || Math.abs(Date.now() - want.at) > WANT_FRESH_MS) return;
+        if (await yieldLock().catch(() => false)) await this.release();
+      })().finally(() => (asking = false));
+    }, pollMs);
+    this.handoffTimer.unref();
+  }
+
   /** Stops the heartbeat and deletes the lock file if it is still ours. Idempotent; never rejects. */
   async release(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    clearInterval(this.handoffTimer);
+    this.handoffTimer = undefined;
     await this.handle?.close().catch(() => {});
     if (!this.owned || this.lost) return;
     this.lost = true;
@@ -165,6 +201,7 @@ export class WorkspaceLock {
   private markLost(): void {
     this.lost = true;
     clearInterval(this.timer);
+    clearInterval(this.handoffTimer);
   }
 
   private startHeartbeat(ms: number): this {
@@ -234,6 +271,38 @@ async function removeIfUnchanged(path: string, expected: string, id: string): Pr
   const moved = await readLockText(claim);
   if (moved !== expected) await link(claim, path).catch(() => {});
   await unlink(claim).catch(() => {});
+}
+
+const wantPathOf = (path: string) => `${path}.want`;
+
+/** Writes this window's hand-over request (complete, by rename); false when it cannot be written. */
+async function writeWant(path: string, want: WantFile): Promise<boolean> {
+  const tmp = tempNameFor(wantPathOf(path));
+  try {
+    await writeFile(tmp, JSON.stringify(want));
+    await rename(tmp, wantPathOf(path));
+    return true;
+  } catch {
+    await unlink(tmp).catch(() => {});
+    return false;
+  }
+}
+
+/** The pending hand-over request; undefined when there is none or it is not one (the file is untrusted). */
+async function readWant(path: string): Promise<WantFile | undefined> {
+  try {
+    const text = await readFile(wantPathOf(path), 'utf8');
+    if (text.length > 1_000) return undefined;
+    const r = WantFile.safeParse(JSON.parse(text));
+    return r.success ? r.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes this window's request, never another window's. */
+async function removeWant(path: string, id: string): Promise<void> {
+  if ((await readWant(path))?.id === id) await unlink(wantPathOf(path)).catch(() => {});
 }
 
 function isStale(lock: LockFile, staleMs: number): boolean {

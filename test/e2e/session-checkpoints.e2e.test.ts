@@ -86,6 +86,8 @@ describe('checkpoints in a real VS Code: changes of a turn, diff, restore files 
       try {
         const frame = await openHeadroomView(page);
         await frame.getByRole('textbox', { name: 'Message to Headroom' }).waitFor();
+        // The earlier windows' extension hosts live on in code-server; idle, they hand the store to this one.
+        assert.equal(await frame.locator('[data-testid=storage-note]').count(), 0, 'this window saves: it is not read-only');
         fake.script.push({ text: `Hello ${name}.` });
         await send(frame, `first prompt ${name}`);
         await idleWith(frame, `Hello ${name}.`);
