@@ -1,9 +1,10 @@
 /**
- * Session history: sessions (title, date, message count, size) with open / rename / delete, the
- * current session's snapshots with restore, save snapshot, and undo last compaction. Deleting asks
- * for a second click (webviews cannot show confirm dialogs).
+ * Session history: the sessions (title, date, message count, size) with open / rename / delete, and
+ * inside the current session one timeline of its rewind points (checkpoints, compactions, the last
+ * clear, saved snapshots), newest first, each saying what restoring it does. A Restore that rewinds
+ * the conversation, and Delete, ask for a second click (webviews cannot show confirm dialogs).
  */
-import type { HistoryEntry, HistoryView } from '../src/protocol/messages';
+import type { HistoryEntry, HistoryView, TimelineEntry } from '../src/protocol/messages';
 import { formatCount } from '../src/protocol/format';
 import { h } from './dom';
 import { send } from './vscode-api';
@@ -11,71 +12,106 @@ import { send } from './vscode-api';
 interface LocalState {
   renaming: string | null;
   confirmDelete: string | null;
+  /** The timeline entry whose Restore waits for its confirmation. */
+  confirmRestore: string | null;
 }
 
-const local: LocalState = { renaming: null, confirmDelete: null };
+const local: LocalState = { renaming: null, confirmDelete: null, confirmRestore: null };
 
 export function renderHistory(history: HistoryView | undefined, rerender: () => void): HTMLElement {
   const root = h('section', { class: 'hr-history', 'aria-label': 'Session history', 'data-testid': 'history' });
-  const top = h(
-    'div',
-    { class: 'hr-actions' },
-    btn('New session', 'Start a new session', () => send({ type: 'session/new' })),
-    btn(
-      'Undo last compaction',
-      'Undo last compaction of this session',
-      () => send({ type: 'compaction/undo' }),
-      'hr-secondary',
-      !history?.canUndoCompaction,
+  root.append(
+    h('h2', {}, 'Sessions'),
+    h(
+      'div',
+      { class: 'hr-actions' },
+      btn('New session', 'Start a new session', () => send({ type: 'session/new' })),
     ),
   );
-  root.append(h('h2', {}, 'Sessions'), top);
   if (!history) {
     root.append(h('p', { class: 'hr-muted', role: 'status' }, 'Loading…'));
     return root;
   }
   root.append(
     history.sessions.length
-      ? h('ul', { class: 'hr-list', 'aria-label': 'Sessions' }, ...history.sessions.map((s) => sessionRow(s, rerender)))
-      : h('p', { class: 'hr-muted' }, 'No saved sessions yet.'),
-  );
-  const name = h('input', { class: 'hr-text', type: 'text', placeholder: 'Snapshot name (optional)', 'aria-label': 'Snapshot name' });
-  const save = btn('Save snapshot', 'Save a snapshot of the current context', () =>
-    send({ type: 'snapshot/save', name: name.value.trim() || undefined }),
-  );
-  name.addEventListener('keydown', (e) => e.key === 'Enter' && save.click());
-  root.append(
-    h('h2', {}, 'Snapshots of this session'),
-    h('div', { class: 'hr-actions' }, name, save),
-    history.snapshots.length
       ? h(
           'ul',
-          { class: 'hr-list', 'aria-label': 'Snapshots' },
-          ...history.snapshots.map((s) =>
-            h(
-              'li',
-              { class: 'hr-row', 'data-id': s.id },
-              h(
-                'div',
-                { class: 'hr-row-main' },
-                h('span', { class: 'hr-row-title' }, s.label),
-                h('span', { class: 'hr-muted' }, `${s.date} · ${formatCount(s.messageCount, 'message')}`),
-              ),
-              btn(
-                'Restore',
-                `Restore snapshot ${s.label} from ${s.date}`,
-                () => send({ type: 'snapshot/restore', id: s.id }),
-                'hr-secondary',
-              ),
-            ),
-          ),
+          { class: 'hr-list', 'aria-label': 'Sessions' },
+          ...history.sessions.map((s) => sessionRow(s, rerender, s.current ? timeline(s, history.timeline, rerender) : null)),
         )
-      : h('p', { class: 'hr-muted' }, 'No snapshots yet. Compactions save one automatically.'),
+      : h('p', { class: 'hr-muted' }, 'No saved sessions yet.'),
   );
   return root;
 }
 
-function sessionRow(s: HistoryEntry, rerender: () => void): HTMLElement {
+/** The current session's rewind points, newest first, under its row. */
+function timeline(s: HistoryEntry, entries: readonly TimelineEntry[], rerender: () => void): HTMLElement {
+  const box = h('div', { class: 'hr-timeline', 'data-testid': 'timeline' }, h('h3', {}, 'Rewind points'), saveRow());
+  if (!entries.length) {
+    box.append(
+      h('p', { class: 'hr-muted' }, 'Nothing to go back to yet: each turn that changes files, each compaction and each clear adds one.'),
+    );
+    return box;
+  }
+  box.append(h('ol', { class: 'hr-list', 'aria-label': `Rewind points of ${s.title}` }, ...entries.map((e) => timelineRow(e, rerender))));
+  return box;
+}
+
+/** A rewind point of the person's own: the context now, under a name (a snapshot). */
+function saveRow(): HTMLElement {
+  const name = h('input', { class: 'hr-text', type: 'text', placeholder: 'Name (optional)', 'aria-label': 'Snapshot name' });
+  const save = btn('Save this point', 'Save a snapshot of the current context', () =>
+    send({ type: 'snapshot/save', name: name.value.trim() || undefined }),
+  );
+  name.addEventListener('keydown', (e) => e.key === 'Enter' && save.click());
+  return h('div', { class: 'hr-actions' }, name, save);
+}
+
+const ACTION_LABEL: Record<NonNullable<TimelineEntry['action']>['type'], string> = {
+  'checkpoint/restore': 'Restore',
+  'snapshot/restore': 'Restore',
+  'compaction/undo': 'Undo',
+  'clear/undo': 'Undo',
+};
+
+function timelineRow(e: TimelineEntry, rerender: () => void): HTMLElement {
+  const confirming = local.confirmRestore === e.id;
+  const row = h(
+    'li',
+    { class: `hr-row hr-point hr-point-${e.kind}`, 'data-id': e.id, 'data-testid': 'rewind-point' },
+    h(
+      'div',
+      { class: 'hr-row-main' },
+      h('span', { class: 'hr-point-title' }, e.title),
+      h('span', { class: 'hr-muted' }, `${e.date} · ${e.detail}`),
+      h('span', { class: e.action ? 'hr-point-restores' : 'hr-muted hr-point-restores' }, e.restores),
+    ),
+  );
+  const action = e.action;
+  if (!action) return row;
+  // Undo takes back one step and can itself be rewound; a Restore rewinds past later work: it asks first.
+  const asks = action.type === 'checkpoint/restore' || action.type === 'snapshot/restore';
+  const label = ACTION_LABEL[action.type];
+  row.append(
+    btn(
+      confirming ? `Really ${label.toLowerCase()}?` : label,
+      confirming ? `Confirm: ${e.restores}` : `${label}: ${e.title}, ${e.date}`,
+      () => {
+        if (asks && !confirming) {
+          local.confirmRestore = e.id;
+          rerender();
+          return;
+        }
+        local.confirmRestore = null;
+        send(action);
+      },
+      confirming ? 'hr-danger' : 'hr-secondary',
+    ),
+  );
+  return row;
+}
+
+function sessionRow(s: HistoryEntry, rerender: () => void, inside: HTMLElement | null): HTMLElement {
   const meta = h('span', { class: 'hr-muted' }, `${s.date} · ${formatCount(s.messageCount, 'message')} · ${s.size}`);
   // What the session spent, on a line of its own (its breakdown in the tooltip); nothing when none is recorded.
   const cost = s.cost ? h('span', { class: 'hr-muted', title: s.cost.title, 'data-testid': 'session-cost' }, s.cost.label) : null;
@@ -103,9 +139,9 @@ function sessionRow(s: HistoryEntry, rerender: () => void): HTMLElement {
     title.addEventListener('click', () => send({ type: 'session/open', id: s.id }));
   }
   const confirming = local.confirmDelete === s.id;
-  return h(
-    'li',
-    { class: 'hr-row', 'data-id': s.id },
+  const row = h(
+    'div',
+    { class: 'hr-row' },
     h('div', { class: 'hr-row-main' }, title, meta, cost),
     btn(
       'Rename',
@@ -131,6 +167,7 @@ function sessionRow(s: HistoryEntry, rerender: () => void): HTMLElement {
       confirming ? 'hr-danger' : 'hr-secondary',
     ),
   );
+  return h('li', { class: 'hr-session', 'data-id': s.id }, row, inside);
 }
 
 function btn(text: string, label: string, onClick: () => void, cls?: string, disabled = false): HTMLButtonElement {

@@ -277,6 +277,7 @@ const handlers: HostHandlers = {
   },
   'host/ok': () => dismissError(),
   'mention/add': (m) => mentions.add(m.mention),
+  'prompt/fill': (m) => editor.giveBack(m.text, m.mentions ?? []),
   'host/error': (m) => {
     state.error = { message: m.message, detail: m.detail };
     renderBanner();

@@ -53,6 +53,20 @@ export class PromptEditor {
     return was;
   }
 
+  /**
+   * A rewound prompt comes back to the box (with its mentions) to edit and send as a new turn; a draft
+   * already in the box stays after it.
+   */
+  giveBack(text: string, mentions: NonNullable<ChatItemOf<'user'>['mentions']>): void {
+    this.cancel(false);
+    const draft = this.input.value.trim();
+    this.input.value = draft ? `${text}\n\n${draft}` : text;
+    this.o.picker.remember(mentions.flatMap((c) => chipMention(c) ?? []));
+    this.input.focus();
+    this.input.setSelectionRange(text.length, text.length);
+    this.input.dispatchEvent(new Event('input'));
+  }
+
   /** Marks the last prompt so its Edit button shows (CSS hides it while a turn runs). */
   markLast(): void {
     for (const el of this.chat.querySelectorAll('.hr-last-prompt')) el.classList.remove('hr-last-prompt');

@@ -7,7 +7,8 @@
  */
 import { parseLedgerState, type LedgerState } from '../agent/ledger';
 import { HeadroomError } from '../common/errors';
-import type { Message } from '../providers/types';
+import { isHistoryMessage } from '../context/compaction';
+import type { Message, UserMessage } from '../providers/types';
 import type { HeadroomStore } from '../store';
 import type { WorkspacePort } from '../tools/ports';
 import { checkpointRoot, target } from './checkpoint-files';
@@ -29,6 +30,10 @@ export interface RestoreOutcome {
   /** Files left as they are: changed since the turn and kept, or not restorable. */
   kept: string[];
   notRestorable: Array<{ path: string; reason: string }>;
+  /** The rewound turn's prompt: it goes back to the message box, to edit and send again. */
+  prompt?: UserMessage;
+  /** How many prompts (the turn's and later ones, steering included) left the conversation. */
+  rewoundPrompts: number;
 }
 
 export class Checkpoints {
@@ -131,9 +136,9 @@ export class Checkpoints {
     // from before the ledger was kept with checkpoints leaves the ledger as it is.)
     const ledger = parseLedgerState(own.ledgerBefore);
     if (ledger) await store.sessions.setState(id, 'ledger', JSON.stringify(ledger));
-    await this.rewindTo(store, id, turn);
+    const rewound = await this.rewindTo(store, id, turn);
     await checkpoints.markRestored(turn);
-    return { turn, restored, kept: [...skip], notRestorable: plan.notRestorable };
+    return { turn, restored, kept: [...skip], notRestorable: plan.notRestorable, ...rewound };
   }
 
   private stored(): { store: HeadroomStore; id: string; checkpoints: CheckpointStore; root: string } {
@@ -143,11 +148,16 @@ export class Checkpoints {
     return { store, id, checkpoints: new CheckpointStore(store.sessions, id), root: folder.root };
   }
 
-  /** Makes the context as it was before turn `turn` the resume view, and reopens the session on it. */
-  private async rewindTo(store: HeadroomStore, id: string, turn: number): Promise<void> {
+  /**
+   * Makes the context as it was before turn `turn` the resume view, and reopens the session on it.
+   * Returns the turn's prompt and how many prompts left the conversation with it.
+   */
+  private async rewindTo(store: HeadroomStore, id: string, turn: number): Promise<Pick<RestoreOutcome, 'prompt' | 'rewoundPrompts'>> {
     const transcript = await store.sessions.transcript(id);
     const first = transcript.find((e) => e.turn >= turn)?.seq;
     if (first === undefined) throw new HeadroomError('not_found', `Turn ${turn} is not in this session's transcript.`);
+    const prompts = transcript.filter((e) => e.seq >= first && e.message.role === 'user' && !isHistoryMessage(e.message));
+    const opening = prompts[0]?.message;
     const view = await store.sessions.contextView(id, { rollingWindowMs: this.models.contextSettings().rollingWindowMs || undefined });
     let messages: Message[];
     if (!view.snapshot || view.snapshot.throughSeq < first) {
@@ -163,5 +173,6 @@ export class Checkpoints {
     }
     await store.sessions.saveSnapshot(id, { kind: 'restore', messages, description: `before turn ${turn}` });
     await this.sessions.open(id);
+    return { ...(opening?.role === 'user' ? { prompt: opening } : {}), rewoundPrompts: prompts.length };
   }
 }

@@ -54,6 +54,8 @@ export interface SessionActions {
   rename(id: string, title: string): Promise<void>;
   delete(id: string): Promise<void>;
   clear(): Promise<void>;
+  /** Undoes the last clear while nothing came after it; the chat marks the context it gives back. */
+  undoClear(): Promise<void>;
 }
 
 /**

@@ -24,7 +24,7 @@ export const ACTION_EFFECTS: Effects = {
     openMention: 'reads',
     addSelection: 'reads',
   },
-  sessions: { create: 'write', list: 'reads', open: 'reads', rename: 'write', delete: 'write', clear: 'write' },
+  sessions: { create: 'write', list: 'reads', open: 'reads', rename: 'write', delete: 'write', clear: 'write', undoClear: 'write' },
   context: {
     compact: 'compact',
     cancelCompaction: 'reads',

@@ -16,6 +16,7 @@ import type { Message } from '../providers/types';
 import type { HeadroomStore, SessionSummary, SnapshotInfo } from '../store';
 import type { HostEnvironment } from './host-environment';
 import type { ModelAccess } from './model-access';
+import { beforeClear, clearUndoable, rewindPoints, type RewindPoint } from './rewind-points';
 import type { SessionRecords } from './session-records';
 import type { SessionRecord, SessionStorage } from './store-lifecycle';
 
@@ -32,13 +33,15 @@ export interface SessionState {
   running: boolean;
 }
 
-/** The sessions of this workspace, the current session's snapshots, and whether a compaction can be undone. */
+/** The sessions of this workspace and the current session's snapshots and rewind points. */
 export interface SessionHistory {
   sessions: readonly SessionSummary[];
-  /** Snapshots of the current session, any order. */
+  /** Snapshots of the current session, any order (the palette's Restore Snapshot… lists them). */
   snapshots: readonly SnapshotInfo[];
   currentSessionId: string | null;
   canUndoCompaction: boolean;
+  /** The current session's rewind points (checkpoints, compactions, the last clear, saved snapshots), newest first. */
+  timeline: readonly RewindPoint[];
 }
 
 /** The live conversation as the other owners use it (its state changes only through its own verbs). */
@@ -180,7 +183,8 @@ export class Sessions extends Disposable {
     const snapshots = store && id ? await store.sessions.listSnapshots(id) : [];
     // Undo works only while the newest change of the context is a compaction (not after a restore or an undo).
     const canUndoCompaction = store && id && !store.readOnly ? await store.sessions.canUndoCompaction(id) : false;
-    return { sessions: this.list(), snapshots, currentSessionId: id ?? null, canUndoCompaction };
+    const timeline = store && id ? await rewindPoints(store, id) : [];
+    return { sessions: this.list(), snapshots, currentSessionId: id ?? null, canUndoCompaction, timeline };
   }
 
   /** Clear: advances the session's clear marker (nothing is deleted); the next request starts empty. */
@@ -193,6 +197,26 @@ export class Sessions extends Disposable {
     this.session?.replaceMessages([]);
     await this.deps.records.clearLedger();
     this.changed();
+  }
+
+  /**
+   * Undoes the last clear while nothing came after it: the model gets back the context the clear took
+   * away (saved as a restore view; the transcript is untouched). Refused once the conversation went on.
+   */
+  async undoClear(): Promise<void> {
+    await this.deps.ready();
+    this.assertIdle('undoing the clear');
+    const { store, id } = this.writable();
+    const before = (await clearUndoable(store, id)) ? await beforeClear(store, id) : undefined;
+    if (!before?.messages.length)
+      throw new HeadroomError('invalid_request', 'The clear can no longer be undone: the conversation went on after it.');
+    await store.sessions.saveSnapshot(id, {
+      kind: 'restore',
+      messages: before.messages,
+      throughSeq: before.afterSeq,
+      description: 'Undo of the clear',
+    });
+    await this.open(id);
   }
 
   async create(): Promise<void> {

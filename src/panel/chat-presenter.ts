@@ -32,6 +32,7 @@ const CONTINUE_REASON = {
   undo: 'compaction undone',
   clear: 'context cleared (the chat stays in History)',
 } as const;
+const CLEAR_DIVIDER = `${DIVIDER_TEXT} · ${CONTINUE_REASON.clear}`;
 
 export class ChatPresenter {
   readonly transcript = new Transcript();
@@ -116,13 +117,19 @@ export class ChatPresenter {
    * An undo of the newest compaction shown takes its divider away; otherwise a divider goes under everything and the new
    * context follows (after a clear, none: the model starts from an empty conversation).
    */
-  continueWith(messages: readonly Message[], why: 'restore' | 'undo' | 'clear'): void {
+  continueWith(messages: readonly Message[], why: 'restore' | 'undo' | 'clear' | 'unclear'): void {
     // The meter's "freed …" was about the context this one replaced.
     if (this.extras.lastCompaction) {
       this.extras = { ...this.extras, lastCompaction: null };
       this.pushMeter();
     }
     if (why === 'undo' && this.cards.undone()) return;
+    // An undone clear takes its divider away: what the chat shows above it is the model's context again.
+    if (why === 'unclear') {
+      const last = this.transcript.items.at(-1);
+      if (last?.kind === 'divider' && last.text === CLEAR_DIVIDER) return this.remove(last.id);
+      why = 'restore';
+    }
     this.continueUnder(messages, `${DIVIDER_TEXT} · ${CONTINUE_REASON[why]}`);
   }
 

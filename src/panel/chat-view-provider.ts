@@ -17,7 +17,7 @@ import { toHistoryView } from './history-view';
 import { intentFailure } from './intent-failures';
 import { toLedgerView } from './ledger-view';
 import { receiptPin } from './receipt-view';
-import { changesItem, restoredCards, rewindDivider } from './turn-changes';
+import { changesItem, rewindChat } from './turn-changes';
 import { MessageBatcher } from './message-batcher';
 import type { ChatViewDeps } from './panel-deps';
 import { renderWebviewHtml } from './webview-html';
@@ -78,6 +78,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       'prompt/stop': () => d.prompt.stop(),
       'context/compact': (m) => ok(d.context.compact(m.focus?.trim() || undefined)),
       'context/clear': () => ok(d.sessions.clear()),
+      'clear/undo': () => ok(d.sessions.undoClear()),
       'session/new': () => ok(d.sessions.create()),
       'session/open': (m) => ok(d.sessions.open(m.id)),
       'session/rename': (m) => ok(d.sessions.rename(m.id, m.title)),
@@ -201,7 +202,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
    * what is no longer in the model's context, then the new context follows (an undo of the newest
    * compaction only takes its divider away).
    */
-  async continueTranscript(messages: readonly Message[], why: 'restore' | 'undo' | 'clear'): Promise<void> {
+  async continueTranscript(messages: readonly Message[], why: 'restore' | 'undo' | 'clear' | 'unclear'): Promise<void> {
     this.presenter.continueWith(messages, why);
     await this.postSnapshot();
   }
@@ -212,11 +213,19 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.presenter.put(changesItem(`ch${changes.turn}`, changes));
   }
 
-  /** A turn's checkpoint was restored: the chat keeps everything, its card says what was done, and the rewound context follows a divider. */
-  async rewindTranscript(messages: readonly Message[], outcome: RestoreOutcome): Promise<void> {
-    for (const item of restoredCards(this.presenter.transcript.items, outcome)) this.presenter.put(item);
-    this.presenter.continueUnder(messages, rewindDivider(outcome.turn));
+  /**
+   * A turn's checkpoint was restored: the rewound turns leave the chat (each message shows once), a note
+   * says what was done, and the turn's prompt goes back to the message box. When the rewound turns are
+   * not all shown (a page not loaded), the session is shown again from the store (`history`).
+   */
+  async rewindTranscript(messages: readonly Message[], outcome: RestoreOutcome, history: () => Promise<CompactionHistory>): Promise<void> {
+    const plan = rewindChat(this.presenter.transcript.items, outcome, `rw${outcome.turn}`);
+    if (plan) {
+      for (const id of plan.remove) this.presenter.remove(id);
+      this.presenter.put(plan.note);
+    } else this.presenter.load(messages, await history());
     await this.postSnapshot();
+    if (plan?.prompt) this.batcher.enqueue({ type: 'prompt/fill', ...plan.prompt });
   }
 
   /** Edit-and-resend: the last prompt and its answer leave the chat; the edited prompt follows as a new turn. */

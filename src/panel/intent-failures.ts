@@ -19,6 +19,7 @@ const INTENT: Record<Intent, string> = {
   'prompt/stop': 'stop the answer',
   'context/compact': 'compact the conversation',
   'context/clear': 'clear the conversation',
+  'clear/undo': 'undo the clear',
   'session/new': 'start a new session',
   'session/list': 'list the sessions',
   'session/open': 'open the session',

@@ -67,12 +67,12 @@ export function createHostActions(deps: HostActionDeps): HostActions {
    * restore, an undo or a clear keeps the chat (the panel marks what left the context); opening,
    * starting or deleting a session replaces it (the session's cost follows the session: `onDidChangeSpend`).
    */
-  const reload = async (how: 'session' | 'clear' | 'restore' | 'undo' = 'session') => {
+  const reload = async (how: 'session' | 'clear' | 'unclear' | 'restore' | 'undo' = 'session') => {
     // The meter first: loading the transcript re-sends the whole panel, meter included.
     const usage = deps.remeasure();
     const panel = deps.panel();
     panel.setUndoAvailable(compactions.canUndo);
-    if (how === 'restore' || how === 'undo' || how === 'clear') await panel.continueTranscript(sessions.messages, how);
+    if (how !== 'session') await panel.continueTranscript(sessions.messages, how);
     else await panel.loadTranscript(sessions.messages, await compactions.history());
     deps.offerCompaction(usage);
     await panel.refreshHistory();
@@ -107,6 +107,10 @@ export function createHostActions(deps: HostActionDeps): HostActions {
           if (!(await confirmClear())) return;
           await sessions.clear();
           await reload('clear');
+        },
+        undoClear: async () => {
+          await sessions.undoClear();
+          await reload('unclear');
         },
       },
       context: {
@@ -243,7 +247,7 @@ function checkpointActions(deps: HostActionDeps): CheckpointActions {
       deps.remeasure();
       const panel = deps.panel();
       panel.setUndoAvailable(session.compactions.canUndo);
-      await panel.rewindTranscript(session.sessions.messages, outcome);
+      await panel.rewindTranscript(session.sessions.messages, outcome, () => session.compactions.history());
       await panel.refreshHistory();
     },
   };

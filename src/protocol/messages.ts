@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_IMAGES_PER_MESSAGE } from '../common/images';
-import { Mention } from './mentions';
+import { Mention, MentionChip } from './mentions';
 import { ReplyMessage, RequestMessage } from './requests';
 import {
   ChatItem,
@@ -66,6 +66,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
   msg('prompt/stop', {}),
   msg('context/compact', { focus: z.string().max(10_000).optional() }),
   msg('context/clear', {}),
+  /** Undoes the last clear while nothing came after it (History's timeline). */
+  msg('clear/undo', {}),
   msg('session/new', {}),
   msg('session/open', { id: refId }),
   msg('session/rename', { id: refId, title: z.string().trim().min(1).max(200) }),
@@ -122,6 +124,8 @@ export const HostToWebview = z.discriminatedUnion('type', [
   msg('host/error', { message: z.string(), detail: z.string().optional() }),
   /** "Add Selection to Headroom": put this mention into the composer and focus it. */
   msg('mention/add', { mention: Mention }),
+  /** A checkpoint restore rewound this prompt: it goes back into the message box, to edit and send again. */
+  msg('prompt/fill', { text: z.string().max(2_000_000), mentions: z.array(MentionChip).max(50).optional() }),
 ]);
 export type HostToWebview = z.infer<typeof HostToWebview>;
 

@@ -142,19 +142,35 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
-export const SnapshotEntry = z.object({
+/** What a timeline entry's Restore asks the host for (each an existing intent, carried as data). */
+export const RewindAction = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('checkpoint/restore'), turn: z.number().int().positive() }),
+  z.object({ type: z.literal('compaction/undo') }),
+  z.object({ type: z.literal('clear/undo') }),
+  z.object({ type: z.literal('snapshot/restore'), id: z.string().min(1).max(200) }),
+]);
+export type RewindAction = z.infer<typeof RewindAction>;
+
+/**
+ * One rewind point of the current session (a turn's checkpoint, a compaction, a clear, a saved
+ * snapshot), in the person's words: what happened (`title`, `detail`) and what Restore does (`restores`).
+ * No `action`: it can no longer be restored (`restores` says why).
+ */
+export const TimelineEntry = z.object({
   id: z.string(),
-  kind: z.enum(['compaction', 'named', 'restore']),
-  label: z.string(),
+  kind: z.enum(['checkpoint', 'compaction', 'clear', 'snapshot']),
+  title: z.string(),
   date: z.string(),
-  messageCount: z.number().int().nonnegative(),
+  detail: z.string(),
+  restores: z.string(),
+  action: RewindAction.optional(),
 });
-export type SnapshotEntry = z.infer<typeof SnapshotEntry>;
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
 export const HistoryView = z.object({
   sessions: z.array(HistoryEntry),
-  snapshots: z.array(SnapshotEntry),
-  canUndoCompaction: z.boolean(),
+  /** The current session's rewind points, newest first. */
+  timeline: z.array(TimelineEntry),
 });
 export type HistoryView = z.infer<typeof HistoryView>;
 

@@ -17,7 +17,9 @@ export function contextViewOf(loaded: LoadedSession, opts: ContextWindowOptions)
   const cutoffTime = Math.max(clearedAt, since);
   const afterSeq = loaded.marker?.afterSeq ?? 0;
   const snap = loaded.snapshot;
-  const useSnap = !!snap && snap.throughSeq > afterSeq && snap.createdAt >= clearedAt;
+  // A view saved after the clear stands even when nothing was sent since (a restore or an undone clear
+  // right after it: its throughSeq is the clear's own).
+  const useSnap = !!snap && snap.throughSeq >= afterSeq && snap.createdAt >= clearedAt;
   const afterClear = loaded.tail.filter((m) => m.seq > afterSeq);
   const { messages: snapMessages, counts: snapCounts, ...info } = snap ?? { messages: [] as Message[], counts: undefined };
   const head = useSnap ? snapMessages : [];

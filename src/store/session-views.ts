@@ -81,19 +81,26 @@ export class SessionViews extends SessionTranscript {
     const all = readCompactions(db);
     return marker ? all.filter((c) => c.createdAt > marker.clearedAt) : all;
   }
-  /** Whether `undoLastCompaction` can work: the newest view change is a compaction (not a restore or an undo). */
+  /**
+   * Whether `undoLastCompaction` can work: the newest view change is a compaction (not a restore or an
+   * undo), made after the last clear (undoing an older one would bring back what the clear took away).
+   */
   async canUndoCompaction(id: string): Promise<boolean> {
     this.get(id);
     const db = await this.db(id);
-    const newest = db.all(`SELECT kind FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`);
-    return newest[0]?.kind === 'compaction';
+    const newest = db.all(
+      `SELECT kind, created_at FROM snapshots WHERE kind IN ('compaction','restore') ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    );
+    const clearedAt = this.markerOf(db)?.clearedAt ?? -Infinity;
+    return newest[0]?.kind === 'compaction' && Number(newest[0].created_at) >= clearedAt;
   }
   /** Undoes the last compaction (resume view back to the snapshot before it, or the whole transcript); `not_found` if none. */
   async undoLastCompaction(id: string): Promise<LoadedSession> {
     this.get(id);
     const db = await this.db(id);
     const views = await readResumeViews(this.ctx, db, 2);
-    if (!views[0] || views[0].kind !== 'compaction') throw new HeadroomError('not_found', 'There is no compaction to undo.');
+    if (!views[0] || views[0].kind !== 'compaction' || !(await this.canUndoCompaction(id)))
+      throw new HeadroomError('not_found', 'There is no compaction to undo.');
     const prev = views[1];
     await this.saveSnapshot(id, {
       kind: 'restore',

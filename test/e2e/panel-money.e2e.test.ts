@@ -92,6 +92,7 @@ function historyFixture(): HostToWebview {
       snapshots: [],
       currentSessionId: 'ses_f1',
       canUndoCompaction: false,
+      timeline: [],
     }),
   };
 }

@@ -453,7 +453,7 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     }
   });
 
-  it('manages history: open, rename, delete with confirmation, save and restore snapshots, undo compaction', async () => {
+  it('manages history: open, rename, delete with confirmation, and the rewind points of the current session', async () => {
     const page = await freshPanel(6);
     try {
       await page.getByRole('button', { name: 'Session history and snapshots' }).click();
@@ -469,8 +469,26 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
               { id: 's1', title: 'Parser fixes', date: '22 Nov 2026, 10:41', messageCount: 42, size: '1.2 MB', current: true },
               { id: 's2', title: 'Old work', date: '21 Nov 2026, 09:00', messageCount: 7, size: '20 KB', current: false },
             ],
-            snapshots: [{ id: 'snap1', kind: 'compaction', label: 'Compaction', date: '22 Nov 2026, 10:30', messageCount: 40 }],
-            canUndoCompaction: true,
+            timeline: [
+              {
+                id: 'cmp0',
+                kind: 'compaction',
+                title: 'Compacted: 85k → 22k tokens',
+                date: '22 Nov 2026, 10:30',
+                detail: '40 messages became 5 messages.',
+                restores: 'Undo gives the model the 40 messages it had before (85k tokens).',
+                action: { type: 'compaction/undo' },
+              },
+              {
+                id: 'cp3',
+                kind: 'checkpoint',
+                title: 'Before “rename the parser”',
+                date: '22 Nov 2026, 10:20',
+                detail: 'Turn 3 changed 1 file: src/parser.ts',
+                restores: 'Restore puts src/parser.ts back as they were before this turn and rewinds the conversation to before it.',
+                action: { type: 'checkpoint/restore', turn: 3 },
+              },
+            ],
           },
         },
       });
@@ -490,10 +508,19 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       await page.getByRole('textbox', { name: 'Snapshot name' }).fill('before refactor');
       await page.getByRole('button', { name: 'Save a snapshot of the current context' }).click();
       assert.deepEqual(await lastSent(page), { type: 'snapshot/save', name: 'before refactor' });
-      await page.getByRole('button', { name: /^Restore snapshot Compaction/ }).click();
-      assert.deepEqual(await lastSent(page), { type: 'snapshot/restore', id: 'snap1' });
-      await page.getByRole('button', { name: 'Undo last compaction of this session' }).click();
+      // One timeline inside the current session, newest first; Undo acts at once, Restore asks first.
+      const points = page.locator('[data-testid=rewind-point]');
+      assert.deepEqual(await points.locator('.hr-point-title').allTextContents(), [
+        'Compacted: 85k → 22k tokens',
+        'Before “rename the parser”',
+      ]);
+      await page.getByRole('button', { name: /^Undo: Compacted/ }).click();
       assert.deepEqual(await lastSent(page), { type: 'compaction/undo' });
+      await page.getByRole('button', { name: /^Restore: Before “rename the parser”/ }).click();
+      assert.notEqual((await lastSent(page))?.type, 'checkpoint/restore');
+      await page.getByRole('button', { name: /^Confirm: Restore puts src\/parser\.ts back/ }).click();
+      assert.deepEqual(await lastSent(page), { type: 'checkpoint/restore', turn: 3 });
+      assert.equal(await page.getByText('Undo of the last compaction').count(), 0);
       await page.screenshot({ path: screenshotPath('panel-harness-history') });
     } finally {
       await page.close();

@@ -4,7 +4,8 @@
  * provider the fake one: a scripted turn edits hello.ts and creates a file (edits auto-approved by the
  * setting), the panel lists the turn's changes with their line counts, a file opens VS Code's diff
  * editor, Restore checkpoint asks in the card, then puts both files back and rewinds the conversation
- * (the next request no longer carries the turn) under a "Restored to before turn N" divider. The card
+ * (the next request no longer carries the turn): the chat shows each message once, the rewound turn
+ * leaves it with a "Restored to before turn N" note, and its prompt is back in the message box. The card
  * and its confirmation are shot in Dark, Light and High Contrast, and at a 320 px panel.
  */
 import * as assert from 'node:assert/strict';
@@ -127,14 +128,18 @@ describe('checkpoints in a real VS Code: changes of a turn, diff, restore files 
         await page.screenshot({ path: screenshotPath(`checkpoint-confirm-${name}`) });
         await confirm.getByRole('button', { name: 'Restore', exact: true }).click();
 
-        await frame
-          .locator('[data-testid=divider]', { hasText: /Restored to before turn \d+ \(files and conversation\)/ })
-          .waitFor({ timeout: 30_000 });
-        await card.locator('[data-testid=changes-restored]', { hasText: '2 files restored' }).waitFor({ timeout: 30_000 });
+        const note = frame.locator('[data-testid=notice]', { hasText: /Restored to before turn \d+ \(files and conversation\)/ });
+        await note.waitFor({ timeout: 30_000 });
+        assert.match((await note.textContent()) ?? '', /2 files restored\. Your prompt is back in the message box\./);
         assert.equal(readFileSync(join(ws, 'hello.ts'), 'utf8'), ORIGINAL, 'hello.ts is back as it was before the turn');
         assert.equal(existsSync(join(ws, made)), false, 'the file the turn created is gone');
-        // The transcript keeps the rewound turn visible above the divider.
-        assert.equal(await frame.locator('.hr-user', { hasText: `edit prompt ${name}` }).count(), 1);
+        // Each message once: the earlier exchange stays where it was (not repeated under a divider), the
+        // rewound turn leaves the chat, and its prompt is back in the message box to edit.
+        assert.equal(await frame.locator('.hr-user', { hasText: `first prompt ${name}` }).count(), 1, 'the earlier prompt shows once');
+        assert.equal(await frame.locator('.hr-assistant', { hasText: `Hello ${name}.` }).count(), 1, 'the earlier answer shows once');
+        assert.equal(await frame.locator('.hr-user', { hasText: `edit prompt ${name}` }).count(), 0, 'the rewound prompt left the chat');
+        const box = frame.getByRole('textbox', { name: 'Message to Headroom' });
+        assert.equal(await box.inputValue(), `edit prompt ${name}`, 'the rewound prompt is back in the message box');
         await page.screenshot({ path: screenshotPath(`checkpoint-restored-${name}`) });
 
         // The conversation is rewound: the next request carries the first prompt, not the rewound turn.

@@ -294,10 +294,12 @@ describe('a scripted session in a real VS Code with the fake provider', function
     const history = frame.locator('[data-testid=history]');
     await frame.getByRole('textbox', { name: 'Snapshot name' }).fill('e2e snapshot');
     await frame.getByRole('button', { name: 'Save a snapshot of the current context' }).click();
-    const restore = history.getByRole('button', { name: /^Restore snapshot e2e snapshot/ });
+    // The snapshot is one rewind point of the session's timeline; Restore asks once more before it rewinds.
+    const restore = history.getByRole('button', { name: /^Restore: Snapshot “e2e snapshot”/ });
     await restore.waitFor({ timeout: 20_000 });
     await page.screenshot({ path: screenshotPath('session-history') });
     await restore.click();
+    await history.getByRole('button', { name: /^Confirm: Restore gives the model these/ }).click();
     await frame.getByRole('button', { name: 'Back to the chat' }).click();
     await frame.locator('.hr-user').first().waitFor({ timeout: 20_000 });
     // The transcript is never replaced: the earlier turns stay, under a divider, and the restored context follows.

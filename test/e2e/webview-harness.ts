@@ -153,6 +153,7 @@ export function sessionFixture(count: number, hasApiKey: boolean | null = true):
         snapshots: [],
         currentSessionId: 'ses_0',
         canUndoCompaction: false,
+        timeline: [],
       },
       (ms) => new Date(ms).toISOString().slice(0, 16).replace('T', ' '),
     ),

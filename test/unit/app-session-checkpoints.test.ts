@@ -54,6 +54,9 @@ describe('session service: per-turn checkpoints', function () {
     });
     assert.equal(asked, false, 'nothing was changed since the turn: no question');
     assert.deepEqual(outcome?.restored, ['notes.txt', 'made/new.txt']);
+    // The rewound prompt goes back to the person (the panel puts it in the message box).
+    assert.equal(outcome?.prompt?.content[0].type === 'text' && outcome.prompt.content[0].text, 'second, edits two files');
+    assert.equal(outcome?.rewoundPrompts, 1);
     assert.equal(await fs.readFile(path.join(world.folder, 'notes.txt'), 'utf8'), 'alpha\nbeta\n');
     await assert.rejects(fs.stat(path.join(world.folder, 'made/new.txt')));
     // The conversation is what it was before turn 2; the transcript keeps everything.

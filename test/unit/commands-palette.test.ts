@@ -22,7 +22,7 @@ type Reads = Partial<Record<string, (...args: never[]) => unknown>>;
 /** HostActions that record every call by its qualified name; reads answer from `data`. No panel, no webview, no vscode. */
 function fakeActions(calls: Call[], data: Reads = {}): HostActions {
   const reads: Reads = {
-    'sessions.list': () => Promise.resolve({ sessions: [], snapshots: [], currentSessionId: null, canUndoCompaction: false }),
+    'sessions.list': () => Promise.resolve({ sessions: [], snapshots: [], currentSessionId: null, canUndoCompaction: false, timeline: [] }),
     'results.storedResults': () => [],
     'context.messages': () => [],
     'pins.pins': () => Promise.resolve([]),
@@ -133,7 +133,7 @@ describe('palette commands call the actions directly', () => {
       { id: 'a', title: 'Refactor', createdAt: 1, updatedAt: 2, messageCount: 4, bytes: 10 },
       { id: 'b', title: 'Bug hunt', createdAt: 1, updatedAt: 3, messageCount: 9, bytes: 10 },
     ];
-    const listSessions = () => Promise.resolve({ sessions, snapshots: [], currentSessionId: 'a', canUndoCompaction: false });
+    const listSessions = () => Promise.resolve({ sessions, snapshots: [], currentSessionId: 'a', canUndoCompaction: false, timeline: [] });
     const calls: Call[] = [];
     await createPaletteCommands(fakeActions(calls, { 'sessions.list': listSessions }), new ScriptedUi([byLabel('Bug hunt')])).openSession();
     assert.deepEqual(calls, [['sessions.list'], ['sessions.open', 'b']]);
@@ -177,7 +177,8 @@ describe('palette commands call the actions directly', () => {
       windowStart: null,
       windowEnd: null,
     };
-    const listSessions = () => Promise.resolve({ sessions: [], snapshots: [snapshot], currentSessionId: 'a', canUndoCompaction: false });
+    const listSessions = () =>
+      Promise.resolve({ sessions: [], snapshots: [snapshot], currentSessionId: 'a', canUndoCompaction: false, timeline: [] });
     const calls: Call[] = [];
     await createPaletteCommands(
       fakeActions(calls, { 'sessions.list': listSessions }),

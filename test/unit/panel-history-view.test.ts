@@ -16,6 +16,7 @@ describe('panel: the history list from the store rows', () => {
         snapshots: [],
         currentSessionId: 's1',
         canUndoCompaction: true,
+        timeline: [],
       },
       date,
     );
@@ -23,7 +24,6 @@ describe('panel: the history list from the store rows', () => {
       { id: 's2', title: 'Untitled session', date: 't20', messageCount: 12, size: '1.4 MB', current: false },
       { id: 's1', title: 'Old', date: 't10', messageCount: 4, size: '2 KB', current: true },
     ]);
-    assert.equal(v.canUndoCompaction, true);
   });
 
   it('shows each session\'s total ("$0.42"), "cost unknown" without prices, and nothing when none is recorded', () => {
@@ -40,6 +40,7 @@ describe('panel: the history list from the store rows', () => {
         snapshots: [],
         currentSessionId: null,
         canUndoCompaction: false,
+        timeline: [],
       },
       date,
     );
@@ -57,34 +58,47 @@ describe('panel: the history list from the store rows', () => {
     assert.equal(cost.fresh, undefined, 'nor does a session without requests');
   });
 
-  it('labels snapshots by their description or their kind', () => {
-    const snap = (id: string, kind: 'compaction' | 'named' | 'restore', createdAt: number, description: string | null) => ({
-      id,
-      kind,
-      createdAt,
-      throughSeq: 1,
-      tokens: null,
-      description,
-      summary: null,
-      messageCount: 3,
-      windowStart: null,
-      windowEnd: null,
-    });
+  it('shows one timeline of rewind points, newest first, each saying what restoring it does', () => {
     const v = toHistoryView(
       {
         sessions: [],
-        snapshots: [snap('a', 'compaction', 1, null), snap('b', 'named', 2, 'before refactor')],
+        snapshots: [],
         currentSessionId: null,
-        canUndoCompaction: false,
+        canUndoCompaction: true,
+        timeline: [
+          {
+            kind: 'checkpoint',
+            at: 1,
+            turn: 2,
+            prompt: 'Rename   the parser\nand its tests',
+            files: ['src/parser.ts', 'test/parser.test.ts'],
+          },
+          { kind: 'compaction', at: 2, beforeMessages: 40, afterMessages: 5, beforeTokens: 85_000, afterTokens: 22_000, restorable: false },
+          { kind: 'clear', at: 3, messages: 7, restorable: false },
+          { kind: 'snapshot', at: 4, id: 'snap_1', name: 'before refactor', messages: 12 },
+          { kind: 'compaction', at: 5, beforeMessages: 14, afterMessages: 3, beforeTokens: 30_000, afterTokens: 6_000, restorable: true },
+        ],
       },
       date,
     );
     assert.deepEqual(
-      v.snapshots.map((s) => [s.id, s.label, s.date]),
+      v.timeline.map((e) => [e.kind, e.date, e.title, e.action?.type ?? null]),
       [
-        ['b', 'before refactor', 't2'],
-        ['a', 'Compaction', 't1'],
+        ['compaction', 't5', 'Compacted: 30k → 6k tokens', 'compaction/undo'],
+        ['snapshot', 't4', 'Snapshot “before refactor”', 'snapshot/restore'],
+        ['clear', 't3', 'Cleared the context', null],
+        ['compaction', 't2', 'Compacted: 85k → 22k tokens', null],
+        ['checkpoint', 't1', 'Before “Rename the parser and its tests”', 'checkpoint/restore'],
       ],
     );
+    const [undo, , clear, old, checkpoint] = v.timeline;
+    assert.equal(undo.restores, 'Undo gives the model the 14 messages it had before (30k tokens).');
+    assert.match(clear.restores, /^Can no longer be undone/);
+    assert.match(old.restores, /^Can no longer be undone/);
+    assert.equal(checkpoint.detail, 'Turn 2 changed 2 files: src/parser.ts, test/parser.test.ts');
+    assert.match(checkpoint.restores, /^Restore puts these 2 files back as they were before this turn and rewinds the conversation/);
+    assert.deepEqual(checkpoint.action, { type: 'checkpoint/restore', turn: 2 });
+    // Five kinds of entry are gone: no separate snapshot list, no "Undo of the last compaction · 0 messages".
+    assert.deepEqual(Object.keys(v).sort(), ['sessions', 'timeline']);
   });
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type { RestoreOutcome, TurnChanges } from '../../src/app/checkpoint-actions';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
-import { changesItem, restoreNote, restoredCards, rewindDivider } from '../../src/panel/turn-changes';
+import { changesItem, restoreNote, rewindChat } from '../../src/panel/turn-changes';
 import { parseHostMessage, parseWebviewMessage, type HostToWebview } from '../../src/protocol/messages';
-import type { Message } from '../../src/providers/types';
+import { assistant, user } from './panel-factories';
 
 const changes = (turn: number): TurnChanges => ({
   turn,
@@ -31,33 +31,35 @@ describe('panel: changes in a turn and a checkpoint restore', () => {
     for (const m of posted) assert.ok(parseHostMessage(m).ok, JSON.stringify(m));
   });
 
-  it('a restore keeps the chat, marks its card and later ones restored, and continues under a "restored to before turn N" divider', () => {
+  it('a restore shows each message once: the rewound turns leave the chat and their prompt goes back to the box', () => {
     const p = new ChatPresenter(() => {});
-    const user: Message = { role: 'user', content: [{ type: 'text', text: 'first' }], timestamp: 1 };
-    p.load([user]);
+    p.load([user('first prompt'), assistant('Hello.'), user('edit the notes'), assistant('Edited.')]);
     p.put(changesItem('ch2', changes(2)));
-    p.put(changesItem('ch3', changes(3)));
-    const before = p.transcript.items.length;
-    const outcome: RestoreOutcome = { turn: 2, restored: ['notes.txt'], kept: ['made/new.txt'], notRestorable: [] };
-    for (const item of restoredCards(p.transcript.items, outcome)) p.put(item);
-    p.continueUnder([user], rewindDivider(outcome.turn));
-    const items = p.transcript.items;
-    assert.equal(items.length, before + 2, 'nothing removed: a divider and the rewound context are added');
-    const cards = items.filter((i) => i.kind === 'changes');
-    assert.deepEqual(
-      cards.map((c) => c.kind === 'changes' && [c.turn, c.restored, c.note]),
-      [
-        [2, true, '1 file restored; kept your changes to made/new.txt.'],
-        [3, true, undefined],
-      ],
-    );
-    const divider = items.find((i) => i.kind === 'divider');
-    assert.match(divider?.kind === 'divider' ? divider.text : '', /^Restored to before turn 2 \(files and conversation\)/);
+    const outcome: RestoreOutcome = {
+      turn: 2,
+      restored: ['notes.txt'],
+      kept: ['made/new.txt'],
+      notRestorable: [],
+      prompt: user('edit the notes'),
+      rewoundPrompts: 1,
+    };
+    const plan = rewindChat(p.transcript.items, outcome, 'rw2');
+    assert.ok(plan);
+    for (const id of plan.remove) p.remove(id);
+    p.put(plan.note);
+    const shown = p.transcript.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? `${i.kind}:${i.text}` : i.kind));
+    assert.deepEqual(shown, ['user:first prompt', 'assistant:Hello.', 'notice'], 'the earlier exchange once, the rewound turn gone');
+    assert.deepEqual(plan.prompt, { text: 'edit the notes' }, 'the rewound prompt goes back to the message box');
+    assert.equal(plan.note.title, 'Restored to before turn 2 (files and conversation)');
+    assert.equal(plan.note.text, '1 file restored; kept your changes to made/new.txt. Your prompt is back in the message box.');
+    assert.ok(parseHostMessage({ type: 'prompt/fill', ...plan.prompt }).ok);
+    // A rewound prompt that is not shown (an older page) leaves the chat to be shown again from the store.
+    assert.equal(rewindChat(p.transcript.items, { ...outcome, rewoundPrompts: 3 }, 'rw2'), undefined);
   });
 
   it('says what a restore could not do', () => {
     assert.equal(
-      restoreNote({ turn: 1, restored: [], kept: [], notRestorable: [{ path: 'big.log', reason: 'larger than 1 MB' }] }),
+      restoreNote({ turn: 1, restored: [], kept: [], notRestorable: [{ path: 'big.log', reason: 'larger than 1 MB' }], rewoundPrompts: 1 }),
       '0 files restored; not restorable: big.log (larger than 1 MB).',
     );
   });

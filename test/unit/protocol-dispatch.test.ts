@@ -19,6 +19,7 @@ function recorder() {
     'prompt/stop': record,
     'context/compact': record,
     'context/clear': record,
+    'clear/undo': record,
     'session/new': record,
     'session/open': record,
     'session/rename': record,
@@ -112,6 +113,7 @@ describe('protocol: the webview dispatcher', () => {
       'ledger/update': record,
       'host/ok': record,
       'mention/add': record,
+      'prompt/fill': record,
     };
     const dispatch = createHostDispatcher(
       handlers,

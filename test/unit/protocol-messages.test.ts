@@ -132,8 +132,17 @@ describe('protocol: every message is validated', () => {
         type: 'history/list',
         history: {
           sessions: [{ id: 's', title: 't', date: 'd', messageCount: 1, size: '1 KB', current: true }],
-          snapshots: [],
-          canUndoCompaction: false,
+          timeline: [
+            {
+              id: 'cp2',
+              kind: 'checkpoint',
+              title: 'Before “fix it”',
+              date: 'd',
+              detail: 'Turn 2 changed 1 file: a.ts',
+              restores: 'Restore puts a.ts back…',
+              action: { type: 'checkpoint/restore', turn: 2 },
+            },
+          ],
         },
       },
     ]) {

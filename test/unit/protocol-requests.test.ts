@@ -9,7 +9,7 @@ import {
   type RequestMessage,
 } from '../../src/protocol/messages';
 
-const history = { sessions: [], snapshots: [], currentSessionId: null, canUndoCompaction: false };
+const history = { sessions: [], timeline: [] };
 
 /** Handlers that answer from fixed data and record what they were asked. */
 function handlers(asked: unknown[]): RequestHandlers {
