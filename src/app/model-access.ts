@@ -24,6 +24,7 @@ import type { Provider } from '../providers/provider';
 import type { ProviderModelInfo } from '../providers/model-info';
 import { ServerWindowCache, type ServerWindow } from '../providers/server-discovery';
 import { listServerModels, listWithWindows, type ModelsFetch, type ServerModels } from '../providers/server-models';
+import { withServerKey, type ServerRequestInit } from '../providers/key-origin';
 import type { ServerTraits } from '../context/usage-evidence';
 import { formatTokens } from '../protocol/format';
 import type { ProviderId } from '../providers/types';
@@ -35,8 +36,6 @@ const endpointOf = (provider: ProviderId) => providerEntry(provider).endpoint;
 
 /** The thinking levels the picker offers for a model, each with what a request at it sends. */
 export type ModelThinking = (provider: ProviderId, model: string) => readonly ThinkingOffer[];
-
-const fetchModels: ModelsFetch = (url, init) => fetch(url, init);
 
 /** The settings' model: the default a new session starts with. */
 function settingsModel(env: HostEnvironment): ModelChoice {
@@ -52,7 +51,9 @@ export class ModelAccess {
   };
   private reportedSettingsErrors = '';
   private reportedServerNote = '';
-  private readonly serverWindows = new ServerWindowCache((url, init) => fetch(url, init));
+  private readonly serverWindows = new ServerWindowCache((url, init) => fetch(url, this.keyed(url, init)));
+  /** The configured server's model list, asked with the key released for it. */
+  private readonly fetchModels: ModelsFetch = (url, init) => fetch(url, this.keyed(url, init));
   /** Models whose server was already said to be cutting the conversation (said once each). */
   private readonly truncationTold = new Set<string>();
   /** The input limit VS Code reported, for the model it was asked about. */
@@ -109,6 +110,12 @@ export class ModelAccess {
     if (options.quiet && !released.apiKey) return;
     this.released = { ...released, provider, baseUrl };
     if (released.withheld) this.env.log.warn(released.withheld);
+  }
+
+  /** `init` with the key released for the current target, when `url` is on its origin. */
+  private keyed(url: string, init: ServerRequestInit | undefined): ServerRequestInit | undefined {
+    const { provider, baseUrl } = this.target();
+    return withServerKey(url, init, keyForTarget(this.released, provider, baseUrl).apiKey, baseUrl);
   }
 
   /**
@@ -215,7 +222,7 @@ export class ModelAccess {
       lm: endpointOf(provider) === 'vscode' ? this.env.languageModel(model) : undefined,
     });
     // A server's own list says whether it has the model: a lenient one would answer any name.
-    const serverModels = endpointOf(provider) === 'server' && baseUrl ? await listServerModels(baseUrl, fetchModels) : [];
+    const serverModels = endpointOf(provider) === 'server' && baseUrl ? await listServerModels(baseUrl, this.fetchModels) : [];
     return testConnection(client, { provider, model, baseUrl, apiKey: key.apiKey, serverModels });
   }
 
@@ -305,7 +312,8 @@ export class ModelAccess {
   async serverModels(): Promise<ServerModels> {
     const { provider, baseUrl } = this.target();
     if (endpointOf(provider) !== 'server' || !baseUrl) return { ids: [], windows: new Map() };
-    return listWithWindows(baseUrl, fetchModels, (id) => this.serverWindows.get(baseUrl, id));
+    await this.releaseKey({ quiet: true });
+    return listWithWindows(baseUrl, this.fetchModels, (id) => this.serverWindows.get(baseUrl, id));
   }
 
   /**

@@ -67,3 +67,20 @@ export function decideKeyUse(input: KeyUseInput): KeyUse {
   if (input.decisions.approved.includes(origin)) return { action: 'send', origin };
   return { action: 'ask', origin };
 }
+
+/**
+ * `init` with the key as a Bearer header when `url` is on the key's own origin: a keyed server (vLLM's
+ * `--api-key`, a proxy) refuses its model list and discovery routes without it. Never another origin.
+ */
+export function withServerKey(
+  url: string,
+  init: ServerRequestInit | undefined,
+  key: string | undefined,
+  baseUrl: string | undefined,
+): ServerRequestInit | undefined {
+  if (!key || !baseUrl || originOf(url) !== originOf(baseUrl)) return init;
+  return { ...init, headers: { ...init?.headers, authorization: `Bearer ${key}` } };
+}
+
+/** What Headroom's own requests to a server carry. */
+export type ServerRequestInit = { method?: string; body?: string; headers?: Record<string, string>; signal?: AbortSignal };

@@ -18,7 +18,7 @@ const MAX_ID_CHARS = 300;
 /** What `listServerModels` needs of `fetch`: the status and the body as a stream. */
 export type ModelsFetch = (
   url: string,
-  init?: { signal?: AbortSignal },
+  init?: { signal?: AbortSignal; headers?: Record<string, string> },
 ) => Promise<{ ok: boolean; body: ReadableStream<Uint8Array> | null }>;
 
 /** The first `max` bytes of `body` as text, and whether there was more. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setUpServerModel } from '../../src/commands/server-setup';
 import type { PickItem, PickOptions } from '../../src/commands/palette-ui';
 import { providerEntry } from '../../src/common/provider-catalogue';
+import { withServerKey } from '../../src/providers/key-origin';
 import { listServerModels, listsModel, serverModelSetup } from '../../src/providers/server-models';
 import { createFakeWorld, type FakeWorld } from '../fixtures/app/fake-environment';
 
@@ -98,5 +99,42 @@ describe('local server setup: the model is one the server has', function () {
     const gone = await setUp('llama3.1', none);
     assert.deepEqual([gone.chosen, gone.used], [undefined, []]);
     assert.match(gone.said[0], /could not read the models of .*Start the server/);
+  });
+});
+
+/**
+ * vLLM started with `--api-key` refuses every `/v1` route without the key, its model list too: the
+ * picker showed none of its models, Test connection could not tell a wrong name, and the window it
+ * serves (`max_model_len`) stayed unknown. The key released for the server goes with those requests.
+ */
+describe('a keyed server: its lists are asked with the key', function () {
+  this.timeout(60_000);
+  let world: FakeWorld | undefined;
+  afterEach(async () => world?.close());
+
+  it('lists the models and their windows of a vLLM that requires a key, and Test connection reads the list', async () => {
+    world = await createFakeWorld(
+      {},
+      {
+        server: { flavour: 'vllm', windows: { [SERVED]: 16_384 }, apiKey: 'test-key' },
+        provider: { provider: 'openai-compatible', model: 'llama3.1' },
+      },
+    );
+    const { service } = await world.open();
+    const r = await service.turns.testConnection();
+    assert.equal(r.ok, false, r.message);
+    assert.match(r.message, new RegExp(`llama3.1 is not on this server; it has: .*${SERVED.replace('.', '\\.')}`));
+    const listed = await service.models.serverModels();
+    assert.ok(listed.ids.includes(SERVED), `listed: ${listed.ids.join(', ')}`);
+    assert.equal(listed.windows.get(SERVED)?.contextWindow, 16_384);
+  });
+
+  it('never sends the key to another origin', () => {
+    assert.deepEqual(withServerKey('http://127.0.0.1:9/v1/models', undefined, 'k', 'http://127.0.0.1:8/v1'), undefined);
+    assert.deepEqual(withServerKey('http://evil.example/v1/models', { method: 'GET' }, 'k', 'http://127.0.0.1:8/v1'), { method: 'GET' });
+    assert.deepEqual(withServerKey('http://127.0.0.1:8/v1/models', undefined, 'k', 'http://127.0.0.1:8/v1'), {
+      headers: { authorization: 'Bearer k' },
+    });
+    assert.deepEqual(withServerKey('http://127.0.0.1:8/v1/models', undefined, undefined, 'http://127.0.0.1:8/v1'), undefined);
   });
 });
