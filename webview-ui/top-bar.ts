@@ -17,13 +17,13 @@ export function sessionLines(s: SnapshotView | undefined): HTMLElement[] {
     h('span', { class: 'hr-session-title', title: s.session.title }, s.session.title),
     h('span', { class: 'hr-muted', 'data-testid': 'session-counts' }, ` · ${sessionCounts(s.session)}`),
     s.trusted ? null : h('span', { class: 'hr-warn', 'data-testid': 'restricted' }, ` · ${RESTRICTED_BANNER}`),
-    s.storageNote
-      ? h('span', { class: 'hr-warn', 'data-testid': 'storage-note' }, ` · ${s.storageNote}`)
-      : s.storageAvailable
-        ? null
-        : h('span', { class: 'hr-warn' }, ' · Open a folder to keep sessions'),
+    s.storageNote || s.storageAvailable ? null : h('span', { class: 'hr-warn' }, ' · Open a folder to keep sessions'),
   );
-  return [facts, h('div', { class: 'hr-model-line' }, modelButton(s.config))];
+  // Why nothing is saved (another window holds the sessions, a full disk): a sentence to read whole, on its own line.
+  const note = s.storageNote
+    ? h('p', { class: 'hr-storage-note hr-warn', role: 'status', 'data-testid': 'storage-note' }, s.storageNote)
+    : null;
+  return [facts, ...(note ? [note] : []), h('div', { class: 'hr-model-line' }, modelButton(s.config))];
 }
 
 /**

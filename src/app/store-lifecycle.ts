@@ -24,6 +24,12 @@ import type { HostEnvironment } from './host-environment';
  */
 const LOCK_WAIT_MS = 6_000;
 
+/** The panel's line for a read-only store (its reason is a clause: "another VS Code window …"); undefined when writable. */
+function readOnlyNote(store: HeadroomStore): string | undefined {
+  if (!store.readOnly) return undefined;
+  return `Read-only: ${store.readOnlyReason ?? "another window holds this workspace's sessions."}`;
+}
+
 /** What is stored with a session besides its messages. */
 export interface SessionRecord {
   ledger: LedgerState | undefined;
@@ -88,13 +94,14 @@ export class SessionStorage extends Disposable {
       this._register(
         store.onDidReportProblem((p) => {
           this.env.warn(p.message);
-          if (store.readOnly && this.why !== store.readOnlyReason) {
-            this.why = store.readOnlyReason;
+          const why = readOnlyNote(store);
+          if (why && this.why !== why) {
+            this.why = why;
             this.accessChanges.fire();
           }
         }),
       );
-      if (store.readOnly) this.why = store.readOnlyReason ?? "Another window holds this workspace's sessions: read-only.";
+      this.why = readOnlyNote(store);
       // Persisted factors (the store keeps no error band; start it at 0 and let new samples widen it).
       this.factors = new Calibration(
         store.calibration.all().map((c) => ({ model: c.model, factor: c.factor, samples: c.samples, error: 0 })),

@@ -103,6 +103,8 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
         extensionVersion: (context.extension.packageJSON as ExtensionManifest).version ?? '0.0.0',
         workspaceName: vscode.workspace.name ?? null,
         storageAvailable: state.storage === 'workspace',
+        // Why sessions are read-only or kept in memory (another window holds them, no folder, a full disk).
+        ...(state.storageNote ? { storageNote: state.storageNote } : {}),
         trusted: vscode.workspace.isTrusted,
         session: { id: state.sessionId, title: state.title, messageCount: state.messageCount, transcriptCount: state.transcriptCount },
         config: { ...config, modelInfo: modelInfoView(session.models.limits(), choice.thinking) },
@@ -148,6 +150,8 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
     }),
   );
   disposables.push(context.secrets.onDidChange(() => void panel.postSnapshot()));
+  // A newer window took the sessions over: the panel says this one is read-only from now on.
+  disposables.push(session.storage.onDidChangeAccess(() => void panel.postSnapshot()));
   // Restricted Mode ends without a reload: the panel drops its read-only banner at once.
   disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void panel.postSnapshot()));
 
