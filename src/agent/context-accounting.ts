@@ -59,6 +59,8 @@ export interface ContextAccounting {
    * megabytes of transcript): nothing is memoized and no tokenizer count is started for it.
    */
   estimateOf: (message: Message) => number;
+  /** Resolves once the system sections and tool definitions have their tokenizer counts (never rejects). */
+  countFixedExactly: (system: readonly SystemSection[], tools: readonly ToolDefinition[]) => Promise<unknown>;
   /** Calibrated components of a request, each measured where it lives (no confirmed base). */
   components: (messages: readonly Message[], system: readonly SystemSection[], tools: readonly ToolDefinition[]) => BudgetComponents;
   /** The components with the confirmed base applied, and how much of them is estimated. */
@@ -87,7 +89,7 @@ export function createContextAccounting(deps: {
   const tokensOf = (m: Message) => scaled(countOf(m));
   const estimateOf = (m: Message) => scaled(estimateMessage(m, family, ''));
   const messageBand = messageBands(countOf);
-  const { systemRaw, toolsParts } = fixedPartCounts(ledger, family);
+  const { systemRaw, toolsParts, exact: countFixedExactly } = fixedPartCounts(ledger, family);
 
   /** Calibrated system sections and tool definitions (`fixed` is the part of them the messages do not hold). */
   function fixedParts(
@@ -184,7 +186,7 @@ export function createContextAccounting(deps: {
 
   const resultTokens = (text: string, toolName: string) => scaled(resultTokenCount(text, toolName, family));
 
-  return { tokensOf, estimateOf, resultTokens, components, account, learn };
+  return { tokensOf, estimateOf, resultTokens, countFixedExactly, components, account, learn };
 }
 
 /**
@@ -238,6 +240,8 @@ function messageBands(countOf: (m: Message) => MessageCount): (m: Message) => Ba
 interface FixedPartCounts {
   systemRaw: (system: readonly SystemSection[]) => FixedPart[];
   toolsParts: (tools: readonly ToolDefinition[]) => FixedPart[];
+  /** The same units' tokenizer counts, awaited. */
+  exact: (system: readonly SystemSection[], tools: readonly ToolDefinition[]) => Promise<unknown>;
 }
 
 /**
@@ -280,7 +284,15 @@ function fixedPartCounts(ledger: TokenLedger, family: TokenizerFamily): FixedPar
       return { parts, exact };
     });
   };
-  return { systemRaw, toolsParts };
+  const exact = (system: readonly SystemSection[], tools: readonly ToolDefinition[]) =>
+    Promise.all([
+      ...system.map((s) => ledger.countTextsExact([s.text], family)),
+      ...tools.map((t) => {
+        const p = toolDefinitionParts([t]);
+        return ledger.countTextsExact(p.texts, family, p.fixed);
+      }),
+    ]);
+  return { systemRaw, toolsParts, exact };
 }
 
 /** Raw tokens per content class (calibration's input). */

@@ -301,7 +301,12 @@ class DefaultGate implements DefaultContextGate {
    * the exact count may well show that no compaction is needed.
    */
   private async countExactly(input: PreflightInput): Promise<void> {
-    const all = Promise.all(input.messages.map((m) => this.ledger.countExact(m, this.family)));
+    // The system prompt and the tool definitions too: on a small window they alone can reach the compact
+    // threshold by their estimate while the worker is still loading, and a near-empty session was compacted.
+    const all = Promise.all([
+      ...input.messages.map((m) => this.ledger.countExact(m, this.family)),
+      this.accounting.countFixedExactly(input.system, input.tools),
+    ]);
     if (await settlesWithin(all, this.options.exactCountTimeoutMs ?? 2000)) return;
     const estimated = sumOf(this.accounting.components(input.messages, input.system, input.tools));
     if (estimated >= this.thresholds.compact * this.limits.effectiveWindow)

@@ -133,10 +133,12 @@ export class TokenLedger extends Disposable {
 
   /** Counts several texts as one unit (e.g. all tool definitions), memoized by their joint hash. */
   countTexts(texts: readonly string[], family: TokenizerFamily, fixed = 0): MessageCount {
-    const h = createHash('sha1');
-    for (const t of texts) h.update(t).update('\u0000');
-    const hash = `t${fixed}:${h.digest('hex')}`;
-    return this.lookup(hash, family, { texts: [...texts], fixed }, true);
+    return this.lookup(textsHash(texts, fixed), family, { texts: [...texts], fixed }, true);
+  }
+
+  /** The tokenizer count of `countTexts`'s unit (memoized), or the estimate if no tokenizer is available. Never rejects. */
+  countTextsExact(texts: readonly string[], family: TokenizerFamily, fixed = 0): Promise<MessageCount> {
+    return this.request(textsHash(texts, fixed), family, { texts: [...texts], fixed });
   }
 
   private isFinal(c: MessageCount): boolean {
@@ -205,4 +207,11 @@ export class TokenLedger extends Disposable {
   private combine(hash: string, family: TokenizerFamily, parts: MessageParts, counts: Parameters<typeof combineCounts>[1]): MessageCount {
     return { hash, family, ...combineCounts(parts, counts, family) };
   }
+}
+
+/** The memo key of free texts counted as one unit. */
+function textsHash(texts: readonly string[], fixed: number): string {
+  const h = createHash('sha1');
+  for (const t of texts) h.update(t).update('\u0000');
+  return `t${fixed}:${h.digest('hex')}`;
 }
