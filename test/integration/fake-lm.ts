@@ -145,3 +145,18 @@ export function uninstallFakeLanguageModels(): void {
   g.__headroomFakeLm = undefined;
   g.__headroomFakeLmChanged?.();
 }
+
+/**
+ * Resolves once VS Code offers every model of `fake` (it refreshes its list after the provider says
+ * the list changed, later on a busy machine); rejects after `timeoutMs`. Before that, Headroom's
+ * `selectChatModels` finds no model: no count, no window, and the turn runs on safe estimates.
+ */
+export async function fakeModelsOffered(fake: FakeLanguageModels, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const offered = await vscode.lm.selectChatModels();
+    if (fake.models.every((m) => offered.some((o) => o.id === m.id))) return;
+    if (Date.now() > deadline) throw new Error(`VS Code does not offer the fake models after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
