@@ -8,7 +8,7 @@
  * what left the context and shows what the compaction cost (its `usage.iterations` entry, priced);
  * `search_history` finds a line that left. After the third, Undo brings the view back: the next
  * request carries the un-compacted messages again. Screenshots of the card: native-compaction-card-dark.png,
- * native-compaction-card-light.png.
+ * native-compaction-stored-dark.png (the results its summary stored), native-compaction-card-light.png.
  */
 import * as assert from 'node:assert/strict';
 import type { Frame, Locator, Page } from 'playwright-core';
@@ -122,6 +122,9 @@ async function checkCompaction(k: number, since: number, manual: boolean): Promi
   await details.getByText(/^Summarized \(\d+\)$/).waitFor({ timeout: 10_000 });
   await details.getByText(fact(k)).first().waitFor({ timeout: 10_000 });
   await details.getByText(`Part ${k} notes`, { exact: false }).first().waitFor({ timeout: 10_000 });
+  // The results the summary stored are named by their tool and what the call read, never a bare ref id.
+  if (k === 1) await details.getByText('read_file hello.ts', { exact: true }).waitFor({ timeout: 10_000 });
+  assert.doesNotMatch((await details.textContent()) ?? '', /res_[0-9a-f]{6,}/);
   return { card, native: natives.at(-1)! };
 }
 
@@ -252,10 +255,10 @@ describe('native compaction in a real VS Code: three times, each auditable, sear
       if (k === 1) {
         await card.scrollIntoViewIfNeeded();
         await page.screenshot({ path: screenshotPath('native-compaction-card-dark') });
-        await card.locator('summary', { hasText: 'What left the context' }).click();
-      } else {
-        await card.locator('summary', { hasText: 'What left the context' }).click();
+        await card.getByText('read_file hello.ts', { exact: true }).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: screenshotPath('native-compaction-stored-dark') });
       }
+      await card.locator('summary', { hasText: 'What left the context' }).click();
       await checkSearch(k);
       checkNextRequest(k, native);
     }
