@@ -8,7 +8,7 @@
  */
 import type { CompactInput } from '../agent/compact-hook';
 import type { CompactionReport } from '../agent/events';
-import { createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
+import { compactionChange, createCompactionChain, type ChainResult, type CompactionChain } from '../agent/compaction';
 import { nativeCompactionFor, storedCompactionView, type StoredCompactionView } from '../context/compaction';
 import { rehydrationBlock } from '../agent/ledger';
 import { snapshotCounts } from '../agent/store-persistence';
@@ -127,15 +127,7 @@ export function compactionRecord(
 /** The view of what the pass did, as stored with its record (undefined if it cannot be assembled). */
 function whatLeft(r: ChainResult, input: CompactInput, model: string): StoredCompactionView | undefined {
   try {
-    const change = {
-      before: input.messages,
-      after: r.messages,
-      strategies: r.strategies,
-      storedRefIds: r.clearedRefIds,
-      ...(r.summary !== undefined ? { summary: r.summary } : {}),
-      ...(r.receipt ? { receipt: r.receipt } : {}),
-    };
-    return storedCompactionView(change, { trigger: r.trigger, cost: r.cost, model });
+    return storedCompactionView(compactionChange(input.messages, r), { trigger: r.trigger, cost: r.cost, model });
   } catch {
     return undefined;
   }

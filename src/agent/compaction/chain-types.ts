@@ -6,7 +6,7 @@
 import type { NativeCompaction } from '../../context/compaction';
 import type { CompactionReceipt } from '../../protocol/view-models';
 import type { Provider } from '../../providers/provider';
-import type { Message, Usage } from '../../providers/types';
+import type { Message, ToolResultMessage, Usage } from '../../providers/types';
 import type { ResultPort } from '../../tools/ports';
 import type { CompactHook, CompactInput } from '../compact-hook';
 import type { BackgroundSummary } from './background-summary';
@@ -100,6 +100,8 @@ export interface ChainResult {
   freedShare: number;
   /** Ref ids of the results this pass cleared or stored before removing them (all retrievable with read_result). */
   clearedRefIds: string[];
+  /** The input's results without a ref id that this pass stored, as stored (with their ref ids). */
+  storedResults?: ToolResultMessage[];
   /** Why a step was skipped or failed (summary failure, results that could not be stored…). */
   notes: string[];
   /** Which specifics of what left the view the compacted view still carries (`receipt.ts`). */

@@ -9,7 +9,7 @@
  */
 import { applyClearPlan, dropWithHistory, historyMessage, parseHistoryMessage, planClearToolResults } from '../../context/compaction';
 import { yieldToEventLoop } from '../../common/yield';
-import type { Message, Usage } from '../../providers/types';
+import type { Message, ToolResultMessage, Usage } from '../../providers/types';
 import type { CompactInput } from '../compact-hook';
 import { DEFAULT_INSTRUCTIONS_SHARE, type ChainResult, type ChainServices, type PassScope } from './chain-types';
 import { compactionReceipt } from './receipt';
@@ -157,8 +157,18 @@ export class CompactionPass {
       reachedTarget: afterTokens <= target,
       freedShare: (beforeTokens - afterTokens) / Math.max(1, window),
       clearedRefIds: this.clearedRefIds,
+      storedResults: this.storedResults(),
       notes: this.notes,
     };
+  }
+
+  /** The input's results without a ref id that this pass stored (a summary stores what it summarizes), as stored. */
+  private storedResults(): ToolResultMessage[] {
+    return this.scope.input.messages.flatMap((m) => {
+      if (m.role !== 'toolResult' || m.refId) return [];
+      const refId = this.chain.archive.refOf(m);
+      return refId && this.clearedRefIds.includes(refId) ? [{ ...m, refId }] : [];
+    });
   }
 
   private overTarget(): boolean {

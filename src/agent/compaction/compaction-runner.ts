@@ -8,7 +8,7 @@
  */
 import { planSummary } from '../../context/compaction';
 import type { CompactionReceipt } from '../../protocol/view-models';
-import type { Message } from '../../providers/types';
+import type { Message, ToolResultMessage } from '../../providers/types';
 import type { CompactInput } from '../compact-hook';
 import type { AgentEvent, CompactionChange } from '../events';
 
@@ -19,6 +19,8 @@ export interface RunnerPass {
   summary?: string;
   /** Ref ids of the results the pass stored or cleared. */
   clearedRefIds: string[];
+  /** The input's results without a ref id that the pass stored, as stored. */
+  storedResults?: ToolResultMessage[];
   /** What the compacted view still carries of what left it. */
   receipt?: CompactionReceipt;
 }
@@ -92,14 +94,7 @@ export class CompactionRunner {
       this.report({ type: 'compaction_end', outcome: 'nothing' });
       return undefined;
     }
-    const change: CompactionChange = {
-      before: input.messages,
-      after: result.messages,
-      strategies: result.strategies,
-      storedRefIds: result.clearedRefIds,
-      ...(result.summary !== undefined ? { summary: result.summary } : {}),
-      ...(result.receipt ? { receipt: result.receipt } : {}),
-    };
+    const change = compactionChange(input.messages, result);
     this.outcome = 'done';
     this.report({ type: 'compaction_end', outcome: 'done', change });
     return result;
@@ -129,4 +124,17 @@ export function expectedSummarized(input: Pick<CompactInput, 'messages' | 'token
   } catch {
     return 0;
   }
+}
+
+/** What a pass did to the context it was given (`before`): the "what left" view and the stored record are made from it. */
+export function compactionChange(before: readonly Message[], pass: RunnerPass): CompactionChange {
+  return {
+    before,
+    after: pass.messages,
+    strategies: pass.strategies,
+    storedRefIds: pass.clearedRefIds,
+    ...(pass.storedResults?.length ? { storedResults: pass.storedResults } : {}),
+    ...(pass.summary !== undefined ? { summary: pass.summary } : {}),
+    ...(pass.receipt ? { receipt: pass.receipt } : {}),
+  };
 }

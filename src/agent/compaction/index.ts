@@ -4,4 +4,4 @@ export type { ChainResult, CompactionChain, CompactionChainOptions } from './cha
 export { LoopBreaker, type LoopBreakerOptions, type PassOutcome, type PauseState } from './loop-breaker';
 export { BackgroundSummary, type PreparedSummary, type SummaryOutcome } from './background-summary';
 export { snapshotSummary, SUMMARY_UNAVAILABLE, type SnapshotSummaryOptions } from './snapshot-summary';
-export { CompactionRunner, expectedSummarized, type RunnerPass } from './compaction-runner';
+export { CompactionRunner, compactionChange, expectedSummarized, type RunnerPass } from './compaction-runner';

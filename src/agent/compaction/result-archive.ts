@@ -29,6 +29,11 @@ export class ResultArchive {
     return this.port.put(entry);
   }
 
+  /** The ref id `message` was stored under by this archive (undefined when it was not). */
+  refOf(message: Message): string | undefined {
+    return this.storedRefs.get(message);
+  }
+
   /** Copies of `messages` where every tool result has a ref id: results never stored are stored now. */
   async storeAll(messages: readonly Message[]): Promise<StoredMessages> {
     const out: StoredMessages = { messages: [], refIds: [], failures: [] };

@@ -20,6 +20,11 @@ export interface CompactionChange {
   summary?: string;
   /** Ref ids of the tool results the pass stored or cleared (each opens with read_result). */
   storedRefIds: readonly string[];
+  /**
+   * The results of `before` the pass stored that had no ref id there (a summary stores the small ones
+   * it summarizes), as stored: with their ref ids, so each is listed by its tool and what its call read.
+   */
+  storedResults?: readonly ToolResultMessage[];
   /** Which specifics of what left the context the next request still carries. */
   receipt?: CompactionReceipt;
 }
@@ -69,7 +74,9 @@ export function compactionDetails(change: CompactionChange): CompactionDetails {
     (m) => !after.has(m) && !isHistoryMessage(m) && !(m.role === 'toolResult' && afterCalls.has(resultKey(m))),
   );
   const summarized = change.strategies.some(isSummaryStrategy);
-  const storedAs = storedResults([...change.before, ...change.after]);
+  const copies = new Map((change.storedResults ?? []).map((m) => [resultKey(m), m]));
+  const named = change.before.map((m) => (m.role === 'toolResult' && !m.refId ? (copies.get(resultKey(m)) ?? m) : m));
+  const storedAs = storedResults([...named, ...change.after]);
   const details: CompactionDetails = {
     kept: kept.slice(-LISTED).map(contextLine),
     keptCount: kept.length,
