@@ -140,8 +140,9 @@ export function createHostActions(deps: HostActionDeps): HostActions {
       pins: session.pins,
       checkpoints: checkpointActions(deps),
       results: {
-        open: (refId, find) => results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId)), find),
-        searchHistory: (query) => session.search.searchHistory(query),
+        open: (refId, find, sessionId) =>
+          results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId)), find, sessionId),
+        searchHistory: (query, signal) => session.searchAll.search(query, signal),
         storedResults: () => session.search.storedResults(),
       },
       approvals: {
