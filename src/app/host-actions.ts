@@ -10,12 +10,12 @@ import type { ConnectionResult } from '../providers/connection-test';
 import type { Message } from '../providers/types';
 import type { Mention, MentionOption, PanelCommand, ProviderName } from '../protocol/messages';
 import type { ResultMeta } from '../store/types';
-import type { HistorySearchResult } from '../tools/history-search';
 import type { ApprovalDecision } from '../tools/ports';
 import type { TurnChanges } from './checkpoint-actions';
 import type { PinInfo } from './pins-snapshots';
 import type { PromptImage } from './prompt-message';
 import type { SessionHistory } from './sessions';
+import type { SessionHits } from './workspace-search';
 
 export type { PinInfo } from './pins-snapshots';
 export type { TurnChanges, RestoreOutcome, OverwriteAnswer } from './checkpoint-actions';
@@ -101,9 +101,13 @@ export interface ResultActions {
    * Opens a stored (offloaded) tool result in a read-only editor; a ref id not listed opens untitled.
    * With `find` (a search's words) the editor lands on its first hit, selected.
    */
-  open(refId: string, find?: string): Promise<void>;
-  /** Searches the whole transcript and stored results of this session; each hit's ref opens with `open`. */
-  searchHistory(query: string): Promise<HistorySearchResult>;
+  open(refId: string, find?: string, sessionId?: string): Promise<void>;
+  /**
+   * Searches the whole transcript and stored results of every session: the current session first,
+   * then the others newest first, one session's hits at a time; stops when `signal` aborts. A hit's
+   * ref opens with `open` (with its session's id when that is not the current session).
+   */
+  searchHistory(query: string, signal: AbortSignal): AsyncIterable<SessionHits>;
   /** Stored tool results of this session, newest first (empty without a folder). */
   storedResults(): readonly ResultMeta[];
 }

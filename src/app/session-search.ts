@@ -46,6 +46,13 @@ export class SessionSearch {
     return (await this.source().transcript()).find((e) => e.seq === seq);
   }
 
+  /** One message of another stored session (a hit of Search History… across sessions); never the model's. */
+  private async messageOf(sessionId: string, seq: number): Promise<TranscriptEntry | undefined> {
+    const store = this.storage.store;
+    if (!store) return undefined;
+    return store.sessions.message(sessionId, seq);
+  }
+
   /**
    * One search over the whole stored transcript and stored results (what `search_history` gives the
    * model), for the user: hits newest first, each with a ref that `readResult` opens.
@@ -60,12 +67,16 @@ export class SessionSearch {
     return this.storage.storedResults(this.sessions.id);
   }
 
-  /** The full text of an offloaded tool result, for "Open full result"; a `msg_<seq>` ref opens that transcript message. */
-  async readResult(refId: string): Promise<string> {
+  /**
+   * The full text of an offloaded tool result, for "Open full result"; a `msg_<seq>` ref opens that
+   * transcript message, of the current session or of `sessionId` (a hit in another session).
+   */
+  async readResult(refId: string, sessionId?: string): Promise<string> {
     const seq = seqOfRef(refId);
     if (seq === undefined) return this.storage.readResult(refId);
-    const entry = await this.message(seq);
-    if (!entry) throw new HeadroomError('not_found', `No message ${refId} in this session.`);
+    const other = sessionId !== undefined && sessionId !== this.sessions.id;
+    const entry = other ? await this.messageOf(sessionId, seq) : await this.message(seq);
+    if (!entry) throw new HeadroomError('not_found', `No message ${refId} in ${other ? 'that' : 'this'} session.`);
     const m = entry.message;
     return `${m.role === 'toolResult' ? `${m.toolName} result` : m.role}, turn ${entry.turn}\n\n${messageText(m)}`;
   }

@@ -13,6 +13,7 @@
  * - `checkpoints` (`checkpoint-actions.ts`): each turn's checkpoint, diff, restore + rewind.
  * - `pins` (`pins-snapshots.ts`): pins and named snapshots.
  * - `search` (`session-search.ts`): the whole history and stored results, read.
+ * - `searchAll` (`workspace-search.ts`): Search History… over every session, for the person.
  * - `turns` (`turns.ts`): prompts, edit-and-resend, the gate and the meter, model switch, turn wiring.
  */
 import type { AgentEvent } from '../agent';
@@ -30,6 +31,7 @@ import { ModelAccess } from './model-access';
 import { PinsAndSnapshots } from './pins-snapshots';
 import { SessionRecords } from './session-records';
 import { SessionSearch } from './session-search';
+import { WorkspaceSearch } from './workspace-search';
 import { Sessions } from './sessions';
 import { SessionStorage } from './store-lifecycle';
 import { Turns } from './turns';
@@ -42,6 +44,8 @@ export class SessionService extends Disposable {
   readonly models: ModelAccess;
   readonly sessions: Sessions;
   readonly search: SessionSearch;
+  /** Search History… over every session of the workspace (the person's; the model searches its own session). */
+  readonly searchAll: WorkspaceSearch;
   readonly compactions: Compactions;
   readonly checkpoints: Checkpoints;
   readonly pins: PinsAndSnapshots;
@@ -90,6 +94,7 @@ export class SessionService extends Disposable {
       }),
     ));
     const search = (this.search = new SessionSearch(storage, sessions, ready));
+    this.searchAll = new WorkspaceSearch(storage, sessions, search, ready);
     const compactions = (this.compactions = this._register(
       new Compactions({ env, storage, sessions, records, models, ledger, report, ready, gate: (limits) => this.turns.gate(limits) }),
     ));

@@ -13,6 +13,7 @@ import type { ResultMeta } from '../store/types';
 import type { HostCommands } from './command-handlers';
 import type { HostActions } from '../app/host-actions';
 import type { PaletteUi } from './palette-ui';
+import { searchHistory } from './history-search-command';
 import type { ApprovalDecision } from '../tools/ports';
 
 /** How many recent prompts Pin… offers. */
@@ -121,44 +122,6 @@ export function recentPrompts(messages: readonly Message[]): string[] {
         .trim(),
     )
     .filter((t) => t !== '');
-}
-
-/**
- * Search History…: one search over the whole transcript and stored results of the session (what the
- * model's `search_history` sees, including everything compaction took out of the context); the picked
- * hit opens in a read-only editor.
- */
-async function searchHistory(actions: HostActions, ui: PaletteUi): Promise<void> {
-  const query = await ui.input({
-    title: ui.t('Headroom: Search History'),
-    prompt: ui.t('Words or a phrase to find anywhere in this session, also what is no longer in the context'),
-  });
-  if (!query?.trim()) return;
-  const { hits, total } = await actions.results.searchHistory(query.trim());
-  if (!hits.length) {
-    ui.info(ui.t('Headroom: nothing in this session matches "{0}".', query.trim()));
-    return;
-  }
-  const who = { user: ui.t('You'), assistant: ui.t('Headroom'), tool: ui.t('Tool') };
-  const picked = await ui.pick(
-    hits.map((h) => ({
-      label: `${who[h.role]}${h.toolName ? ` · ${h.toolName}` : ''}`,
-      description: ui.t('turn {0}', h.turn),
-      detail: h.excerpt,
-      ref: h.ref,
-    })),
-    {
-      title: ui.t('Headroom: Search History'),
-      placeHolder:
-        total > hits.length
-          ? ui.t('{0} matches, newest {1} shown', total, hits.length)
-          : total === 1
-            ? ui.t('1 match')
-            : ui.t('{0} matches, newest first', total),
-      matchOnDetail: true,
-    },
-  );
-  if (picked) await actions.results.open(picked.ref, query.trim());
 }
 
 /** Open Stored Result…: a pick list of the session's results, or a typed ref id when none is listed. */

@@ -51,7 +51,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   const approvals = new ApprovalBroker(log, new ApprovalPolicy(readAutoApproveSettings), () => panel.isVisible);
   disposables.push(approvals);
   const session = new SessionHost({ context, log, secrets, approvals });
-  const results = new ResultDocuments((refId) => session.search.readResult(refId));
+  const results = new ResultDocuments((refId, sessionId) => session.search.readResult(refId, sessionId));
   const diffs = new CheckpointDocuments((turn, file) => session.checkpoints.diff(turn, file));
   const paletteUi = createVscodePaletteUi();
   disposables.push(session, results, diffs, paletteUi);

@@ -144,8 +144,12 @@ export function createHostActions(deps: HostActionDeps): HostActions {
       pins: session.pins,
       checkpoints: checkpointActions(deps),
       results: {
-        open: (refId, find) => results.open(refId, resultTitle(session.search.storedResults().find((r) => r.refId === refId)), find),
-        searchHistory: (query) => session.search.searchHistory(query),
+        open: (refId, find, sessionId) => {
+          // A stored result of another session (a Search History… hit) is named from that session's list.
+          const listed = sessionId ? session.storage.storedResults(sessionId) : session.search.storedResults();
+          return results.open(refId, resultTitle(listed.find((r) => r.refId === refId)), find, sessionId);
+        },
+        searchHistory: (query, signal) => session.searchAll.search(query, signal),
         storedResults: () => session.search.storedResults(),
       },
       approvals: {

@@ -72,6 +72,22 @@ export class OpenSessions {
     return this.loaded.get(id);
   }
 
+  /**
+   * Runs `read` over the session: the open database when it is open, else one opened read-only for
+   * this read and closed after it. The set of open sessions is left as it was, so a read over many
+   * sessions (a search of the workspace) never closes the ones in use to make room.
+   */
+  async read<T>(id: string, read: (s: OpenSession) => Promise<T>): Promise<T> {
+    const open = this.open.get(id);
+    if (open) return read(await open);
+    const s = await this.loadUnchecked(id, true);
+    try {
+      return await read(s);
+    } finally {
+      await s.db.close();
+    }
+  }
+
   /** Closes the session's database if it is open and forgets it (used by delete). */
   async drop(id: string): Promise<void> {
     const p = this.open.get(id);
@@ -115,12 +131,13 @@ export class OpenSessions {
     }
   }
 
-  private async loadUnchecked(id: string): Promise<OpenSession> {
+  /** `transient`: opened read-only for one read, so nothing is written and `onOpened` (upkeep) does not run. */
+  private async loadUnchecked(id: string, transient = false): Promise<OpenSession> {
     await mkdir(join(this.ctx.root, 'sessions'), { recursive: true });
     const db = await JournaledDb.open({
       sql: this.ctx.sql,
       path: this.pathOf(id),
-      readOnly: !!this.ctx.readOnlyReason,
+      readOnly: transient || !!this.ctx.readOnlyReason,
       fs: this.ctx.fs,
       migrations: SESSION_MIGRATIONS,
       apply: applySessionOp,
@@ -150,7 +167,7 @@ export class OpenSessions {
         sealedSeq: Number(sealed.seq),
       },
     };
-    await this.onOpened(session);
+    if (!transient) await this.onOpened(session);
     return session;
   }
 

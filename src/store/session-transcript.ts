@@ -98,6 +98,15 @@ export class SessionTranscript extends SessionCatalog {
     return readMessages(this.ctx, s, opts.fromSeq ?? 0, Number.MAX_SAFE_INTEGER, opts.limit ?? -1);
   }
   /**
+   * The full transcript, oldest first, read without taking a place among the open sessions: a session
+   * not open is opened read-only for this read and closed after it, so a search over every session
+   * never closes the ones in use.
+   */
+  async transcriptOnce(id: string): Promise<StoredMessage[]> {
+    this.get(id);
+    return this.sessions.read(id, (s) => readMessages(this.ctx, s, 0, Number.MAX_SAFE_INTEGER, -1));
+  }
+  /**
    * One page of the transcript for the panel: the newest `limit` messages before `beforeSeq` (default: the newest of all),
    * oldest first, never starting with a tool result cut from its call; `hasOlder` says whether a page before it exists.
    */

@@ -18,13 +18,16 @@ let frame: Frame;
 let problems: string[];
 
 /** The meter's "used" figure in tokens, parsed from "83.2k / 123k (68 %)"; 0 before any request. */
-/** Runs Search History… for `query`; resolves with the first hit whose row mentions `rowText`. */
-async function searchHistory(query: string, rowText: string): Promise<Locator> {
+/**
+ * Runs Search History… and types `query` (it searches as one types); resolves with the first hit whose
+ * row mentions `rowText` once the title counts the matches (`done`: what it must say then).
+ */
+async function searchHistory(query: string, rowText: string, done: RegExp = /match/): Promise<Locator> {
   await runPaletteCommand(page, 'Headroom: Search History…');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 20_000 });
-  await input.fill(query);
-  await page.keyboard.press('Enter');
+  const title = page.locator('.quick-input-widget .quick-input-title');
+  await title.filter({ hasText: 'Search History' }).waitFor({ timeout: 20_000 });
+  await page.locator('.quick-input-widget input').fill(query);
+  await title.filter({ hasText: done }).waitFor({ timeout: 20_000 });
   const hit = page.locator('.quick-input-widget .monaco-list-row', { hasText: rowText }).first();
   await hit.waitFor({ timeout: 20_000 });
   return hit;
@@ -229,6 +232,28 @@ describe('a scripted session in a real VS Code with the fake provider', function
     // Scrolled to the hit: the first lines are out of the rendered view, and the hit is selected.
     await editor.locator('.selected-text').first().waitFor({ timeout: 20_000 });
     assert.equal(await editor.locator('.view-line', { hasText: 'line 0000 of big.txt' }).count(), 0);
+  });
+
+  it('Search History… finds hits in every session, opens one without switching, and switches with Open session (screenshot session-search-all-sessions.png)', async () => {
+    await runPaletteCommand(page, 'Headroom: New Session');
+    await frame.locator('.hr-assistant', { hasText: 'It lists' }).waitFor({ state: 'detached', timeout: 20_000 });
+    await turn('Are the numbered lines sorted?', [{ text: 'Yes: the numbered lines are sorted by their number.' }], 'Yes: the numbered');
+    // This session's hit first, then the earlier session's, labelled with its title and age.
+    const earlier = await searchHistory('numbered lines', 'plain list of numbered lines', /in 2 sessions/);
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    assert.match((await rows.first().textContent()) ?? '', /this session.*sorted by their number/);
+    assert.match((await earlier.textContent()) ?? '', /What does medium\.txt say\?.* · (just now|\d+ min ago)/);
+    await page.screenshot({ path: screenshotPath('session-search-all-sessions') });
+    await earlier.click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'plain list of numbered lines' }).first().waitFor({ timeout: 20_000 });
+    assert.equal(await frame.locator('.hr-assistant', { hasText: 'sorted by their number' }).count(), 1, 'still in the new session');
+    assert.equal(await frame.locator('.hr-assistant', { hasText: 'It lists' }).count(), 0);
+    // Its Open session button switches to the earlier session (where the rest of this suite goes on).
+    const again = await searchHistory('plain list of numbered lines', 'What does medium.txt say');
+    await again.hover();
+    await again.locator('.action-label[aria-label="Open session"], .action-label[title="Open session"]').first().click();
+    await frame.locator('.hr-assistant', { hasText: 'It lists' }).first().waitFor({ timeout: 20_000 });
+    assert.equal(await frame.locator('.hr-assistant', { hasText: 'sorted by their number' }).count(), 0);
   });
 
   it('asks before writing a file, and approving writes it', async () => {

@@ -5,7 +5,15 @@ import type { ContextUsage } from '../../src/agent/events';
 import { HOST_COMMANDS, type HostCommand } from '../../src/commands/command-table';
 import type { HostActions } from '../../src/app/host-actions';
 import { createPaletteCommands } from '../../src/commands/palette-commands';
-import type { InputOptions, PaletteUi, PickItem, PickOptions } from '../../src/commands/palette-ui';
+import type {
+  InputOptions,
+  LivePick,
+  LivePickItem,
+  LivePickOptions,
+  PaletteUi,
+  PickItem,
+  PickOptions,
+} from '../../src/commands/palette-ui';
 import { historyMessage } from '../../src/context/compaction/history-message';
 import type { Message } from '../../src/providers/types';
 import type { ResultMeta } from '../../src/store/types';
@@ -62,6 +70,9 @@ class ScriptedUi implements PaletteUi {
     const answer = this.picks.shift();
     assert.ok(answer, `an unexpected pick list: ${options.title}`);
     return Promise.resolve(answer(items) as T | undefined);
+  }
+  livePick<T extends LivePickItem>(options: LivePickOptions): LivePick<T> {
+    assert.fail(`an unexpected live pick list: ${options.title}`);
   }
   input(options: InputOptions): Promise<string | undefined> {
     this.asked.push({ kind: 'input', options });
@@ -206,37 +217,6 @@ describe('palette commands call the actions directly', () => {
     const typed: Call[] = [];
     await createPaletteCommands(fakeActions(typed), new ScriptedUi([], ['  res_9 '])).openStoredResult();
     assert.deepEqual(typed, [['results.storedResults'], ['results.open', 'res_9']]);
-  });
-
-  it('Search History… searches the whole session and opens the picked hit; says so when nothing matches', async () => {
-    const calls: Call[] = [];
-    const searchHistory = () =>
-      Promise.resolve({
-        total: 3,
-        hits: [
-          { ref: 'msg_12', seq: 12, turn: 4, role: 'user' as const, excerpt: 'From now on, run the linter' },
-          { ref: 'res_3', seq: 9, turn: 3, role: 'tool' as const, toolName: 'run_command', excerpt: 'lint: 0 problems' },
-        ],
-      });
-    const ui = new ScriptedUi([byLabel('Tool · run_command')], ['  linter ']);
-    await createPaletteCommands(fakeActions(calls, { 'results.searchHistory': searchHistory }), ui).searchHistory();
-    assert.deepEqual(calls, [
-      ['results.searchHistory', 'linter'],
-      ['results.open', 'res_3', 'linter'],
-    ]);
-    const list = ui.asked[1];
-    assert.ok(list?.kind === 'pick');
-    assert.equal(list.items[0]?.description, 'turn 4');
-    assert.equal(list.options.placeHolder, '3 matches, newest 2 shown');
-
-    const none = new ScriptedUi([], ['zebra']);
-    const noCalls: Call[] = [];
-    await createPaletteCommands(
-      fakeActions(noCalls, { 'results.searchHistory': () => Promise.resolve({ total: 0, hits: [] }) }),
-      none,
-    ).searchHistory();
-    assert.deepEqual(noCalls, [['results.searchHistory', 'zebra']]);
-    assert.deepEqual(none.told, ['Headroom: nothing in this session matches "zebra".']);
   });
 
   it("Pin… offers the user's recent prompts, newest first, never the compaction's history message", async () => {

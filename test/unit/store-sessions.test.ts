@@ -181,4 +181,19 @@ describe('store sessions', () => {
     for (const id of ids) assert.equal((await store.sessions.transcript(id)).length, 6);
     assert.ok(store.sessions.list().every((s) => s.messageCount === 6));
   });
+
+  it('reads a whole transcript once without closing the sessions in use (a search over every session)', async () => {
+    await store.close();
+    store = await open(root, { maxOpenSessions: 1 });
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await store.sessions.create(`s${i}`)).id);
+    for (const id of ids) await store.sessions.appendTurn(id, turnMessages(0));
+    await store.sessions.appendTurn(ids[0], turnMessages(1)); // the session in use
+    const live = (store.sessions as unknown as { sessions: { peek(id: string): unknown } }).sessions;
+    assert.ok(live.peek(ids[0]), 'the session in use is open');
+    for (const id of ids.slice(1)) assert.equal((await store.sessions.transcriptOnce(id)).length, 2);
+    assert.ok(live.peek(ids[0]), 'reading the others left it open');
+    assert.equal(live.peek(ids[1]), undefined, 'a session read once is not kept open');
+    assert.equal((await store.sessions.transcriptOnce(ids[0])).length, 4, 'the open session is read from its open database');
+  });
 });
