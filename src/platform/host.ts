@@ -89,27 +89,7 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
   const panel: ChatViewProvider = new ChatViewProvider({
     extensionUri: context.extensionUri,
     log,
-    snapshot: async (): Promise<SnapshotView> => {
-      await session.init();
-      // The session's model (remembered with it), at the configured base URL.
-      const choice = session.models.choice();
-      const config = await toConfigView(
-        { ...readProviderSettings(), ...choice },
-        async (p) => (await resolveApiKey(p, secrets)) !== undefined,
-      );
-      const state = session.sessions.state();
-      return {
-        protocolVersion: PROTOCOL_VERSION,
-        extensionVersion: (context.extension.packageJSON as ExtensionManifest).version ?? '0.0.0',
-        workspaceName: vscode.workspace.name ?? null,
-        storageAvailable: state.storage === 'workspace',
-        // Why sessions are read-only or kept in memory (another window holds them, no folder, a full disk).
-        ...(state.storageNote ? { storageNote: state.storageNote } : {}),
-        trusted: vscode.workspace.isTrusted,
-        session: { id: state.sessionId, title: state.title, messageCount: state.messageCount, transcriptCount: state.transcriptCount },
-        config: { ...config, modelInfo: modelInfoView(session.models.limits(), choice.thinking) },
-      };
-    },
+    snapshot: () => hostSnapshot(context, session, secrets),
     actions,
   });
   disposables.push(panel);
@@ -149,11 +129,10 @@ export function createHost(context: vscode.ExtensionContext, log: vscode.LogOutp
       if (!session.sessions.state().running) offerCompaction(remeasure());
     }),
   );
-  disposables.push(context.secrets.onDidChange(() => void panel.postSnapshot()));
-  // A newer window took the sessions over: the panel says this one is read-only from now on.
-  disposables.push(session.storage.onDidChangeAccess(() => void panel.postSnapshot()));
-  // Restricted Mode ends without a reload: the panel drops its read-only banner at once.
-  disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void panel.postSnapshot()));
+  // A key changed; Restricted Mode ended (the read-only banner goes at once); a newer window took the sessions over.
+  const repost = () => void panel.postSnapshot();
+  disposables.push(context.secrets.onDidChange(repost), vscode.workspace.onDidGrantWorkspaceTrust(repost));
+  disposables.push(session.storage.onDidChangeAccess(repost));
 
   const commands = createPaletteCommands(actions, paletteUi);
   log.info('Headroom host loaded');
@@ -178,5 +157,24 @@ function headerFollowsWindow(repost: () => void): (window: number) => void {
   return (window) => {
     if (shown !== undefined && window !== shown) repost();
     shown = window;
+  };
+}
+
+/** The panel's whole state, from the host: the session, its model and key, where it is stored. */
+async function hostSnapshot(context: vscode.ExtensionContext, session: SessionHost, secrets: SecretStore): Promise<SnapshotView> {
+  await session.init();
+  // The session's model (remembered with it), at the configured base URL.
+  const choice = session.models.choice();
+  const config = await toConfigView({ ...readProviderSettings(), ...choice }, async (p) => (await resolveApiKey(p, secrets)) !== undefined);
+  const state = session.sessions.state();
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    extensionVersion: (context.extension.packageJSON as ExtensionManifest).version ?? '0.0.0',
+    workspaceName: vscode.workspace.name ?? null,
+    storageAvailable: state.storage === 'workspace',
+    ...(state.storageNote ? { storageNote: state.storageNote } : {}), // why nothing is saved here
+    trusted: vscode.workspace.isTrusted,
+    session: { id: state.sessionId, title: state.title, messageCount: state.messageCount, transcriptCount: state.transcriptCount },
+    config: { ...config, modelInfo: modelInfoView(session.models.limits(), choice.thinking) },
   };
 }

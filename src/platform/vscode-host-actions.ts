@@ -59,7 +59,7 @@ export interface HostActionDeps {
 }
 
 export function createHostActions(deps: HostActionDeps): HostActions {
-  const { session, approvals, results } = deps;
+  const { session, approvals } = deps;
   const { sessions, compactions } = session;
 
   /**
@@ -143,15 +143,7 @@ export function createHostActions(deps: HostActionDeps): HostActions {
       },
       pins: session.pins,
       checkpoints: checkpointActions(deps),
-      results: {
-        open: (refId, find, sessionId) => {
-          // A stored result of another session (a Search History… hit) is named from that session's list.
-          const listed = sessionId ? session.storage.storedResults(sessionId) : session.search.storedResults();
-          return results.open(refId, resultTitle(listed.find((r) => r.refId === refId)), find, sessionId);
-        },
-        searchHistory: (query, signal) => session.searchAll.search(query, signal),
-        storedResults: () => session.search.storedResults(),
-      },
+      results: resultActions(deps),
       approvals: {
         approve: (id, decision) => void approvals.respond(id, decision),
         showDiff: (id) => approvals.showDiff(id),
@@ -181,6 +173,19 @@ export function createHostActions(deps: HostActionDeps): HostActions {
     },
     () => vscode.workspace.isTrusted,
   );
+}
+
+/** Stored results and Search History: open one (of this session or another), search every session. */
+function resultActions({ session, results }: HostActionDeps): HostActions['results'] {
+  return {
+    open: (refId, find, sessionId) => {
+      // A stored result of another session (a Search History… hit) is named from that session's list.
+      const listed = sessionId ? session.storage.storedResults(sessionId) : session.search.storedResults();
+      return results.open(refId, resultTitle(listed.find((r) => r.refId === refId)), find, sessionId);
+    },
+    searchHistory: (query, signal) => session.searchAll.search(query, signal),
+    storedResults: () => session.search.storedResults(),
+  };
 }
 
 /** The first-run view's provider and base URL, saved to user settings (a bad URL is refused with the reason). */

@@ -139,6 +139,10 @@ describe('checkpoints in a real VS Code: changes of a turn, diff, restore files 
         assert.equal(await frame.locator('.hr-assistant', { hasText: `Hello ${name}.` }).count(), 1, 'the earlier answer shows once');
         assert.equal(await frame.locator('.hr-user', { hasText: `edit prompt ${name}` }).count(), 0, 'the rewound prompt left the chat');
         const box = frame.getByRole('textbox', { name: 'Message to Headroom' });
+        // The prompt follows the restored chat in the next batch of messages: wait for it to arrive.
+        await frame
+          .waitForFunction((text) => document.querySelector('textarea')?.value === text, `edit prompt ${name}`, { timeout: 10_000 })
+          .catch(() => {});
         assert.equal(await box.inputValue(), `edit prompt ${name}`, 'the rewound prompt is back in the message box');
         await page.screenshot({ path: screenshotPath(`checkpoint-restored-${name}`) });
 
