@@ -63,6 +63,9 @@ describe('two windows on one workspace in a real VS Code', function () {
       await frameC.locator('.hr-assistant', { hasText: 'Answer from the second window.' }).waitFor({ timeout: 60_000 });
       assert.equal(await frameC.locator('[data-testid=storage-note]').count(), 0, 'the third window saves too');
       await c.page.screenshot({ path: screenshotPath('two-windows-resumed') });
+      // The specs after this one start from an empty session, as they would without it.
+      await runPaletteCommand(c.page, 'Headroom: New Session');
+      await frameC.locator('[data-testid=session-line]', { hasText: '· 0 in context' }).waitFor({ timeout: 30_000 });
     } finally {
       await c.page.close().catch(() => {});
     }
