@@ -1,24 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { loadEncoding } from '../../src/context/encoder';
-import type { TextCount } from '../../src/context/message-tokens';
 import { resolveModelLimits } from '../../src/context/models';
 import { TokenLedger } from '../../src/context/token-ledger';
-import { countInFamily } from '../../src/context/worker-count';
-import type { TextCounter } from '../../src/context/token-worker-client';
+import { slowCounter } from '../fixtures/context/slow-counter';
 import { createContextGate } from '../../src/agent/context-gate';
 import type { Message, SystemSection, ToolDefinition } from '../../src/providers/types';
-
-/** A real o200k counter that answers only after `delayMs` (a worker still loading on a busy machine). */
-async function slowCounter(delayMs: number): Promise<TextCounter> {
-  const { counter } = await loadEncoding('o200k_base');
-  return {
-    isReady: true,
-    countTexts: async (family, texts) => {
-      await new Promise((r) => setTimeout(r, delayMs));
-      return texts.map((t): TextCount => countInFamily(t, family, counter));
-    },
-  };
-}
 
 /**
  * On a small window the system prompt and the tool definitions alone can reach the compact threshold

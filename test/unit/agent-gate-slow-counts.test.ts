@@ -1,25 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createContextGate } from '../../src/agent/context-gate';
-import { loadEncoding } from '../../src/context/encoder';
-import type { TextCount } from '../../src/context/message-tokens';
 import { resolveModelLimits } from '../../src/context/models';
 import { TokenLedger } from '../../src/context/token-ledger';
-import { countInFamily } from '../../src/context/worker-count';
-import type { TextCounter } from '../../src/context/token-worker-client';
+import { slowCounter } from '../fixtures/context/slow-counter';
 import type { Message } from '../../src/providers/types';
-
-/** A real o200k counter that answers only after `delayMs` (a worker under load). */
-async function slowCounter(delayMs: number): Promise<TextCounter> {
-  const { counter } = await loadEncoding('o200k_base');
-  return {
-    isReady: true,
-    countTexts: async (family, texts) => {
-      await new Promise((r) => setTimeout(r, delayMs));
-      return texts.map((t): TextCount => countInFamily(t, family, counter));
-    },
-  };
-}
 
 describe('agent: the gate never trusts byte estimates of dense text near the limit', function () {
   this.timeout(30_000);
