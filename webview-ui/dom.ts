@@ -15,3 +15,22 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   }
   return el;
 }
+
+/**
+ * Re-renders `region` without losing the user's place: the control that had the focus (found again by
+ * its `data-focus` key, else its accessible name) gets it back, and a text field its caret, so a refresh
+ * that arrives while someone types or tabs does not throw them out.
+ */
+export function keepingFocus(region: HTMLElement, render: () => void): void {
+  const active = document.activeElement;
+  const key = active instanceof HTMLElement && region.contains(active) ? focusKey(active) : null;
+  const caret = active instanceof HTMLInputElement ? ([active.selectionStart, active.selectionEnd] as const) : null;
+  render();
+  if (!key) return;
+  const again = [...region.querySelectorAll<HTMLElement>('[data-focus], [aria-label]')].find((el) => focusKey(el) === key);
+  if (!again || again === document.activeElement) return;
+  again.focus({ preventScroll: true });
+  if (caret && again instanceof HTMLInputElement) again.setSelectionRange(caret[0], caret[1]);
+}
+
+const focusKey = (el: HTMLElement): string | null => el.dataset.focus ?? el.getAttribute('aria-label');

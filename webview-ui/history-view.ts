@@ -14,9 +14,12 @@ interface LocalState {
   confirmDelete: string | null;
   /** The timeline entry whose Restore waits for its confirmation. */
   confirmRestore: string | null;
+  /** What the person has typed so far (a refresh re-renders the view and must not wipe it). */
+  snapshotName: string;
+  renameDraft: string | null;
 }
 
-const local: LocalState = { renaming: null, confirmDelete: null, confirmRestore: null };
+const local: LocalState = { renaming: null, confirmDelete: null, confirmRestore: null, snapshotName: '', renameDraft: null };
 
 export function renderHistory(history: HistoryView | undefined, rerender: () => void): HTMLElement {
   const root = h('section', { class: 'hr-history', 'aria-label': 'Session history', 'data-testid': 'history' });
@@ -60,9 +63,13 @@ function timeline(s: HistoryEntry, entries: readonly TimelineEntry[], rerender: 
 /** A rewind point of the person's own: the context now, under a name (a snapshot). */
 function saveRow(): HTMLElement {
   const name = h('input', { class: 'hr-text', type: 'text', placeholder: 'Name (optional)', 'aria-label': 'Snapshot name' });
-  const save = btn('Save this point', 'Save a snapshot of the current context', () =>
-    send({ type: 'snapshot/save', name: name.value.trim() || undefined }),
-  );
+  name.value = local.snapshotName;
+  name.addEventListener('input', () => (local.snapshotName = name.value));
+  const save = btn('Save this point', 'Save a snapshot of the current context', () => {
+    send({ type: 'snapshot/save', name: name.value.trim() || undefined });
+    local.snapshotName = '';
+    name.value = '';
+  });
   name.addEventListener('keydown', (e) => e.key === 'Enter' && save.click());
   return h('div', { class: 'hr-actions' }, name, save);
 }
@@ -106,6 +113,7 @@ function timelineRow(e: TimelineEntry, rerender: () => void): HTMLElement {
         send(action);
       },
       confirming ? 'hr-danger' : 'hr-secondary',
+      `point:${e.id}`,
     ),
   );
   return row;
@@ -117,17 +125,20 @@ function sessionRow(s: HistoryEntry, rerender: () => void, inside: HTMLElement |
   const cost = s.cost ? h('span', { class: 'hr-muted', title: s.cost.title, 'data-testid': 'session-cost' }, s.cost.label) : null;
   let title: HTMLElement;
   if (local.renaming === s.id) {
-    const input = h('input', { class: 'hr-text', type: 'text', value: s.title, 'aria-label': `New title for ${s.title}` });
+    const input = h('input', { class: 'hr-text', type: 'text', 'aria-label': `New title for ${s.title}` });
+    const fresh = local.renameDraft === null;
+    input.value = local.renameDraft ?? s.title;
+    input.addEventListener('input', () => (local.renameDraft = input.value));
     input.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && input.value.trim()) {
         send({ type: 'session/rename', id: s.id, title: input.value.trim() });
-        local.renaming = null;
+        local.renaming = local.renameDraft = null;
       } else if (e.key === 'Escape') {
-        local.renaming = null;
+        local.renaming = local.renameDraft = null;
         rerender();
       }
     });
-    queueMicrotask(() => input.focus());
+    if (fresh) queueMicrotask(() => input.focus());
     title = input;
   } else {
     title = h(
@@ -148,6 +159,7 @@ function sessionRow(s: HistoryEntry, rerender: () => void, inside: HTMLElement |
       `Rename session ${s.title}`,
       () => {
         local.renaming = s.id;
+        local.renameDraft = null;
         rerender();
       },
       'hr-secondary',
@@ -165,13 +177,15 @@ function sessionRow(s: HistoryEntry, rerender: () => void, inside: HTMLElement |
         }
       },
       confirming ? 'hr-danger' : 'hr-secondary',
+      `delete:${s.id}`,
     ),
   );
   return h('li', { class: 'hr-session', 'data-id': s.id }, row, inside);
 }
 
-function btn(text: string, label: string, onClick: () => void, cls?: string, disabled = false): HTMLButtonElement {
-  const b = h('button', { class: cls, 'aria-label': label, disabled }, text);
+/** `focus`: a key that stays the same when the label changes (Delete → Really delete?), so focus follows. */
+function btn(text: string, label: string, onClick: () => void, cls?: string, focus?: string): HTMLButtonElement {
+  const b = h('button', { class: cls, 'aria-label': label, 'data-focus': focus }, text);
   b.addEventListener('click', onClick);
   return b;
 }

@@ -10,7 +10,7 @@ import { Attachments } from './attachments';
 import { ChatView } from './chat-view';
 import { EmptyStateExtras } from './example-prompts';
 import { Composer } from './composer';
-import { h } from './dom';
+import { h, keepingFocus } from './dom';
 import { errorBanner, sessionLines } from './top-bar';
 import { renderFirstRun, setupHint } from './first-run';
 import { renderHistory } from './history-view';
@@ -188,7 +188,7 @@ function renderMain(): void {
   // Restricted Mode: history and meter stay, the composer says why it is read-only.
   composer.setEnabled(!!s && s.trusted, s ? RESTRICTED_BANNER : 'Connecting to Headroom…');
   composer.setRunning(state.running);
-  if (state.ui.view === 'history') main.replaceChildren(renderHistory(state.history, renderMain));
+  if (state.ui.view === 'history') keepingFocus(main, () => main.replaceChildren(renderHistory(state.history, renderMain)));
   else if (!chat.element.isConnected) {
     main.replaceChildren(chat.element);
     chat.shown();

@@ -527,6 +527,44 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
     }
   });
 
+  it('keeps what is typed and the focus in the history view when a refresh re-renders it', async () => {
+    const page = await freshPanel(6);
+    try {
+      const answerHistory = async () => {
+        const asked = await lastSent(page);
+        assert.ok(asked?.type === 'request' && asked.method === 'session/list', JSON.stringify(asked));
+        const session = (id: string, title: string, current: boolean) => ({ id, title, date: '22 Nov 2026', messageCount: 4, size: '2 KB', current });
+        await post(page, {
+          type: 'reply',
+          id: asked.id,
+          result: { history: { sessions: [session('s1', 'Parser fixes', true), session('s2', 'Old work', false)], timeline: [] } },
+        });
+      };
+      await page.getByRole('button', { name: 'Session history and snapshots' }).click();
+      await answerHistory();
+      const name = page.getByRole('textbox', { name: 'Snapshot name' });
+      await name.pressSequentially('before');
+      // A turn ends elsewhere: the host sends a new snapshot and the view asks for the history again.
+      await post(page, sessionFixture(6).snapshot);
+      await answerHistory();
+      assert.equal(await name.inputValue(), 'before', 'the half-typed name survives the refresh');
+      assert.equal(await name.evaluate((el) => el === document.activeElement), true, 'and keeps the focus');
+      await page.keyboard.type(' refactor');
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'snapshot/save', name: 'before refactor' });
+      assert.equal(await name.inputValue(), '', 'a saved name is not offered again');
+      // From the keyboard, Delete asks again, and the focus moves onto that question rather than to nowhere.
+      await page.getByRole('button', { name: 'Delete session Old work' }).focus();
+      await page.keyboard.press('Enter');
+      const confirm = page.getByRole('button', { name: 'Confirm deleting session Old work' });
+      assert.equal(await confirm.evaluate((el) => el === document.activeElement), true);
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await lastSent(page), { type: 'session/delete', id: 's2' });
+    } finally {
+      await page.close();
+    }
+  });
+
   it('offers a first-run setup when no API key is set, with no dead ends', async () => {
     const page = await browser.newPage({ viewport: { width: 420, height: 800 } });
     try {
