@@ -15,7 +15,15 @@ import { admit, awarenessNote, preflight, type GuardOptions, type PreflightResul
 import type { ModelLimits, TokenizerFamily } from '../context/models';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../context/settings';
 import { TokenLedger } from '../context/token-ledger';
-import { agentPrefix, statusAt, type AgentPrefix, type CompactionTrigger } from '../context/compaction';
+import {
+  agentPrefix,
+  providerClearing,
+  sentUsage,
+  statusAt,
+  type AgentPrefix,
+  type CompactionTrigger,
+  type ProviderClearing,
+} from '../context/compaction';
 import type { AssistantMessage, Message, ProviderRequest, SystemSection, ToolDefinition } from '../providers/types';
 import type { AdmitDecision, ResultSizes } from '../tools/admission';
 import type { HeadroomPort } from '../tools/ports';
@@ -252,10 +260,15 @@ class DefaultGate implements DefaultContextGate {
   observe(request: ProviderRequest, reply: AssistantMessage): void {
     if (reply.stopReason === 'error' || reply.stopReason === 'aborted' || reply.usage.estimated) return;
     const u = reply.usage;
-    this.accounting.learn(request, u);
+    // The figure counts what the model read after the provider's clearing; judged as what was sent.
+    this.accounting.learn(request, sentUsage(u, this.clearing(request, reply)));
     if (request.tools.length) this.lastPrefix = agentPrefix(request, this.limits.contextWindow);
     const prompt = u.input + u.cacheRead + u.cacheWrite;
     if (prompt > 0) this.lastCacheShare = u.cacheRead / prompt;
+  }
+
+  clearing(request: ProviderRequest, reply: AssistantMessage): ProviderClearing | undefined {
+    return providerClearing(request, reply.contextEdits, this.tokensOf);
   }
 
   /** What compacting reads of this gate (`gate-compaction.ts`), as it is now. */

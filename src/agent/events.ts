@@ -8,6 +8,7 @@ import type { BudgetViewModel } from '../context/budget';
 import type { GuardStatus } from '../context/guard';
 import type { CompactionReport } from '../context/compaction/report';
 import type { CompactionChange } from '../context/compaction/what-left';
+import type { ProviderClearing } from '../context/compaction/context-editing';
 import type { AssistantMessage, Message, ProviderError, ToolCallPart, Usage, UserMessage } from '../providers/types';
 import type { ToolResult } from '../tools/tool-result';
 
@@ -69,6 +70,12 @@ export type AgentEvent =
   /** Provider-reported usage of one model request; `shape`: what the request was made of (for the cache's truth). */
   | { type: 'usage'; model: string; usage: Usage; shape?: RequestShape }
   | { type: 'context_usage'; usage: ContextUsage }
+  /**
+   * The provider cleared old tool uses (or thinking) from what the model read for one request (its
+   * context editing); Headroom's transcript and view keep them. Sent with every answer that reports a
+   * clearing: the server clears again on every request over its trigger.
+   */
+  | { type: 'context_edits'; clearing: ProviderClearing }
   /**
    * A compaction pass starts (any trigger): `summarizing` is how many messages it expects to take out of
    * the verbatim context. Always followed by `compaction_end`; a pass that changed the view is then

@@ -18,6 +18,7 @@ import { executeToolCalls, unrunResults } from './execute-tools';
 import { storableReply } from './storable-reply';
 import { isImageRefusal } from '../providers/image-refusals';
 import { withoutRefusedImages } from './refused-images';
+import { clearingEvent, withoutRefusedEdits } from './context-edits';
 import { streamResponse } from './stream-response';
 import { withDynamicNotes } from './system-notes';
 import type { PreflightDecision, PreflightReason, TurnConfig, TurnContext, TurnResult } from './turn-config';
@@ -209,6 +210,12 @@ async function sendRequest(
   let request = planned.request;
   let reply = await streamResponse(config.provider, request, signal, emit);
   observe(config, request, reply, emit);
+  // A provider that refuses its own context editing gets the request again without it.
+  ({ request, reply } = await withoutRefusedEdits(config, request, reply, async (again) => {
+    const r = await streamResponse(config.provider, again, signal, emit);
+    observe(config, again, r, emit);
+    return r;
+  }));
   if (!final && reply.stopReason === 'error' && reply.error?.kind === 'context_overflow' && !signal.aborted) {
     const decision = await gate(config, ctx, { tools, system: request.system }, 'overflow', signal, emit);
     if (decision.status !== 'block' && decision.status !== 'final') {
@@ -305,6 +312,8 @@ function observe(config: TurnConfig, request: ProviderRequest, reply: AssistantM
   } catch {
     // Calibration is best effort.
   }
+  const cleared = clearingEvent(config, request, reply);
+  if (cleared) emit(cleared);
 }
 
 /** Gives every call of the last assistant message without a result an aborted result (last-resort repair). */

@@ -4,6 +4,7 @@
  */
 import type { ErrorKind } from '../common/errors';
 import type { GuardStatus, Projection } from '../context/guard';
+import type { ProviderClearing } from '../context/compaction/context-editing';
 import type { Provider } from '../providers/provider';
 import type {
   AssistantMessage,
@@ -80,6 +81,8 @@ export interface ContextGate {
   measure(view: readonly Message[]): ContextUsage;
   /** Called with every completed request and the provider's answer (calibration). */
   observe?(request: ProviderRequest, reply: AssistantMessage): void;
+  /** What the provider's own clearing took out of the request, judged against what was sent. Optional. */
+  clearing?(request: ProviderRequest, reply: AssistantMessage): ProviderClearing | undefined;
 }
 
 /**
@@ -129,7 +132,12 @@ export interface TurnConfig {
   /** Tool results over this many UTF-8 bytes are stored, not inlined (default 4096). */
   offloadThresholdBytes?: number;
   /** Passed through to every request. */
-  request?: Pick<ProviderRequest, 'cacheTail' | 'promptCacheKey' | 'thinking' | 'temperature' | 'cacheLifetime'>;
+  request?: Pick<ProviderRequest, 'cacheTail' | 'promptCacheKey' | 'thinking' | 'temperature' | 'cacheLifetime' | 'contextEditing'>;
+  /**
+   * The provider refused the request's context editing (`message`: its words): the request went again
+   * without it, and so do the turn's later ones; the caller remembers it for the session.
+   */
+  onContextEditingRefused?: (message: string) => void;
   /** Turn id for events; a fresh one when omitted. */
   turnId?: string;
 }

@@ -9,6 +9,7 @@ import type { WorkWatch } from '../agent/ledger';
 import type { Calibration } from '../context/calibration';
 import type { EstimateState } from '../context/confirmed-base';
 import type { InputCountPolicy } from '../agent/input-confirmation';
+import { contextEditingFor } from '../context/compaction';
 import { chooseCacheLifetime, lifetimesOffered, type CacheLifetime, type CacheRequestRecord } from '../context/cache-lifetime';
 import { pricesFor, type ModelLimits } from '../context/models';
 import type { ProviderId } from '../providers/types';
@@ -110,6 +111,26 @@ export interface TurnParts extends ToolParts {
   readonly cacheHistory: () => readonly CacheRequestRecord[];
   /** The work ledger's watch over the turn's tool calls; `watchesFiles`: walk the workspace around this tool. */
   readonly watch: (workspace: WorkspacePort, options: { watchesFiles: (name: string) => boolean }) => WorkWatch;
+  /** The provider refused its own context editing earlier in the session (then requests go without it). */
+  readonly editsRefused: boolean;
+  /** The provider refused its context editing now (`message`: its words). */
+  readonly onEditsRefused: (message: string) => void;
+}
+
+/** The provider's own clearing of old tool uses the turn's requests ask for (`contextEditingFor`). */
+function editingOf(parts: TurnParts, tools: ToolRegistry) {
+  const { models, limits, env } = parts;
+  const editing = contextEditingFor({
+    provider: models.target().provider,
+    capabilities: limits.capabilities,
+    allowed: env.settings.compaction().native,
+    refused: parts.editsRefused,
+    effectiveWindow: limits.effectiveWindow,
+    thresholds: models.contextSettings().thresholds,
+    thinking: limits.thinking !== undefined && limits.thinking.mode !== 'disabled',
+    keptTools: tools.keptInContext(),
+  });
+  return editing ? { contextEditing: editing } : {};
 }
 
 /** The cache lifetime the turn's requests ask for (`headroom.cacheLifetime`; `auto` from the session's idle gaps). */
@@ -145,6 +166,8 @@ export function turnConfig(parts: TurnParts) {
       promptCacheKey: parts.sessionId,
       ...(limits.thinking ? { thinking: limits.thinking } : {}),
       ...lifetimeOf(parts, provider, model),
+      ...editingOf(parts, tools),
     },
+    onContextEditingRefused: parts.onEditsRefused,
   };
 }

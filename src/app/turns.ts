@@ -66,6 +66,8 @@ export class Turns {
   private rules: { root: string; loader: RulesFileLoader } | undefined;
   /** Exact input counts before sending, where the provider can count (a session's first request is counted). */
   private readonly inputCounts: InputCountPolicy;
+  /** The sessions and models whose provider refused its own context editing (their requests go without it). */
+  private readonly editsRefused = new Set<string>();
 
   constructor(private readonly deps: TurnsDeps) {
     const { env, models, compactions, ledger, storage } = deps;
@@ -273,6 +275,8 @@ export class Turns {
     if (!folder) throw new HeadroomError('invalid_request', 'Open a folder first: Headroom works on a workspace.');
     // Every write of the turn is checkpointed first (restorable with the conversation).
     const workspace = this.deps.checkpoints.beginTurn(folder.workspace(), resumed);
+    const { provider, model } = models.target();
+    const refusalKey = `${sessions.id ?? ''}\n${provider}\n${model}`;
     return turnConfig({
       env,
       models,
@@ -286,6 +290,11 @@ export class Turns {
       sessionId: sessions.id,
       watch: (ws, options) => this.deps.records.watch(ws, options),
       cacheHistory: () => this.deps.records.cacheHistory(),
+      editsRefused: this.editsRefused.has(refusalKey),
+      onEditsRefused: (message) => {
+        this.editsRefused.add(refusalKey);
+        env.log.warn(`context editing refused by ${provider} for ${model} (${message}); this session's requests go without it`);
+      },
     });
   }
 

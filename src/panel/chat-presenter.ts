@@ -20,6 +20,7 @@ import { LiveTurn, isTurnEvent, type TurnEvent } from './live-turn';
 import { messagesToItems } from './transcript-items';
 import { StoredPages } from './stored-history';
 import { OlderPages } from './transcript-pages';
+import { ClearingNotices } from './provider-clearing';
 
 type Source = { budget: BudgetViewModel } | { usage: ContextUsage };
 
@@ -48,6 +49,8 @@ export class ChatPresenter {
   private readonly cards: CompactionCards;
   /** The running turn's items (answer, tools, retries, errors). */
   private readonly turn: LiveTurn;
+  /** Which tool uses the provider's own clearing took out, as the chat named them. */
+  private readonly clearings = new ClearingNotices();
   /** The messages not shown yet, a page at a time (from the store for a reopened session). */
   private older: OlderPages | StoredPages = new OlderPages();
 
@@ -106,6 +109,7 @@ export class ChatPresenter {
   load(messages: readonly Message[], history?: CompactionHistory): void {
     this.cards.reset();
     this.turn.forget();
+    this.clearings.forget();
     const cards = history ? this.cards.reopened(history) : []; // without the stored transcript they head the oldest page
     const pages = history?.stored ? new StoredPages(history.stored, cards) : new OlderPages();
     this.older = pages;
@@ -232,6 +236,10 @@ export class ChatPresenter {
       this.source = { usage: e.usage };
       this.extras = { ...this.extras, status: e.usage.status };
       this.pushMeter();
+    },
+    context_edits: (e) => {
+      const item = this.clearings.notice(this.nextId('n'), e.clearing);
+      if (item) this.op({ op: 'append', item });
     },
     compaction_start: (e) => {
       this.cards.started(e);

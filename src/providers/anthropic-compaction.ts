@@ -19,8 +19,8 @@ export const MIN_COMPACTION_TRIGGER = 50_000;
 
 type BetaParams = Anthropic.Beta.Messages.MessageCreateParamsStreaming;
 
-/** The request with the compaction edit, or undefined when the request does not ask for one. */
-export function nativeCompactionParams(req: ProviderRequest): BetaParams | undefined {
+/** The compaction edit a request asks for, or undefined when it asks for none. */
+export function compactionEdit(req: ProviderRequest): Anthropic.Beta.Messages.BetaCompact20260112Edit | undefined {
   const asked = req.nativeCompaction;
   if (!asked) return undefined;
   const edit: Anthropic.Beta.Messages.BetaCompact20260112Edit = {
@@ -29,6 +29,13 @@ export function nativeCompactionParams(req: ProviderRequest): BetaParams | undef
     pause_after_compaction: true,
   };
   if (asked.instructions?.trim()) edit.instructions = asked.instructions;
+  return edit;
+}
+
+/** The request with the compaction edit, or undefined when the request does not ask for one. */
+export function nativeCompactionParams(req: ProviderRequest): BetaParams | undefined {
+  const edit = compactionEdit(req);
+  if (!edit) return undefined;
   // The Messages API body is a subset of the beta one: the same blocks, tools and thinking.
   const params = toAnthropicParams(req) as unknown as BetaParams;
   return { ...params, betas: [COMPACTION_BETA], context_management: { edits: [edit] } };

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { compactionUsage, nativeCompactionParams } from './anthropic-compaction';
+import { compactionUsage } from './anthropic-compaction';
+import { appliedContextEdits, managedParams } from './anthropic-context-editing';
 import { toAnthropicParams } from './anthropic-convert';
 import { AssistantBuilder } from './assistant-builder';
 import { defaultIdleTimeouts, type IdleBudget, type IdleTimeouts } from './idle-watchdog';
@@ -8,7 +9,7 @@ import { guardedSseFetch } from './sse-guard';
 import type { Provider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry';
 import { tokenCount } from './usage';
-import type { AssistantMessage, ProviderError, ProviderRequest, StopReason, StreamEvent, Usage } from './types';
+import type { AppliedContextEdit, AssistantMessage, ProviderError, ProviderRequest, StopReason, StreamEvent, Usage } from './types';
 
 /** Options of the Anthropic adapter. Without `apiKey` every request ends with an `auth` error. */
 export interface AnthropicProviderOptions {
@@ -81,11 +82,13 @@ export class AnthropicProvider implements Provider {
     // A server-side compaction's summary and cost (`anthropic-compaction.ts`), when the request asked for one.
     let compacted: string | undefined;
     let compactionCost: Usage | undefined;
+    // What the server's context editing cleared (`anthropic-context-editing.ts`), when the request asked for it.
+    let edits: AppliedContextEdit[] | undefined;
     const watchdog = budget.watch(signal, this.idle);
     try {
-      const native = nativeCompactionParams(req);
-      const stream = native
-        ? await this.client.beta.messages.create(native, { signal: watchdog.signal })
+      const managed = managedParams(req);
+      const stream = managed
+        ? await this.client.beta.messages.create(managed, { signal: watchdog.signal })
         : await this.client.messages.create(toAnthropicParams(req), { signal: watchdog.signal });
       for await (const ev of stream) {
         // The SDK swallows `ping` events and comments, so keep-alives never reach this loop or the watchdog.
@@ -149,6 +152,8 @@ export class AnthropicProvider implements Provider {
             if (u.cache_read_input_tokens != null) b.usage.cacheRead = tokenCount(u.cache_read_input_tokens, b.usage.cacheRead);
             if (u.cache_creation_input_tokens != null) b.usage.cacheWrite = tokenCount(u.cache_creation_input_tokens, b.usage.cacheWrite);
             compactionCost = compactionUsage((u as { iterations?: unknown }).iterations) ?? compactionCost;
+            const cm = (ev as { context_management?: unknown }).context_management;
+            if (req.contextEditing && cm != null) edits = appliedContextEdits(cm);
             const mapped = mapStop(ev.delta.stop_reason);
             b.stopReason = mapped.stop;
             stopError = mapped.error;
@@ -170,6 +175,7 @@ export class AnthropicProvider implements Provider {
     const message = b.finish();
     if (compacted?.trim())
       message.compaction = { summary: compacted.trim(), usage: compactionCost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+    if (edits?.length) message.contextEdits = edits;
     return message;
   }
 }

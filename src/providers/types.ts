@@ -129,6 +129,11 @@ export interface AssistantMessage {
   partial?: boolean;
   /** The compaction the provider ran itself for a `nativeCompaction` request (absent when it did not compact). */
   compaction?: ProviderCompaction;
+  /**
+   * What the provider cleared from the prompt before the model read it, for a `contextEditing`
+   * request, as it reported it (checked, in range; not yet judged against what was sent).
+   */
+  contextEdits?: AppliedContextEdit[];
   timestamp: number;
 }
 
@@ -139,6 +144,28 @@ export interface AssistantMessage {
 export interface ProviderCompaction {
   summary: string;
   usage: Usage;
+}
+
+/**
+ * One context edit the provider applied to a request (Anthropic `context_management.applied_edits`):
+ * old tool uses cleared, or old thinking turns; with the input tokens it says that took out.
+ */
+export type AppliedContextEdit =
+  { kind: 'toolUses'; cleared: number; inputTokens: number } | { kind: 'thinking'; cleared: number; inputTokens: number };
+
+/**
+ * The provider's own clearing of old tool uses, asked with a request (Anthropic context editing):
+ * above `triggerTokens` of input it clears the oldest tool results but the newest `keepToolUses`,
+ * never those of `excludeTools`, only when at least `clearAtLeastTokens` go; `clearThinking` also
+ * clears thinking of older turns (only with thinking on). The client keeps its history as it is.
+ */
+export interface ContextEditingRequest {
+  triggerTokens: number;
+  keepToolUses: number;
+  clearAtLeastTokens: number;
+  excludeTools: readonly string[];
+  clearToolInputs: boolean;
+  clearThinking: boolean;
 }
 
 export interface ToolResultMessage {
@@ -237,6 +264,8 @@ export interface ProviderRequest {
    * `instructions` replace the provider's own summary prompt.
    */
   nativeCompaction?: { triggerTokens: number; instructions?: string };
+  /** Asks the provider to clear old tool uses from what the model reads (only for a model that declares it). */
+  contextEditing?: ContextEditingRequest;
 }
 
 /**

@@ -33,6 +33,11 @@ export interface ToolSpec<S extends z.ZodType> {
    */
   neverOffload?: boolean;
   /**
+   * The result is what the model finds its way back with (a page of stored history, the plan, the
+   * tool list): a provider's own clearing of old tool results never clears it (Anthropic `exclude_tools`).
+   */
+  keepInContext?: boolean;
+  /**
    * The description sent in a small context window (`context/small-window.ts`), where every token of
    * the tool definitions is taken from the conversation. Default: the description's first sentence.
    */
@@ -49,6 +54,8 @@ export interface Tool {
   readonly mutates: boolean;
   /** See `ToolSpec.neverOffload`. */
   readonly neverOffload: boolean;
+  /** See `ToolSpec.keepInContext`. */
+  readonly keepInContext: boolean;
   /** The definition for a small context window: the brief description, the schema's shape only (`ToolSpec.brief`). */
   readonly briefDefinition: ToolDefinition;
   /** See `ToolSpec.deferWhenSmall`. */
@@ -120,6 +127,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     requiresApproval: spec.requiresApproval ?? false,
     mutates,
     neverOffload: spec.neverOffload ?? false,
+    keepInContext: spec.keepInContext ?? false,
     briefDefinition: {
       name: spec.name,
       description: spec.brief ?? firstSentence(spec.description),

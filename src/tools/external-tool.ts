@@ -43,6 +43,7 @@ export function externalTool(definition: ExternalToolDefinition, port: ExternalT
     requiresApproval: 'tool',
     mutates: true,
     neverOffload: false,
+    keepInContext: false,
     async invoke(call, ctx) {
       if (call.rawArguments !== undefined) {
         return errorResult(

@@ -87,6 +87,11 @@ export class ToolRegistry {
     this.policy.setSmallWindow(small);
   }
 
+  /** The tools whose results a provider's own clearing must leave (`ToolSpec.keepInContext`), by name. */
+  keptInContext(): string[] {
+    return [...this.builtins.values(), ...this.externals.values()].filter((t) => t.keepInContext).map((t) => t.name);
+  }
+
   get(name: string): Tool | undefined {
     return this.builtins.get(name) ?? this.externals.get(name);
   }

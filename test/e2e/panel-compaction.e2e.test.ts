@@ -312,4 +312,38 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
       await page.close();
     }
   });
+  it("names the tool results the provider's own context editing cleared, once, with the tokens; a doubted figure warns", async () => {
+    const { page, run } = await panelWithPresenter();
+    try {
+      const uses = [
+        { callId: 'toolu_1', toolName: 'read_file', target: 'src/parser.ts' },
+        { callId: 'toolu_2', toolName: 'run_command', target: 'npm test -- --grep parse' },
+      ];
+      const clearing = { toolUses: uses, thinkingTurns: 0, tokens: 12_400, reportedTokens: 12_400 };
+      await run({ type: 'context_edits', clearing });
+      const notice = page.locator('[data-testid=notice]', { hasText: 'The provider cleared 2 older tool results' });
+      await notice.first().waitFor();
+      assert.match(
+        await notice.first().innerText(),
+        /12\.4k tokens in all\): read_file src\/parser\.ts; run_command npm test -- --grep parse/,
+      );
+      // The next request clears the same uses again: nothing new, no second notice.
+      await run({ type: 'context_edits', clearing });
+      assert.equal(await page.getByText(/The provider cleared/).count(), 1);
+      await run({
+        type: 'context_edits',
+        clearing: {
+          toolUses: [...uses, { callId: 'toolu_3', toolName: 'read_file', target: 'src/lexer.ts' }],
+          thinkingTurns: 0,
+          tokens: 0,
+          reportedTokens: 9_000_000,
+          doubt: '9000000 tokens reported cleared, ~2400 sent in what could be',
+        },
+      });
+      await page.getByText(/The provider cleared an older tool result[\s\S]*src\/lexer\.ts[\s\S]*did not add up/).waitFor();
+      await page.screenshot({ path: screenshotPath('provider-cleared-dark') });
+    } finally {
+      await page.close();
+    }
+  });
 });

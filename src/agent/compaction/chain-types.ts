@@ -45,7 +45,7 @@ export interface CompactionChainOptions {
    * transcript). Used for the periodic re-summarization from the originals; optional.
    */
   history?: () => Promise<readonly Message[]>;
-  /** Step a keeps the newest results: at most this many (default 3)… */
+  /** Step a keeps the newest results: at most this many (default `KEEP_RECENT_RESULTS`)… */
   keepRecentResults?: number;
   /** …and at most this share of the target in tokens (default 0.25). */
   keepResultsShare?: number;

@@ -7,7 +7,14 @@
  * The pass's state (the view, what it did, its notes) is this object's own; it never modifies its input.
  * Exceptions from the steps propagate to the chain, which counts the pass as failed.
  */
-import { applyClearPlan, dropWithHistory, historyMessage, parseHistoryMessage, planClearToolResults } from '../../context/compaction';
+import {
+  applyClearPlan,
+  dropWithHistory,
+  historyMessage,
+  parseHistoryMessage,
+  planClearToolResults,
+  KEEP_RECENT_RESULTS,
+} from '../../context/compaction';
 import { yieldToEventLoop } from '../../common/yield';
 import type { Message, ToolResultMessage, Usage } from '../../providers/types';
 import type { CompactInput } from '../compact-hook';
@@ -76,7 +83,7 @@ export class CompactionPass {
   private async clearOldResults(): Promise<void> {
     const { options, archive } = this.chain;
     const plan = planClearToolResults(this.view, {
-      keepRecent: options.keepRecentResults ?? 3,
+      keepRecent: options.keepRecentResults ?? KEEP_RECENT_RESULTS,
       keepTokens: Math.floor(this.scope.target * (options.keepResultsShare ?? 0.25)),
       tokensOf: this.scope.tokensOf,
     });

@@ -8,6 +8,11 @@ import { resultText } from '../../providers/tool-result-text';
 import type { Message, ToolResultMessage } from '../../providers/types';
 
 export const CLEARED_PREFIX = '[Old tool result cleared to free context';
+/**
+ * How many of the newest tool results a clearing keeps as they are: the work the model is in the
+ * middle of. Headroom's own clearing and the provider's (`context-editing.ts`) keep the same number.
+ */
+export const KEEP_RECENT_RESULTS = 3;
 
 export interface ClearOptions {
   /** The newest results kept as they are, at most this many… */

@@ -15,3 +15,4 @@ export * from './context-status';
 export * from './report';
 export * from './what-left';
 export * from './native-compaction';
+export * from './context-editing';

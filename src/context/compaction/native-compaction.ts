@@ -19,9 +19,18 @@ export interface NativeCompaction {
 }
 
 /**
- * The provider's compaction for a session, or undefined: only on Anthropic, for a model whose
- * capabilities (from the Models API) declare it, when the user allows it, and when the summary goes to
- * the session's own model (another summarizer model is the user's choice of who summarizes).
+ * The edits of its context the provider may make itself for a session's model: only on Anthropic,
+ * those the model's capabilities (from the Models API) declare, and none when the user does not allow
+ * it (`headroom.compaction.native`). The one check of both native compaction and context editing.
+ */
+export function serverEdits(provider: ProviderId, capabilities: ModelCapabilities | undefined, allowed: boolean): readonly string[] {
+  if (!allowed || provider !== 'anthropic') return [];
+  return capabilities?.contextManagement ?? [];
+}
+
+/**
+ * The provider's compaction for a session, or undefined: where `serverEdits` has it, and when the
+ * summary goes to the session's own model (another summarizer model is the user's choice of who summarizes).
  */
 export function nativeCompactionFor(s: {
   provider: ProviderId;
@@ -29,8 +38,7 @@ export function nativeCompactionFor(s: {
   allowed: boolean;
   summarizerIsSessionModel: boolean;
 }): NativeCompaction | undefined {
-  if (!s.allowed || s.provider !== 'anthropic' || !s.summarizerIsSessionModel) return undefined;
-  if (!s.capabilities?.contextManagement.includes(COMPACTION_EDIT)) return undefined;
+  if (!s.summarizerIsSessionModel || !serverEdits(s.provider, s.capabilities, s.allowed).includes(COMPACTION_EDIT)) return undefined;
   return { minTokens: MIN_COMPACTION_TRIGGER };
 }
 

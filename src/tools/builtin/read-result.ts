@@ -32,6 +32,7 @@ export const readResultTool = defineTool({
   }),
   timeoutMs: 30_000,
   neverOffload: true,
+  keepInContext: true,
   async execute(input, ctx) {
     let page = await ctx.results.page(input.ref_id, pageOptions(input), ctx.signal);
     if (!page) {

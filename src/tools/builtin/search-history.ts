@@ -11,6 +11,7 @@ export function createSearchHistoryTool(port: HistorySearchPort): Tool {
       'and stored tool output. Returns excerpts with ref ids; read_result ref_id opens one in full.',
     brief: 'Search the whole session history, also what compaction removed.',
     deferWhenSmall: true,
+    keepInContext: true,
     input: z.object({
       query: z.string().min(1).max(500).describe('Text to find (case-insensitive; the phrase, else all its words)'),
       role: z.enum(['user', 'assistant', 'tool', 'any']).default('any'),

@@ -16,6 +16,7 @@ export function createToolSearchTool(port: ToolSearchPort): Tool {
     }),
     timeoutMs: 10_000,
     neverOffload: true,
+    keepInContext: true,
     execute({ query, limit }) {
       return Promise.resolve(searchAndActivate(port, query, limit));
     },

@@ -30,6 +30,7 @@ export const updatePlanTool = defineTool({
   description:
     'Keep your plan: send all steps with their status whenever it changes, and new decisions. They are kept verbatim across compactions.',
   deferWhenSmall: true,
+  keepInContext: true,
   input: UpdatePlanInput,
   timeoutMs: 5_000,
   execute({ items, decisions }) {
