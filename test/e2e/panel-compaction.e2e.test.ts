@@ -337,7 +337,7 @@ describe('compaction in the panel: visible, cancellable, undoable, and what left
           thinkingTurns: 0,
           tokens: 0,
           reportedTokens: 9_000_000,
-          doubt: '9000000 tokens reported cleared, ~2400 sent in what could be',
+          doubt: '9M tokens reported cleared, ~2.4k sent in what could be',
         },
       });
       await page.getByText(/The provider cleared an older tool result[\s\S]*src\/lexer\.ts[\s\S]*did not add up/).waitFor();

@@ -74,7 +74,7 @@ describe('agent loop: the provider clears old tool results itself', () => {
     assert.equal(clearing.toolUses.length, 2, 'no more than the uses not kept or excluded');
     assert.equal(clearing.tokens, 0, 'the figure is not used');
     assert.equal(clearing.reportedTokens, 9_000_000);
-    assert.match(clearing.doubt ?? '', /40 tool uses reported cleared, 2 could be; 9000000 tokens reported cleared/);
+    assert.match(clearing.doubt ?? '', /40 tool uses reported cleared, 2 could be; 9M tokens reported cleared/);
   });
 
   it('retries a request whose edits the server refuses without them, once, and says so', async () => {

@@ -62,7 +62,7 @@ describe('context editing: the decision and the judged answer', () => {
     assert.deepEqual(sentUsage(usage, c), { ...usage, input: 1010 }, 'the prompt as sent');
     const far = providerClearing(request, [{ kind: 'toolUses', cleared: 3, inputTokens: 1_000_000 }], tokensOf);
     assert.equal(far?.tokens, 0);
-    assert.match(far?.doubt ?? '', /1000000 tokens reported cleared, ~1200 sent/);
+    assert.match(far?.doubt ?? '', /1M tokens reported cleared, ~1\.2k sent/);
     assert.deepEqual(sentUsage(usage, far), usage, 'a doubted figure is not added');
     assert.match(clearingText(far), /did not add up/);
     assert.equal(

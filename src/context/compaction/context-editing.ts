@@ -6,6 +6,7 @@
  * result, and Headroom's own compaction still runs at its thresholds on the view as sent. Pure; never throws.
  */
 import { CLEAR_THINKING_EDIT, CLEAR_TOOL_USES_EDIT } from '../../providers/anthropic-context-editing';
+import { formatTokens } from '../../protocol/format';
 import { toolSummary } from '../../providers/message-text';
 import type { ModelCapabilities } from '../../providers/model-info';
 import type {
@@ -114,7 +115,7 @@ export function providerClearing(
   const counted = [...results, ...thinkingRoom].reduce((s, m) => s + Math.max(0, tokensOf(m) || 0), 0);
   const reported = (toolEdit?.inputTokens ?? 0) + (thinkingEdit?.inputTokens ?? 0);
   const plausible = reported <= FAR_ABOVE * counted + SLACK;
-  if (!plausible) doubts.push(`${reported} tokens reported cleared, ~${counted} sent in what could be`);
+  if (!plausible) doubts.push(`${formatTokens(reported)} tokens reported cleared, ~${formatTokens(counted)} sent in what could be`);
   if (!cleared.length && !thinkingEdit?.cleared) return undefined;
   const clearing: ProviderClearing = {
     toolUses: cleared.map((c) => ({ callId: c.id, toolName: c.name, target: toolSummary(c) })),
