@@ -533,7 +533,14 @@ describe('the panel UI, driven by protocol messages (Chromium, keyboard only)', 
       const answerHistory = async () => {
         const asked = await lastSent(page);
         assert.ok(asked?.type === 'request' && asked.method === 'session/list', JSON.stringify(asked));
-        const session = (id: string, title: string, current: boolean) => ({ id, title, date: '22 Nov 2026', messageCount: 4, size: '2 KB', current });
+        const session = (id: string, title: string, current: boolean) => ({
+          id,
+          title,
+          date: '22 Nov 2026',
+          messageCount: 4,
+          size: '2 KB',
+          current,
+        });
         await post(page, {
           type: 'reply',
           id: asked.id,
