@@ -4,12 +4,16 @@
  * (its summaries go to the same fake model over the agent's own prefix), the production system
  * prompt, the real Anthropic adapter, and the fake provider's cache simulator, which follows the
  * published invalidation table (tools → system → messages; tool_choice and thinking invalidate the
- * message level; entries expire). Whenever a compaction takes the context below 80 %, it is filled
- * back (those fills are not measured); only turns that start in the band count, with every request
- * they make: the agent's and the compaction's summary requests. Prints:
- *   cache_read_share_band_with_compaction  cache reads ÷ all input tokens over those requests (≥ 0.85)
+ * message level; entries expire; deferred tools are outside the prefix and a `tool_reference` costs its
+ * definition in place). Twelve external tools, about half of them deferred; every fifth turn the model
+ * finds one with `tool_search` and calls it. Whenever a compaction takes the context below 80 %, it is
+ * filled back (those fills are not measured); only turns that start in the band count, with every
+ * request they make: the agent's and the compaction's summary requests. The session runs twice, with
+ * found tools loaded by reference (what Claude 4+ models get) and listed (every other model). Prints:
+ *   cache_read_share_band_with_compaction  cache reads ÷ all input tokens over those requests, by
+ *                                          reference (≥ 0.85); `listedShare`: the same session listing them
  *   cache_unexplained_misses               misses Headroom's cache truth (`context/cache-truth.ts`)
- *                                          found no reason for, over the same requests (target 0)
+ *                                          found no reason for, over the requests of both runs (target 0)
  */
 import { createCompactionChain } from '../src/agent/compaction';
 import { cacheMiss, requestShape, type CacheMiss, type RequestShape } from '../src/context/cache-truth';
@@ -19,7 +23,7 @@ import type { Provider } from '../src/providers/provider';
 import { createProvider } from '../src/providers/create-provider';
 import type { ProviderRequest, StreamEvent, Usage } from '../src/providers/types';
 import { createMemoryResultPort } from '../src/tools/memory-results';
-import { createHarness, MODEL } from '../test/fixtures/agent/harness';
+import { createHarness, externalTools, MODEL } from '../test/fixtures/agent/harness';
 import { fillTo, prose } from '../test/fixtures/agent/fill';
 import { o200kCounter } from '../test/fixtures/context/o200k-counter';
 import { startFakeProvider } from '../test/fixtures/fake-provider';
@@ -37,7 +41,8 @@ interface Sent {
   turn: number;
 }
 
-async function main(): Promise<void> {
+/** One 40-turn session; `byReference`: found tools are loaded by reference, else listed. */
+async function session(byReference: boolean): Promise<{ sent: Sent[]; compactions: number; activations: number }> {
   const server = await startFakeProvider({ window: WINDOW });
   const sent: Sent[] = [];
   let turn = -1;
@@ -65,10 +70,13 @@ async function main(): Promise<void> {
     window: WINDOW,
     server,
     files,
+    external: externalTools(12),
     gate: { compact: chain.hook, prepare: (input) => chain.prepare(input), ledger: new TokenLedger(await o200kCounter()) },
   });
   let compactions = 0;
+  let activations = 0;
   try {
+    h.registry.policy.setByReference(byReference);
     h.config.provider = provider;
     h.system = buildSystemSections({ rules: [{ path: 'AGENTS.md', text: RULES }], workspaceName: 'bench' });
     h.config.request = { cacheTail: true };
@@ -80,6 +88,15 @@ async function main(): Promise<void> {
         await fillTo(h, 0.8);
       }
       turn = step;
+      const deferred = h.registry.selection().deferred;
+      if (step % 5 === 4 && deferred.length) {
+        const found = deferred[step % deferred.length].name;
+        activations++;
+        h.server.script.push(
+          { toolCalls: [{ id: `t${step}`, name: 'tool_search', arguments: { query: found, limit: 1 } }] },
+          { toolCalls: [{ id: `x${step}`, name: found, arguments: { query: `step ${step}` } }] },
+        );
+      }
       h.server.script.push(
         { toolCalls: [{ id: `s${step}`, name: 'read_file', arguments: { path: `src/f${step % 8}.ts` } }] },
         { text: `Step ${step} done.` },
@@ -93,7 +110,11 @@ async function main(): Promise<void> {
     await h.close();
     await server.close();
   }
-  // Judge each request against the one before it, in the order they were sent.
+  return { sent, compactions, activations };
+}
+
+/** The band's requests, their cache-read share and the misses Headroom's cache truth names (each judged against the one before). */
+function judge(sent: Sent[]) {
   const misses: Array<CacheMiss & { turn: number }> = [];
   sent.forEach((s, i) => {
     const miss = cacheMiss(i ? sent[i - 1] : undefined, s, undefined);
@@ -102,20 +123,32 @@ async function main(): Promise<void> {
   const band = sent.filter((s) => s.turn >= 0);
   const read = band.reduce((a, s) => a + s.usage.cacheRead, 0);
   const input = band.reduce((a, s) => a + s.usage.input + s.usage.cacheRead + s.usage.cacheWrite, 0);
+  return { band, read, input, share: input ? read / input : 0, misses };
+}
+
+async function main(): Promise<void> {
+  const referenced = await session(true);
+  const listed = await session(false);
+  const ref = judge(referenced.sent);
+  const lst = judge(listed.sent);
+  const misses = [...ref.misses, ...lst.misses];
   const reasons: Record<string, number> = {};
   for (const m of misses) reasons[m.reason] = (reasons[m.reason] ?? 0) + 1;
   report({
     bench: 'cache_read_share_band_with_compaction',
-    value: r3(input ? read / input : 0),
+    value: r3(ref.share),
     unit: 'ratio',
     target: 0.85,
     better: 'higher',
     turns: TURNS,
-    requests: band.length,
-    summaryRequests: band.filter((s) => s.summary).length,
-    compactions,
-    inputTokens: input,
-    cacheReadTokens: read,
+    requests: ref.band.length,
+    summaryRequests: ref.band.filter((s) => s.summary).length,
+    compactions: referenced.compactions,
+    toolActivations: referenced.activations,
+    inputTokens: ref.input,
+    cacheReadTokens: ref.read,
+    listedShare: r3(lst.share),
+    listedInputTokens: lst.input,
   });
   report({
     bench: 'cache_unexplained_misses',

@@ -19,6 +19,7 @@ import { storableReply } from './storable-reply';
 import { isImageRefusal } from '../providers/image-refusals';
 import { withoutRefusedImages } from './refused-images';
 import { clearingEvent, withoutRefusedEdits } from './context-edits';
+import { withoutRefusedReferences } from './tool-references';
 import { streamResponse } from './stream-response';
 import { withDynamicNotes } from './system-notes';
 import type { PreflightDecision, PreflightReason, TurnConfig, TurnContext, TurnResult } from './turn-config';
@@ -211,11 +212,14 @@ async function sendRequest(
   let reply = await streamResponse(config.provider, request, signal, emit);
   observe(config, request, reply, emit);
   // A provider that refuses its own context editing gets the request again without it.
-  ({ request, reply } = await withoutRefusedEdits(config, request, reply, async (again) => {
+  const resend = async (again: ProviderRequest) => {
     const r = await streamResponse(config.provider, again, signal, emit);
     observe(config, again, r, emit);
     return r;
-  }));
+  };
+  ({ request, reply } = await withoutRefusedEdits(config, request, reply, resend));
+  // …and one that refuses deferred tools loaded by reference gets them listed instead.
+  ({ request, reply } = await withoutRefusedReferences(config, request, reply, resend));
   if (!final && reply.stopReason === 'error' && reply.error?.kind === 'context_overflow' && !signal.aborted) {
     const decision = await gate(config, ctx, { tools, system: request.system }, 'overflow', signal, emit);
     if (decision.status !== 'block' && decision.status !== 'final') {
@@ -292,12 +296,15 @@ function buildRequest(
   tools: ProviderRequest['tools'],
   note?: string,
 ): ProviderRequest {
+  // Tools loaded by reference are declared with the tools they defer from (never alone).
+  const deferredTools = tools.length ? config.tools.deferredForRequest() : [];
   return {
     ...config.request,
     model: config.model,
     system,
     messages: [...ctx.messages],
     tools,
+    ...(deferredTools.length ? { deferredTools } : {}),
     maxOutputTokens: config.maxOutputTokens,
     ...(note ? { trailingNote: note } : {}),
   };

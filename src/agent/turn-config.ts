@@ -138,6 +138,8 @@ export interface TurnConfig {
    * without it, and so do the turn's later ones; the caller remembers it for the session.
    */
   onContextEditingRefused?: (message: string) => void;
+  /** The provider refused deferred tools loaded by reference (`tool-references.ts`): the session's later requests list them instead. */
+  onToolReferencesRefused?: (message: string) => void;
   /** Turn id for events; a fresh one when omitted. */
   turnId?: string;
 }

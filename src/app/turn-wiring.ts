@@ -11,7 +11,7 @@ import type { EstimateState } from '../context/confirmed-base';
 import type { InputCountPolicy } from '../agent/input-confirmation';
 import { contextEditingFor } from '../context/compaction';
 import { chooseCacheLifetime, lifetimesOffered, type CacheLifetime, type CacheRequestRecord } from '../context/cache-lifetime';
-import { pricesFor, type ModelLimits } from '../context/models';
+import { loadsToolsByReference, pricesFor, type ModelLimits } from '../context/models';
 import type { ProviderId } from '../providers/types';
 import { isSmallWindow } from '../context/small-window';
 import type { TokenLedger } from '../context/token-ledger';
@@ -115,6 +115,9 @@ export interface TurnParts extends ToolParts {
   readonly editsRefused: boolean;
   /** The provider refused its context editing now (`message`: its words). */
   readonly onEditsRefused: (message: string) => void;
+  /** The provider refused deferred tools loaded by reference earlier in the session (then activated tools are listed). */
+  readonly referencesRefused: boolean;
+  readonly onReferencesRefused: (message: string) => void;
 }
 
 /** The provider's own clearing of old tool uses the turn's requests ask for (`contextEditingFor`). */
@@ -144,6 +147,7 @@ export function turnConfig(parts: TurnParts) {
   const { env, models, gate, limits } = parts;
   const { provider, model, baseUrl } = models.target();
   const tools = toolRegistry(parts, gate, limits);
+  parts.policy.setByReference(!parts.referencesRefused && loadsToolsByReference(model, provider));
   return {
     provider: models.providerFor(provider, baseUrl, model),
     model,
@@ -169,5 +173,6 @@ export function turnConfig(parts: TurnParts) {
       ...editingOf(parts, tools),
     },
     onContextEditingRefused: parts.onEditsRefused,
+    onToolReferencesRefused: parts.onReferencesRefused,
   };
 }

@@ -68,6 +68,8 @@ export class Turns {
   private readonly inputCounts: InputCountPolicy;
   /** The sessions and models whose provider refused its own context editing (their requests go without it). */
   private readonly editsRefused = new Set<string>();
+  /** Likewise for deferred tools loaded by reference (their requests list activated tools instead). */
+  private readonly referencesRefused = new Set<string>();
 
   constructor(private readonly deps: TurnsDeps) {
     const { env, models, compactions, ledger, storage } = deps;
@@ -294,6 +296,11 @@ export class Turns {
       onEditsRefused: (message) => {
         this.editsRefused.add(refusalKey);
         env.log.warn(`context editing refused by ${provider} for ${model} (${message}); this session's requests go without it`);
+      },
+      referencesRefused: this.referencesRefused.has(refusalKey),
+      onReferencesRefused: (message) => {
+        this.referencesRefused.add(refusalKey);
+        env.log.warn(`deferred tool loading refused by ${provider} for ${model} (${message}); this session lists activated tools instead`);
       },
     });
   }

@@ -200,6 +200,19 @@ export function acceptsImages(model: string, provider: ProviderId): boolean | un
   return undefined;
 }
 
+/**
+ * Whether the model loads deferred tools by reference (Anthropic's `defer_loading` with a custom tool
+ * search's `tool_reference`, https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool:
+ * Claude Sonnet and Opus 4 and later, Haiku 4.5 and later). The Models API does not declare it, so the id
+ * decides: every Claude model since the 4 generation (Haiku 4 never shipped), none before.
+ */
+export function loadsToolsByReference(model: string, provider: ProviderId): boolean {
+  if (provider !== 'anthropic') return false;
+  const id = model.trim().toLowerCase();
+  const bare = id.includes('/') ? id.slice(id.lastIndexOf('/') + 1) : id;
+  return /^claude-/.test(bare) && !/^claude-(instant|[1-3]\b|[1-3]-)/.test(bare);
+}
+
 const positiveInt = (n: number | undefined): number | undefined =>
   n !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
 

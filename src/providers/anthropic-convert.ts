@@ -53,14 +53,27 @@ function assistantBlocks(m: AssistantMessage): WireBlock[] {
   return out;
 }
 
-function toolResultBlock(m: ToolResultMessage): Anthropic.ToolResultBlockParam {
-  const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: m.toolCallId, content: userBlocks(m.content) };
+/**
+ * A tool result; one that loads deferred tools the request declares is sent as `tool_reference` blocks
+ * alone, which the API expands into their definitions where they stand, keeping the cached prefix
+ * (https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-use-with-prompt-caching). A request
+ * that does not declare them all (the forced final answer, a changed tool set) gets the text instead:
+ * an unresolved reference is a 400.
+ */
+function toolResultBlock(m: ToolResultMessage, deferred: ReadonlySet<string>): Anthropic.ToolResultBlockParam {
+  const refs = m.toolReferences;
+  const byReference = !!refs?.length && !m.isError && refs.every((name) => deferred.has(name));
+  const content = byReference ? refs.map((name) => ({ type: 'tool_reference' as const, tool_name: name })) : userBlocks(m.content);
+  const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: m.toolCallId, content };
   if (m.isError) block.is_error = true;
   return block;
 }
 
-/** Converts neutral messages; consecutive same-role messages merge into one wire turn. */
-export function toAnthropicMessages(messages: Message[]): WireMessage[] {
+/**
+ * Converts neutral messages; consecutive same-role messages merge into one wire turn. `deferred`: the
+ * names the request declares with `defer_loading` (results that load them go as references).
+ */
+export function toAnthropicMessages(messages: Message[], deferred: ReadonlySet<string> = new Set()): WireMessage[] {
   const out: WireMessage[] = [];
   const push = (role: 'user' | 'assistant', blocks: WireBlock[]) => {
     if (blocks.length === 0) return; // the API rejects empty turns
@@ -70,7 +83,7 @@ export function toAnthropicMessages(messages: Message[]): WireMessage[] {
   };
   for (const m of messages) {
     if (m.role === 'user') push('user', userBlocks(m.content));
-    else if (m.role === 'toolResult') push('user', [toolResultBlock(m)]);
+    else if (m.role === 'toolResult') push('user', [toolResultBlock(m, deferred)]);
     else push('assistant', assistantBlocks(m));
   }
   return out;
@@ -105,7 +118,9 @@ function appendTrailingNote(messages: WireMessage[], note: string): void {
  * breakpoint already caches them, and deferred tools must never be cached on their own.
  */
 export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreateParamsStreaming {
-  const messages = toAnthropicMessages(req.messages);
+  // Deferred tools go only with the tools they defer from (never all deferred: the API refuses that).
+  const deferredTools = req.tools.length ? (req.deferredTools ?? []) : [];
+  const messages = toAnthropicMessages(req.messages, new Set(deferredTools.map((t) => t.name)));
   const marker = req.cacheLifetime === '1h' ? ONE_HOUR : EPHEMERAL;
   const tailMarked = req.cacheTail ? markLastCacheable(messages, marker) : false;
   if (req.trailingNote) appendTrailingNote(messages, req.trailingNote);
@@ -125,11 +140,15 @@ export function toAnthropicParams(req: ProviderRequest): Anthropic.MessageCreate
   };
   if (system.length) params.system = system;
   if (req.tools.length) {
-    params.tools = req.tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: { type: 'object', ...t.inputSchema },
-    }));
+    params.tools = [
+      ...req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { type: 'object' as const, ...t.inputSchema } })),
+      ...deferredTools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        input_schema: { type: 'object' as const, ...t.inputSchema },
+        defer_loading: true,
+      })),
+    ];
     if (req.toolChoice === 'none') params.tool_choice = { type: 'none' };
   } else {
     // A request without tools (the forced final turn) may still carry tool_use blocks in its history,

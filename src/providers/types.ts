@@ -179,6 +179,12 @@ export interface ToolResultMessage {
   /** Size of the offloaded output (set with `refId`): what the panel shows on the tool card. */
   stored?: { bytes: number; lines: number };
   /**
+   * The deferred tools this result loads (`tool_search`): an adapter whose request declares them all in
+   * `deferredTools` sends references (Anthropic `tool_reference`) instead of `content`, which lists the
+   * same definitions as text for every other request.
+   */
+  toolReferences?: string[];
+  /**
    * The user's decision, when that is why the call did not run or did not finish: they rejected it, or
    * stopped the turn. Not a failure of the tool; `isError` stays set so the model does not take it for output.
    */
@@ -238,8 +244,14 @@ export interface ProviderRequest {
   model: string;
   system: SystemSection[];
   messages: Message[];
-  /** Active tools first, then deferred ones; `deferredFrom` marks where deferred tools start (never cached). */
+  /** The tools the model sees (built-ins first). */
   tools: ToolDefinition[];
+  /**
+   * Tools declared but not loaded (Anthropic `defer_loading`), only for a model that loads tools by
+   * reference: the model sees one when a `tool_search` result references it (`ToolResultMessage.toolReferences`),
+   * and neither the list nor a reference changes the cached prefix. Absent: deferred tools are left out.
+   */
+  deferredTools?: ToolDefinition[];
   maxOutputTokens: number;
   /** Put a cache breakpoint on the last message (conversation tail). */
   cacheTail?: boolean;

@@ -37,6 +37,7 @@ export const MessageSchema = z.discriminatedUnion('role', [
     refId: z.string().optional(),
     stored: z.object({ bytes: z.number().nonnegative(), lines: z.number().int().nonnegative() }).optional(),
     decision: z.enum(['rejected', 'stopped']).optional(),
+    toolReferences: z.array(z.string().max(256)).max(100).optional(),
     timestamp: z.number(),
   }),
 ]);

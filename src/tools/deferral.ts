@@ -41,6 +41,8 @@ export interface DeferralPolicyOptions {
 export interface ToolSearchPort {
   search(query: string, limit: number): ToolDefinition[];
   activate(name: string): boolean;
+  /** Found tools are loaded by reference (`setByReference`): the search's result names them. */
+  readonly byReference?: boolean;
 }
 
 export function estimateDefinitionTokens(definition: ToolDefinition): number {
@@ -62,6 +64,7 @@ export class DeferralPolicy implements ToolSearchPort {
   private clock = 0;
   private effectiveWindow = 0;
   private small = false;
+  private reference = false;
   private cached: DeferralSelection | undefined;
 
   constructor(options: DeferralPolicyOptions = {}) {
@@ -93,6 +96,22 @@ export class DeferralPolicy implements ToolSearchPort {
     return this.small ? (c.brief ?? c.definition) : c.definition;
   }
 
+  /**
+   * The model loads deferred tools by reference (Anthropic `defer_loading` + `tool_reference`): an
+   * activation no longer moves a tool into the request's tool list, and use no longer reorders it, so the
+   * list (the front of the cached prefix) stays the same while `tool_search` results load the tools.
+   */
+  setByReference(on: boolean): void {
+    if (on === this.reference) return;
+    this.reference = on;
+    this.pinned.clear();
+    this.cached = undefined;
+  }
+
+  get byReference(): boolean {
+    return this.reference;
+  }
+
   setEffectiveWindow(tokens: number): void {
     if (tokens !== this.effectiveWindow) {
       this.effectiveWindow = tokens;
@@ -103,7 +122,8 @@ export class DeferralPolicy implements ToolSearchPort {
   /** Records a call, making the tool the most recently used. */
   recordUse(name: string): void {
     this.lastUsed.set(name, ++this.clock);
-    this.cached = undefined;
+    // By reference, use is remembered for the next time the list is chosen (new tools, another window), not now.
+    if (!this.reference) this.cached = undefined;
   }
 
   /**
@@ -112,7 +132,7 @@ export class DeferralPolicy implements ToolSearchPort {
    */
   activate(name: string): boolean {
     if (!this.costs.has(name)) return false;
-    this.pinned.add(name);
+    if (!this.reference) this.pinned.add(name);
     this.recordUse(name);
     return true;
   }

@@ -12,7 +12,15 @@ import { errorResult, textResult, type ToolResult } from './tool-result';
 
 /** What `execute` may return: plain text, or content parts with an error flag. */
 export type ToolOutput =
-  string | { content: string | Array<TextPart | ImagePart>; isError?: boolean; errorKind?: ErrorKind; decision?: UserDecision };
+  | string
+  | {
+      content: string | Array<TextPart | ImagePart>;
+      isError?: boolean;
+      errorKind?: ErrorKind;
+      decision?: UserDecision;
+      /** Deferred tools the result loads (`tool_search`), sent by reference where the request declares them. */
+      toolReferences?: string[];
+    };
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 
@@ -188,6 +196,7 @@ export async function runGuarded(
       if (typeof out === 'string') return textResult(call, out);
       const result = textResult(call, out.content, out.isError ?? false);
       if (out.isError && out.decision) result.decision = out.decision;
+      if (!out.isError && out.toolReferences?.length) result.toolReferences = out.toolReferences;
       return out.isError ? { ...result, errorKind: out.errorKind ?? 'tool_failed' } : result;
     } catch (err) {
       if (controller.signal.aborted) return abortedResult(call);

@@ -101,6 +101,11 @@ export class ToolRegistry {
     return this.policy.select().active;
   }
 
+  /** Deferred tools to declare with the next request: only when the model loads them by reference (`DeferralPolicy.setByReference`). */
+  deferredForRequest(): ToolDefinition[] {
+    return this.policy.byReference ? this.policy.select().deferred : [];
+  }
+
   /** The current deferral state (deferred tools, saved tokens, system note). */
   selection(): DeferralSelection {
     return this.policy.select();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  agentPrefix,
   buildCachedSummaryRequest,
   CACHED_SUMMARY_MARK,
   keptWords,
@@ -45,6 +46,21 @@ describe('native compaction: the decision and the request', () => {
       undefined,
       'a smaller prompt would be answered, not compacted',
     );
+  });
+
+  it("keeps the deferred tools of the agent's request, so results that loaded one by reference stay cached", () => {
+    const tool = (name: string) => ({ name, description: name, inputSchema: { type: 'object' } });
+    const agent = {
+      model: 'm',
+      system: [],
+      messages: [user('hi')],
+      tools: [tool('read_file')],
+      deferredTools: [tool('mcp_a')],
+      maxOutputTokens: 100,
+    };
+    const cached = buildCachedSummaryRequest([user('hi')], agentPrefix(agent, 200_000));
+    assert.deepEqual(cached.tools, agent.tools);
+    assert.deepEqual(cached.deferredTools, agent.deferredTools);
   });
 
   it("says on the card that the provider's compaction wrote the summary", () => {

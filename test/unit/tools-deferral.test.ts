@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ToolDefinition } from '../../src/providers/types';
 import { createBuiltinTools } from '../../src/tools/builtin/index';
+import { loadsToolsByReference } from '../../src/context/models';
 import { DeferralPolicy, type DeferralCandidate } from '../../src/tools/deferral';
 import { createMemoryResultPort } from '../../src/tools/memory-results';
 import type { ExternalToolPort } from '../../src/tools/ports';
@@ -46,6 +47,30 @@ describe('tools: deferral policy', () => {
     assert.equal(s.savedTokens, 200);
     assert.equal(p.savedTokens, 200);
     assert.equal(p.note(), '[2 tools deferred to save context. Use tool_search to find them.]');
+  });
+
+  it('by reference, activation and use leave the tool list as it is (the front of the cached prefix)', () => {
+    const p = flat();
+    p.setTools([...builtin('read_file'), ...ext('a', 'b', 'c', 'd')]);
+    p.setEffectiveWindow(2000); // budget 200: two externals stay
+    p.setByReference(true);
+    const before = p.select();
+    assert.equal(p.activate('a'), true);
+    p.recordUse('b');
+    assert.deepEqual(p.select(), before, 'nothing moves between loaded and deferred');
+    assert.equal(p.isDeferred('a'), true, 'a found tool stays declared deferred: its reference loads it');
+    // Listing, as before: the activated tool joins the list.
+    p.setByReference(false);
+    p.activate('a');
+    assert.ok(names(p.select().active).includes('a'));
+  });
+
+  it('only Claude models from the 4 generation on load tools by reference, and only from Anthropic', () => {
+    for (const id of ['claude-sonnet-4-5', 'claude-opus-4', 'claude-haiku-4-5-20251001', 'claude-opus-5-5', 'claude-fable-5-2'])
+      assert.equal(loadsToolsByReference(id, 'anthropic'), true, id);
+    for (const id of ['claude-3-5-sonnet-latest', 'claude-3-opus', 'claude-2.1', 'claude-instant-1', 'fake-model'])
+      assert.equal(loadsToolsByReference(id, 'anthropic'), false, id);
+    assert.equal(loadsToolsByReference('claude-sonnet-4-5', 'openai-compatible'), false);
   });
 
   it('never defers built-ins even when they alone exceed the budget', () => {

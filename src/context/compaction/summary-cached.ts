@@ -18,6 +18,8 @@ export interface AgentPrefix {
   contextWindow?: number;
   system: readonly SystemSection[];
   tools: readonly ToolDefinition[];
+  /** The tools it declared deferred (loaded by reference): kept, or every result that loads one is sent as text and the cache breaks there. */
+  deferredTools?: readonly ToolDefinition[];
   /** The thinking the agent's requests carried: the summary request carries the same, or the cache of the messages is lost. */
   thinking?: RequestThinking;
   /** The agent's `max_tokens`: within the model's output limit, which a summary with thinking room must not exceed. */
@@ -28,12 +30,13 @@ export interface AgentPrefix {
 
 /** The prefix of an agent request (the model's window with it), for a later cache-preserving summary. */
 export function agentPrefix(request: ProviderRequest, contextWindow: number): AgentPrefix {
-  const { model, system, tools, thinking, maxOutputTokens, cacheLifetime } = request;
+  const { model, system, tools, deferredTools, thinking, maxOutputTokens, cacheLifetime } = request;
   return {
     model,
     contextWindow,
     system,
     tools,
+    ...(deferredTools?.length ? { deferredTools } : {}),
     maxOutput: maxOutputTokens,
     ...(thinking ? { thinking } : {}),
     ...(cacheLifetime ? { cacheLifetime } : {}),
@@ -86,6 +89,7 @@ export function buildCachedSummaryRequest(
     system: [...prefix.system],
     messages: [...view, { role: 'user', content: [{ type: 'text', text: out.join('\n') }], timestamp: Date.now() }],
     tools: [...prefix.tools],
+    ...(prefix.deferredTools?.length ? { deferredTools: [...prefix.deferredTools] } : {}),
     ...(prefix.thinking ? { thinking: prefix.thinking } : {}),
     ...(prefix.cacheLifetime ? { cacheLifetime: prefix.cacheLifetime } : {}),
     cacheTail: true,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type Tool } from '../define-tool';
+import { defineTool, type Tool, type ToolOutput } from '../define-tool';
 import type { ToolSearchPort } from '../deferral';
 
 /** `tool_search`: finds deferred tools by keywords and activates the matches. */
@@ -23,10 +23,15 @@ export function createToolSearchTool(port: ToolSearchPort): Tool {
   });
 }
 
-function searchAndActivate(port: ToolSearchPort, query: string, limit: number): string {
+/**
+ * The found tools with their schemas as text; loaded by reference, the result also names them, so a
+ * request that declares them deferred sends references the provider expands in place (`ToolResultMessage.toolReferences`).
+ */
+function searchAndActivate(port: ToolSearchPort, query: string, limit: number): ToolOutput {
   const found = port.search(query, limit);
   if (found.length === 0) return `No deferred tool matches "${query}". Try other keywords; tools already in your tool list need no search.`;
   for (const def of found) port.activate(def.name);
   const listed = found.map((d) => ({ name: d.name, description: d.description, input_schema: d.inputSchema }));
-  return `Activated ${found.length} tool${found.length === 1 ? '' : 's'}; call ${found.length === 1 ? 'it' : 'them'} directly:\n${JSON.stringify(listed)}`;
+  const text = `Activated ${found.length} tool${found.length === 1 ? '' : 's'}; call ${found.length === 1 ? 'it' : 'them'} directly:\n${JSON.stringify(listed)}`;
+  return port.byReference ? { content: text, toolReferences: found.map((d) => d.name) } : text;
 }
