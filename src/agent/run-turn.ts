@@ -313,7 +313,12 @@ function buildRequest(
 /** Reports the request's usage and feeds it to calibration. */
 function observe(config: TurnConfig, request: ProviderRequest, reply: AssistantMessage, emit: (e: AgentEvent) => void): void {
   if (reply.stopReason !== 'error' && reply.stopReason !== 'aborted')
-    emit({ type: 'usage', model: reply.model, usage: reply.usage, shape: requestShape(request, reply.timestamp, config.provider.id) });
+    emit({
+      type: 'usage',
+      model: reply.model,
+      usage: reply.usage,
+      shape: requestShape(request, reply.timestamp, config.provider.id, reply.contextEdits),
+    });
   try {
     config.gate.observe?.(request, reply);
   } catch {

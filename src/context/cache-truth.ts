@@ -9,12 +9,13 @@
  * https://developers.openai.com/api/docs/guides/prompt-caching). Pure; never throws.
  */
 import type { ProviderId } from '../common/provider-catalogue';
-import type { Message, ProviderRequest, Usage } from '../providers/types';
+import type { AppliedContextEdit, Message, ProviderRequest, Usage } from '../providers/types';
 import { LIFETIME_MS, type CacheLifetime } from './cache-lifetime';
 import { costOf, type Prices } from './cost';
 
 /** Why a cache was missed. */
-export type CacheMissReason = 'expired' | 'model' | 'tools' | 'system' | 'thinking' | 'tool_choice' | 'prefix' | 'lookback' | 'unexplained';
+export type CacheMissReason =
+  'expired' | 'model' | 'tools' | 'system' | 'thinking' | 'tool_choice' | 'cleared' | 'prefix' | 'lookback' | 'unexplained';
 
 /** What a request was made of, as fingerprints (never the content itself). */
 export interface RequestShape {
@@ -25,6 +26,11 @@ export interface RequestShape {
   thinking: string;
   toolChoice: string;
   messages: readonly string[];
+  /**
+   * What the provider's context editing cleared from this request, as it reported (Anthropic
+   * `applied_edits`): the prompt it read differs from what was sent from the first cleared result on.
+   */
+  cleared?: string;
   /** Content blocks of the messages (a provider with a lookback limit finds an entry only that many blocks back). */
   blocks: number;
   /** How many blocks before a breakpoint the provider looks for an earlier entry (undefined: no such limit). */
@@ -84,9 +90,15 @@ export const ANTHROPIC_LOOKBACK_BLOCKS = 20;
 const blocksOf = (m: Message) => (Array.isArray(m.content) ? m.content.length : 1);
 
 /** The shape of a request as sent at `at` to `provider` (its caching rules: Anthropic's lookback). */
-export function requestShape(req: ProviderRequest, at = Date.now(), provider?: ProviderId): RequestShape {
+export function requestShape(
+  req: ProviderRequest,
+  at = Date.now(),
+  provider?: ProviderId,
+  cleared?: readonly AppliedContextEdit[],
+): RequestShape {
   const last = req.system.map((s) => s.cacheBreakpoint === true).lastIndexOf(true);
   return {
+    ...(cleared?.length ? { cleared: cleared.map((e) => `${e.kind}:${e.cleared}:${e.inputTokens}`).join(',') } : {}),
     model: req.model,
     tools: fingerprint(req.tools.map((t) => [t.name, t.description, t.inputSchema])),
     system: fingerprint(req.system.slice(0, last + 1).map((s) => s.text)),
@@ -129,6 +141,9 @@ export function whatChanged(prev: RequestShape, now: RequestShape, ttlMs = shape
   if (now.system !== prev.system) return 'system';
   if (now.thinking !== prev.thinking) return 'thinking';
   if (now.toolChoice !== prev.toolChoice) return 'tool_choice';
+  // The provider cleared (more) old tool results: what it read changed from the first cleared one on
+  // (https://platform.claude.com/docs/en/build-with-claude/context-editing: clearing invalidates the cached prefix).
+  if ((now.cleared ?? '') !== (prev.cleared ?? '')) return 'cleared';
   // The previous request's messages, but its last (the tail breakpoint moves on), must start this one.
   const kept = prev.messages.slice(0, Math.max(0, prev.messages.length - 1));
   if (kept.some((h, i) => now.messages[i] !== h)) return 'prefix';

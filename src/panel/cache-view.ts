@@ -15,6 +15,7 @@ const MISS_REASONS: Readonly<Record<CacheMissReason, string>> = {
   system: 'the system prompt changed',
   thinking: 'the thinking setting changed',
   tool_choice: 'the tool choice changed',
+  cleared: "the provider's context editing cleared old tool results (the prompt changed from the first one cleared)",
   prefix: 'earlier messages changed (a compaction or an edit)',
   lookback: 'more than 20 blocks were added at once (the provider looks back 20 blocks for a cached prefix)',
   unexplained: 'nothing Headroom sent changed (the provider dropped it)',

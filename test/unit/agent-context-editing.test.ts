@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../src/agent/events';
+import { cacheMiss } from '../../src/context/cache-truth';
 import { ChatPresenter } from '../../src/panel/chat-presenter';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider';
 import { TODAYS_LINEUP } from '../fixtures/fake-provider/model-specs';
@@ -56,6 +57,26 @@ describe('agent loop: the provider clears old tool results itself', () => {
     server.script.push({ text: 'again' });
     await h.turn('and again', undefined, (e) => presenter.handle(e));
     assert.equal(presenter.transcript.items.filter((i) => i.kind === 'notice' && /provider cleared/.test(i.text)).length, 1);
+  });
+
+  it('names the cache the clearing cost: the miss of the request it cleared in is "cleared", not unexplained', async () => {
+    h.config.model = 'claude-sonnet-5-5';
+    h.view = toolConversation(4);
+    // First without editing: the whole prompt is written to the cache.
+    h.config.request = { cacheTail: true };
+    server.script.push({ text: 'first' });
+    await h.turn('look again');
+    // Then the server clears old results: what it reads changes from the first cleared one on.
+    h.config.request = { cacheTail: true, contextEditing: EDITING };
+    server.script.push({ text: 'second' });
+    await h.turn('go on');
+    const sent = h.events.flatMap((e) => (e.type === 'usage' && e.shape ? [{ usage: e.usage, shape: e.shape }] : []));
+    assert.equal(sent.length, 2);
+    assert.ok(clearingsOf(h.events).length, 'the server cleared');
+    const miss = cacheMiss(sent[0], sent[1], undefined);
+    assert.ok(miss, `the clearing missed the cache: ${JSON.stringify(sent.map((x) => x.usage))}`);
+    assert.equal(miss.reason, 'cleared');
+    assert.ok(miss.missedTokens > 0);
   });
 
   it('does not believe a cleared figure beyond what was sent, nor more uses than could go', async () => {
