@@ -14,7 +14,7 @@ import { newId } from '../common/ids';
 import { requestShape } from '../context/cache-truth';
 import type { AssistantMessage, Message, ProviderRequest, ToolCallPart, UserMessage } from '../providers/types';
 import type { AgentEvent, AgentEventSink, TurnEndReason } from './events';
-import { executeToolCalls, unrunResults } from './execute-tools';
+import { executeToolCalls, repairDanglingCalls, unrunResults } from './execute-tools';
 import { storableReply } from './storable-reply';
 import { isImageRefusal } from '../providers/image-refusals';
 import { withoutRefusedImages } from './refused-images';
@@ -326,26 +326,6 @@ function observe(config: TurnConfig, request: ProviderRequest, reply: AssistantM
   }
   const cleared = clearingEvent(config, request, reply);
   if (cleared) emit(cleared);
-}
-
-/** Gives every call of the last assistant message without a result an aborted result (last-resort repair). */
-function repairDanglingCalls(view: Message[], newMessages: Message[]): void {
-  let i = view.length - 1;
-  while (i >= 0 && view[i].role === 'toolResult') i--;
-  const last = view[i];
-  if (last?.role !== 'assistant') return;
-  // Counted, not a set: each result answers one call, also when calls of one answer share an id.
-  const answered = new Map<string, number>();
-  for (const m of view.slice(i + 1)) if (m.role === 'toolResult') answered.set(m.toolCallId, (answered.get(m.toolCallId) ?? 0) + 1);
-  const missing = last.content.filter((p): p is ToolCallPart => {
-    if (p.type !== 'toolCall') return false;
-    const left = answered.get(p.id) ?? 0;
-    answered.set(p.id, left - 1);
-    return left <= 0;
-  });
-  const results = unrunResults(missing, 'aborted');
-  view.push(...results);
-  newMessages.push(...results);
 }
 
 function safeSink(sink: AgentEventSink): (e: AgentEvent) => void {

@@ -3,6 +3,7 @@ import type { HostActions } from '../../src/app/host-actions';
 import type { SessionHits } from '../../src/app/workspace-search';
 import { searchHistory, type HitItem } from '../../src/commands/history-search-command';
 import type { LivePick, LivePickItem, LivePickOptions, PaletteUi, PickButton } from '../../src/commands/palette-ui';
+import { formatRelativeDate } from '../../src/protocol/format';
 
 const HOUR = 3_600_000;
 
@@ -102,8 +103,9 @@ describe('Search History… (palette command over every session)', () => {
       items.map((i) => i.description),
       [
         'Headroom · turn 2 · this session',
-        'Tool · run_command · turn 5 · Port migration · 3 h ago',
-        'You · turn 1 · Port migration · 3 h ago',
+        // The age as the panel words it now ("3 h ago", or "yesterday" just after midnight).
+        `Tool · run_command · turn 5 · Port migration · ${formatRelativeDate(other.updatedAt)}`,
+        `You · turn 1 · Port migration · ${formatRelativeDate(other.updatedAt)}`,
       ],
     );
     assert.deepEqual(
